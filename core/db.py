@@ -1,0 +1,157 @@
+"""``AsyncDatabaseManager``: one async engine and its short sessions for one database URL.
+
+SQLite (``sqlite+aiosqlite:///path``) is the embedded default; PostgreSQL (``postgresql+asyncpg://…``) is for
+scale-out. On SQLite every connection gets ``synchronous=NORMAL``, a busy timeout and foreign keys; WAL is set once,
+when the file is new (it is a property of the file, not of the connection).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import MetaData, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from core.models import Base
+
+__all__ = ["AsyncDatabaseManager"]
+
+DEFAULT_BUSY_TIMEOUT_MS = 30_000
+
+
+class AsyncDatabaseManager:
+    """Owns the async engine and the session factory for one database URL.
+
+    Every unit of work opens its own short session through :meth:`get_session_context`; nothing holds a session
+    across work. Safe to share between coroutines of one event loop. ``data_version`` may be called from any thread.
+
+    Args:
+        url: An SQLAlchemy async URL (``sqlite+aiosqlite:///…`` or ``postgresql+asyncpg://…``).
+        metadata: The tables that :meth:`create_tables` makes; defaults to every model on :class:`core.Base`.
+        busy_timeout_ms: How long an SQLite writer waits for another writer before giving up.
+        echo: Log every statement (debugging).
+        engine_options: Passed on to :func:`create_async_engine`.
+    """
+
+    def __init__(
+        self,
+        url: str | URL,
+        *,
+        metadata: MetaData | None = None,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        echo: bool = False,
+        **engine_options: Any,
+    ) -> None:
+        self.url: URL = make_url(url)
+        self.metadata: MetaData = metadata if metadata is not None else Base.metadata
+        self.busy_timeout_ms = busy_timeout_ms
+        self.is_sqlite: bool = self.url.get_backend_name() == "sqlite"
+        if self.is_sqlite:
+            self._prepare_sqlite_file()
+        else:
+            engine_options.setdefault("pool_pre_ping", True)
+        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo, **engine_options)
+        if self.is_sqlite:
+            event.listen(self.engine.sync_engine, "connect", self._on_sqlite_connect)
+        self.session_factory: async_sessionmaker[AsyncSession] = async_sessionmaker(
+            self.engine, expire_on_commit=False, autoflush=False
+        )
+        self._version_lock = threading.Lock()
+        self._version_conn: sqlite3.Connection | None = None
+
+    @property
+    def dialect_name(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.url.get_backend_name()
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The SQLite file, or ``None`` for another backend or an in-memory database."""
+        if not self.is_sqlite or not self.url.database or self.url.database == ":memory:":
+            return None
+        return Path(self.url.database)
+
+    def _prepare_sqlite_file(self) -> None:
+        """Create the file's folder, and put a new file in WAL mode once."""
+        path = self.sqlite_path
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=self.busy_timeout_ms / 1000)
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+        finally:
+            conn.close()
+
+    def _on_sqlite_connect(self, dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+        finally:
+            cursor.close()
+
+    @contextlib.asynccontextmanager
+    async def get_session_context(self) -> AsyncIterator[AsyncSession]:
+        """One short unit of work: commits on success, rolls back on error, always closes.
+
+        A connection whose COMMIT failed is invalidated (closed, never returned to the pool), because SQLite
+        leaves such a connection in a state that must not be reused.
+        """
+        async with self.session_factory() as session:
+            try:
+                yield session
+            except BaseException:
+                await session.rollback()
+                raise
+            try:
+                await session.commit()
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await session.invalidate()
+                raise
+
+    async def create_tables(self) -> None:
+        """Create every table of the metadata (the library's plain path; the application migrates instead)."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(self.metadata.create_all)
+
+    async def drop_tables(self) -> None:
+        """Drop every table of the metadata."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(self.metadata.drop_all)
+
+    def data_version(self) -> int | None:
+        """A number that changes whenever any other connection commits to this SQLite file.
+
+        It is ``PRAGMA data_version`` on one private connection that never writes nor holds a transaction, so
+        asking costs microseconds and never blocks a writer. ``None`` on other backends (the caller must then
+        look at the rows themselves). Thread-safe.
+        """
+        path = self.sqlite_path
+        if path is None:
+            return None
+        with self._version_lock:
+            if self._version_conn is None:
+                self._version_conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            row = self._version_conn.execute("PRAGMA data_version").fetchone()
+        return int(row[0])
+
+    async def dispose(self) -> None:
+        """Close every pooled connection. The manager must not be used afterwards."""
+        with self._version_lock:
+            if self._version_conn is not None:
+                self._version_conn.close()
+                self._version_conn = None
+        await self.engine.dispose()
+
+    def __repr__(self) -> str:
+        return f"AsyncDatabaseManager({self.url.render_as_string(hide_password=True)!r})"

@@ -1,0 +1,142 @@
+"""Leases: the heartbeat that says a running job is alive, and the reclaim of jobs whose worker went quiet.
+
+A running job's lease is ``heartbeat_at``. Every write of the claim holder renews it (progress, message, an explicit
+heartbeat), and the daemon renews it from a thread of its own while a local model holds the CPU. ``reclaim_stale``
+looks at the heartbeat, never at ``started_at``: a job that keeps reporting is never reclaimed however long it runs.
+
+Clocks: heartbeats are written with the writer's clock and compared with the sweeper's, so machines that share a
+PostgreSQL database need synchronised clocks (NTP); a skew of a few seconds is harmless against ``stale_after``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import case, literal, null, or_, select
+from sqlalchemy.sql import ColumnElement
+
+from core.status import JobStatus
+from core.types import UTCDateTime, utcnow
+
+if TYPE_CHECKING:
+    from core.store import JobStore
+
+__all__ = ["DEFAULT_RECLAIM_REASON", "due_jobs", "heartbeat", "reclaim_stale", "report_progress"]
+
+DEFAULT_RECLAIM_REASON = "The program working on this job stopped responding."
+
+
+def _claim_held(store: JobStore[Any], attempt: int | None) -> tuple[ColumnElement[bool], ...]:
+    m = store.model
+    if attempt is None:
+        return (m.status == JobStatus.RUNNING,)
+    return (m.status == JobStatus.RUNNING, m.attempts == attempt)
+
+
+async def report_progress(
+    store: JobStore[Any],
+    job_id: uuid.UUID,
+    progress: float,
+    *,
+    stage: str | None,
+    message: str | None,
+    detail: Mapping[str, Any] | None,
+    phases: Sequence[Mapping[str, Any]] | None,
+    attempt: int | None,
+) -> bool:
+    """See :meth:`JobStore.report_progress`."""
+    m = store.model
+    value = min(max(float(progress), 0.0), 1.0)
+    values: dict[str, Any] = {
+        "progress": case((m.progress < value, value), else_=m.progress),
+        "heartbeat_at": utcnow(),
+    }
+    if stage is not None:
+        values["stage"] = stage
+    if message is not None:
+        values["message"] = message
+    if detail is not None:
+        values["detail"] = dict(detail)
+    if phases is not None:
+        values["phases"] = [dict(p) for p in phases]
+    async with store.db.get_session_context() as session:
+        return await store._update(session, job_id, _claim_held(store, attempt), **values)
+
+
+async def heartbeat(store: JobStore[Any], claims: Mapping[uuid.UUID, int | None]) -> set[uuid.UUID]:
+    """Renew the leases of ``claims`` (job id → attempt or ``None``); returns the ids still held.
+
+    ``updated_at`` is left alone: a heartbeat is not a change a screen needs to repaint for.
+    """
+    m = store.model
+    now = utcnow()
+    held: set[uuid.UUID] = set()
+    if not claims:
+        return held
+    async with store.db.get_session_context() as session:
+        for job_id, attempt in claims.items():
+            if await store._update(
+                session, job_id, _claim_held(store, attempt), heartbeat_at=now, updated_at=m.updated_at
+            ):
+                held.add(job_id)
+    return held
+
+
+async def reclaim_stale(store: JobStore[Any], *, reason: str) -> int:
+    """Running rows whose lease expired go back to queued — or to failed once ``max_attempts`` is spent.
+
+    A requeued row keeps its spent attempts, records ``reason`` as the last attempt's (transient) error and starts
+    its next attempt with an empty bar. A row that ends failed drops its payload. Returns how many rows moved.
+    """
+    if store.stale_after is None:
+        raise RuntimeError("reclaim_stale needs JobStore(stale_after=…): refusing to guess when a worker is dead")
+    m = store.model
+    now = utcnow()
+    cutoff = now - timedelta(seconds=store.stale_after)
+    spent = m.attempts >= m.max_attempts
+    stale = or_(m.heartbeat_at < cutoff, (m.heartbeat_at.is_(None)) & (m.started_at < cutoff))
+    stmt = (
+        m.__table__.update()
+        .where(m.status == JobStatus.RUNNING, stale)
+        .values(
+            status=case((spent, JobStatus.FAILED.value), else_=JobStatus.QUEUED.value),
+            finished_at=case((spent, literal(now, UTCDateTime())), else_=null()),
+            payload=case((spent, null()), else_=m.payload),
+            progress=case((spent, m.progress), else_=0.0),
+            stage=case((spent, m.stage), else_=""),
+            message="",
+            error=reason,
+            error_transient=True,
+            heartbeat_at=None,
+            worker_id=None,
+            run_after=None,
+            updated_at=now,
+        )
+    )
+    async with store.db.get_session_context() as session:
+        result = await session.execute(stmt)
+        return int(result.rowcount)
+
+
+async def due_jobs(store: JobStore[Any], *, older_than: float, limit: int) -> list[Any]:
+    """See :meth:`JobStore.due_jobs`."""
+    if limit <= 0:
+        raise ValueError("limit must be at least 1")
+    m = store.model
+    now = utcnow()
+    touched_before = now - timedelta(seconds=older_than)
+    stmt = (
+        select(m)
+        .where(
+            m.status == JobStatus.QUEUED,
+            or_(m.run_after.is_(None), m.run_after <= now),
+            m.updated_at <= touched_before,
+        )
+        .order_by(m.created_at, m.id)
+        .limit(limit)
+    )
+    async with store.db.get_session_context() as session:
+        return list((await session.scalars(stmt)).all())

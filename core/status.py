@@ -1,0 +1,24 @@
+"""Job statuses and the sets of them that the store and the screens reason with."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["CANCELLABLE_JOB_STATUSES", "TERMINAL_JOB_STATUSES", "JobStatus"]
+
+
+class JobStatus(StrEnum):
+    """Where a job is in its life: ``queued → running → done | failed | cancelled``."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+TERMINAL_JOB_STATUSES: frozenset[JobStatus] = frozenset({JobStatus.DONE, JobStatus.FAILED, JobStatus.CANCELLED})
+"""A job in one of these never changes again, except by a manual ``retry``."""
+
+CANCELLABLE_JOB_STATUSES: frozenset[JobStatus] = frozenset({JobStatus.QUEUED, JobStatus.RUNNING})
+"""A job in one of these can still be stopped."""

@@ -1,0 +1,531 @@
+"""``JobStore``: the job table's only writer, one short session and one conditional UPDATE per state change.
+
+Every state change is ``UPDATE … WHERE id = :id AND status IN (…)`` decided by its row count — never a
+read-then-write, because on SQLite a read that is promoted to a write fails at once under a concurrent writer, and
+on any backend two workers reading "queued" at the same moment would both believe they won. The row is read back
+inside the same transaction, after the write has taken its lock.
+
+Thread safety: a store belongs to one event loop (the one its manager's engine runs on). Use one store per loop.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import and_, case, false, func, literal, null, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import undefer
+from sqlalchemy.sql import ColumnElement
+
+from core import leases
+from core.db import AsyncDatabaseManager
+from core.errors import JobAlreadyFinishedError, JobCancelledError, JobClaimLostError, JobNotFoundError
+from core.models import BaseJobModel
+from core.retry import DEFAULT_BACKOFF, Backoff
+from core.status import CANCELLABLE_JOB_STATUSES, TERMINAL_JOB_STATUSES, JobStatus
+from core.types import UTCDateTime, utcnow
+from core.watch import DEFAULT_EMIT_ON, watch_job
+
+__all__ = ["Cursor", "JobStore"]
+
+M = TypeVar("M", bound=BaseJobModel)
+
+Cursor = tuple[datetime, uuid.UUID]
+"""Where a page of ``list_recent`` ended: the last row's ``(created_at, id)``."""
+
+_OPEN = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
+_CANCELLABLE = tuple(s.value for s in CANCELLABLE_JOB_STATUSES)
+_TERMINAL = frozenset(s.value for s in TERMINAL_JOB_STATUSES)
+
+
+class JobStore(Generic[M]):
+    """The job table's lifecycle: enqueue, claim, report, close, cancel, retry, reclaim, list and watch.
+
+    Takes the manager, never a session: every call opens and closes its own, so an enqueuing handler, a worker busy
+    for minutes and a screen polling every few seconds never hold one across work.
+
+    Args:
+        db: The database manager.
+        model: The concrete :class:`BaseJobModel` subclass (the table).
+        stale_after: Seconds without a heartbeat after which a running job is presumed dead
+            (``reclaim_stale`` refuses without it).
+        backoff: Delays (seconds) before the 2nd, 3rd, … attempt after a transient failure; the last repeats.
+        max_attempts: The default attempt budget of a new job.
+        max_attempts_by_kind: Budgets for particular kinds (e.g. ``{"ingest": 5, "generate": 3}``).
+    """
+
+    def __init__(
+        self,
+        db: AsyncDatabaseManager,
+        *,
+        model: type[M],
+        stale_after: float | None = None,
+        backoff: Sequence[float] = DEFAULT_BACKOFF,
+        max_attempts: int = 3,
+        max_attempts_by_kind: Mapping[str, int] | None = None,
+    ) -> None:
+        if stale_after is not None and stale_after <= 0:
+            raise ValueError("stale_after must be a positive number of seconds")
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self.db = db
+        self.model: type[M] = model
+        self.stale_after = stale_after
+        self.backoff = Backoff(backoff)
+        self.max_attempts = max_attempts
+        self.max_attempts_by_kind = dict(max_attempts_by_kind or {})
+
+    # -- reading -------------------------------------------------------------------------------------------
+
+    async def get(self, job_id: uuid.UUID, *, with_payload: bool = False) -> M:
+        """The job's current row (without its payload unless asked). Raises :class:`JobNotFoundError`."""
+        async with self.db.get_session_context() as session:
+            job = await self._select(session, job_id, with_payload=with_payload)
+        if job is None:
+            raise JobNotFoundError(job_id)
+        return job
+
+    async def is_cancelled(self, job_id: uuid.UUID) -> bool:
+        """Whether the job was cancelled (a fresh read; a missing row counts as cancelled)."""
+        async with self.db.get_session_context() as session:
+            status = await session.scalar(select(self.model.status).where(self.model.id == job_id))
+        return status is None or status == JobStatus.CANCELLED
+
+    def cancellation_watch(
+        self, job_id: uuid.UUID, *, attempt: int | None = None
+    ) -> Callable[[], Awaitable[bool]]:
+        """The async predicate that :func:`run_cancellable` polls: ``True`` means stop.
+
+        With ``attempt`` it also says stop when this claim was lost (the job was reclaimed or finished elsewhere).
+        """
+        model = self.model
+
+        async def interrupted() -> bool:
+            async with self.db.get_session_context() as session:
+                row = (
+                    await session.execute(select(model.status, model.attempts).where(model.id == job_id))
+                ).first()
+            if row is None or row.status == JobStatus.CANCELLED:
+                return True
+            return attempt is not None and (row.status != JobStatus.RUNNING or row.attempts != attempt)
+
+        return interrupted
+
+    async def list_recent(
+        self,
+        *,
+        kind: str | None = None,
+        status: JobStatus | str | None = None,
+        statuses: Iterable[JobStatus | str] | None = None,
+        limit: int = 20,
+        offset: int = 0,
+        before: Cursor | None = None,
+        search: str | None = None,
+    ) -> list[M]:
+        """Newest first, without payloads. ``[]`` when nothing matches.
+
+        Args:
+            kind: Only this kind.
+            status: Only this status (not together with ``statuses``).
+            statuses: Any of these, in one query so its halves cannot disagree.
+            limit: Page size, at least 1.
+            offset: Rows to skip (simple paging).
+            before: Keyset paging: only rows older than this cursor (see :meth:`cursor_of`); stable while
+                new jobs arrive, and fast however deep the page.
+            search: Case-insensitive substring of the title.
+        """
+        if limit <= 0:
+            raise ValueError("limit must be at least 1")
+        if offset < 0:
+            raise ValueError("offset cannot be negative")
+        m = self.model
+        stmt = (
+            select(m)
+            .where(*self._filters(kind=kind, status=status, statuses=statuses, search=search))
+            .order_by(m.created_at.desc(), m.id.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        if before is not None:
+            created, last_id = before
+            stmt = stmt.where(
+                or_(m.created_at < created, and_(m.created_at == created, m.id < last_id))
+            )
+        async with self.db.get_session_context() as session:
+            return list((await session.scalars(stmt)).all())
+
+    async def count(
+        self,
+        *,
+        kind: str | None = None,
+        status: JobStatus | str | None = None,
+        statuses: Iterable[JobStatus | str] | None = None,
+        search: str | None = None,
+    ) -> int:
+        """How many jobs match the same filters as :meth:`list_recent`."""
+        stmt = select(func.count()).select_from(self.model)
+        stmt = stmt.where(*self._filters(kind=kind, status=status, statuses=statuses, search=search))
+        async with self.db.get_session_context() as session:
+            return int(await session.scalar(stmt) or 0)
+
+    @staticmethod
+    def cursor_of(job: BaseJobModel) -> Cursor:
+        """The keyset cursor that makes ``list_recent(before=…)`` continue after ``job``."""
+        return (job.created_at, job.id)
+
+    def watch(
+        self,
+        job_id: uuid.UUID,
+        *,
+        interval: float = 2.0,
+        timeout: float | None = None,
+        emit_on: Sequence[str] = DEFAULT_EMIT_ON,
+    ) -> AsyncIterator[M]:
+        """Yield the row now, then whenever an ``emit_on`` attribute changes, and always the terminal row.
+
+        No session stays open between ticks. See :func:`core.watch.watch_job`.
+        """
+        return watch_job(self, job_id, interval=interval, timeout=timeout, emit_on=emit_on)
+
+    # -- the lifecycle -------------------------------------------------------------------------------------
+
+    async def enqueue(
+        self,
+        kind: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        payload: bytes | None = None,
+        max_attempts: int | None = None,
+        title: str = "",
+        detail: Mapping[str, Any] | None = None,
+        phases: Sequence[Mapping[str, Any]] | None = None,
+    ) -> M:
+        """Insert a queued row and return it. Write the row before sending any broker message."""
+        budget = max_attempts if max_attempts is not None else self.max_attempts_by_kind.get(kind, self.max_attempts)
+        if budget < 1:
+            raise ValueError("max_attempts must be at least 1")
+        now = utcnow()
+        job = self.model(
+            id=uuid.uuid4(),
+            kind=kind,
+            status=JobStatus.QUEUED.value,
+            title=title,
+            stage="",
+            progress=0.0,
+            message="",
+            detail=dict(detail or {}),
+            phases=[dict(p) for p in phases or ()],
+            params=dict(params or {}),
+            payload=payload,
+            attempts=0,
+            max_attempts=budget,
+            error_transient=False,
+            created_at=now,
+            updated_at=now,
+        )
+        async with self.db.get_session_context() as session:
+            session.add(job)
+        return job
+
+    async def claim(self, job_id: uuid.UUID, *, worker_id: str | None = None) -> M | None:
+        """Queued → running, ``attempts`` + 1: the returned row (with its payload) is the claim.
+
+        ``None`` when the job is not yours to run: unknown id, already running, finished, cancelled, or its retry
+        time has not come. Two workers racing on two connections: exactly one wins. The returned ``attempts`` is
+        the claim's fencing token (pass it as ``attempt=`` to every later write).
+        """
+        m = self.model
+        now = utcnow()
+        async with self.db.get_session_context() as session:
+            won = await self._update(
+                session,
+                job_id,
+                (m.status == JobStatus.QUEUED, or_(m.run_after.is_(None), m.run_after <= now)),
+                status=JobStatus.RUNNING.value,
+                attempts=m.attempts + 1,
+                started_at=now,
+                heartbeat_at=now,
+                worker_id=worker_id,
+                finished_at=None,
+                run_after=None,
+                progress=0.0,
+                stage="",
+                message="",
+            )
+            return await self._select(session, job_id, with_payload=True) if won else None
+
+    async def succeed(
+        self,
+        job_id: uuid.UUID,
+        *,
+        result_id: uuid.UUID | None = None,
+        attempt: int | None = None,
+        message: str = "",
+    ) -> M:
+        """Close the job as done: progress 1.0, payload dropped, ``finished_at`` set.
+
+        Raises:
+            JobNotFoundError: unknown id.
+            JobCancelledError: the user cancelled it meanwhile (log and move on).
+            JobClaimLostError: ``attempt`` given and the claim was superseded.
+            JobAlreadyFinishedError: it was already terminal.
+        """
+        now = utcnow()
+        async with self.db.get_session_context() as session:
+            await self._close(
+                session,
+                job_id,
+                attempt,
+                status=JobStatus.DONE.value,
+                progress=1.0,
+                result_id=result_id,
+                payload=None,
+                finished_at=now,
+                heartbeat_at=None,
+                error=None,
+                error_transient=False,
+                message=message,
+            )
+            return await self._must_select(session, job_id)
+
+    async def fail(
+        self,
+        job_id: uuid.UUID,
+        reason: str,
+        *,
+        transient: bool = False,
+        attempt: int | None = None,
+    ) -> M:
+        """Record a failed attempt, written for the user in ``reason``.
+
+        A ``transient`` error with attempts left goes back to queued with ``run_after`` from the backoff, its
+        payload kept and ``error`` holding this reason. A permanent error or a spent budget ends failed: the bar
+        stays where it stopped, the payload is dropped. Decided in one conditional UPDATE.
+
+        Returns:
+            The row after the write: ``queued`` (will be retried at ``run_after``) or ``failed``.
+
+        Raises:
+            The same errors as :meth:`succeed`.
+        """
+        m = self.model
+        now = utcnow()
+        requeue: ColumnElement[bool] = (m.attempts < m.max_attempts) if transient else false()
+        steps = self.backoff.steps
+        retry_at = case(
+            *[(m.attempts <= i + 1, literal(self.backoff.retry_at(i + 1, now), UTCDateTime())) for i in range(len(steps))],
+            else_=literal(self.backoff.retry_at(len(steps), now), UTCDateTime()),
+        )
+        async with self.db.get_session_context() as session:
+            await self._close(
+                session,
+                job_id,
+                attempt,
+                status=case((requeue, JobStatus.QUEUED.value), else_=JobStatus.FAILED.value),
+                run_after=case((requeue, retry_at), else_=null()),
+                payload=case((requeue, m.payload), else_=null()),
+                finished_at=case((requeue, null()), else_=literal(now, UTCDateTime())),
+                progress=case((requeue, 0.0), else_=m.progress),
+                stage=case((requeue, ""), else_=m.stage),
+                heartbeat_at=None,
+                worker_id=None,
+                error=reason,
+                error_transient=transient,
+            )
+            return await self._must_select(session, job_id)
+
+    async def cancel(self, job_id: uuid.UUID, *, reason: str | None = None) -> M | None:
+        """Queued/running → cancelled, payload dropped. ``None`` (never an error) when there is nothing to stop.
+
+        Cancelled is terminal but is not a failure: ``error`` is left alone and ``reason`` goes to ``message``.
+        The worker notices at its next checkpoint (``ProgressTracker`` tick or ``run_cancellable`` poll).
+        """
+        now = utcnow()
+        values: dict[str, Any] = {
+            "status": JobStatus.CANCELLED.value,
+            "payload": None,
+            "finished_at": now,
+            "run_after": None,
+            "heartbeat_at": None,
+        }
+        if reason is not None:
+            values["message"] = reason
+        async with self.db.get_session_context() as session:
+            if not await self._update(session, job_id, (self.model.status.in_(_CANCELLABLE),), **values):
+                return None
+            return await self._select(session, job_id)
+
+    async def retry(self, job_id: uuid.UUID) -> M | None:
+        """The manual retry button: a failed or cancelled job goes back to queued with a fresh attempt budget.
+
+        ``None`` for any other job (unknown, queued, running, done). A payload dropped at the end of the last run
+        does not come back: keep what a rerun needs in ``params``.
+        """
+        m = self.model
+        async with self.db.get_session_context() as session:
+            won = await self._update(
+                session,
+                job_id,
+                (m.status.in_((JobStatus.FAILED.value, JobStatus.CANCELLED.value)),),
+                status=JobStatus.QUEUED.value,
+                attempts=0,
+                progress=0.0,
+                stage="",
+                message="",
+                error=None,
+                error_transient=False,
+                result_id=None,
+                run_after=None,
+                started_at=None,
+                finished_at=None,
+                heartbeat_at=None,
+                worker_id=None,
+            )
+            return await self._select(session, job_id) if won else None
+
+    async def release(self, job_id: uuid.UUID, *, attempt: int) -> bool:
+        """Hand a claim back to the queue without spending an attempt (graceful shutdown).
+
+        Call it only once the work has really stopped: the next claim reuses this attempt number.
+        Returns ``False`` when the claim was no longer held.
+        """
+        m = self.model
+        async with self.db.get_session_context() as session:
+            return await self._update(
+                session,
+                job_id,
+                (m.status == JobStatus.RUNNING, m.attempts == attempt),
+                status=JobStatus.QUEUED.value,
+                attempts=m.attempts - 1,
+                progress=0.0,
+                stage="",
+                message="",
+                run_after=None,
+                heartbeat_at=None,
+                worker_id=None,
+            )
+
+    async def delete(self, job_id: uuid.UUID) -> bool:
+        """Remove a finished job from the history. ``False`` when it is unknown or still open."""
+        m = self.model
+        async with self.db.get_session_context() as session:
+            result = await session.execute(
+                m.__table__.delete().where(m.id == job_id, m.status.in_(tuple(_TERMINAL)))
+            )
+            return bool(result.rowcount)
+
+    # -- leases and progress (see core.leases) ----------------------------------------------------------
+
+    async def report_progress(
+        self,
+        job_id: uuid.UUID,
+        progress: float,
+        *,
+        stage: str | None = None,
+        message: str | None = None,
+        detail: Mapping[str, Any] | None = None,
+        phases: Sequence[Mapping[str, Any]] | None = None,
+        attempt: int | None = None,
+    ) -> bool:
+        """Write progress (never backwards), and the stage, message and counters when given; renews the lease.
+
+        Returns ``False`` when the write did not land: the job is no longer running (cancelled, finished,
+        reclaimed) or, with ``attempt``, this claim was superseded. That answer is the worker's cancel check.
+        """
+        return await leases.report_progress(
+            self, job_id, progress, stage=stage, message=message, detail=detail, phases=phases, attempt=attempt
+        )
+
+    async def heartbeat(self, job_id: uuid.UUID, *, attempt: int | None = None) -> bool:
+        """Renew the lease of a running job. ``False`` when the claim is not held any more."""
+        return await leases.heartbeat(self, {job_id: attempt}) == {job_id}
+
+    async def heartbeat_many(self, claims: Mapping[uuid.UUID, int | None]) -> set[uuid.UUID]:
+        """Renew several leases in one transaction; returns the ids whose claim is still held."""
+        return await leases.heartbeat(self, claims)
+
+    async def reclaim_stale(self, *, reason: str = leases.DEFAULT_RECLAIM_REASON) -> int:
+        """Running rows whose lease expired go back to queued, or to failed once their budget is spent.
+
+        Raises:
+            RuntimeError: the store has no ``stale_after``.
+        """
+        return await leases.reclaim_stale(self, reason=reason)
+
+    async def due_jobs(self, *, older_than: float = 0.0, limit: int = 100) -> list[M]:
+        """Queued rows that may be claimed now and were last touched ``older_than`` seconds ago or more.
+
+        The daemon's sweep dispatches them again: requeued rows, retries whose time has come, and rows whose
+        broker message was lost. Oldest first, without payloads.
+        """
+        return await leases.due_jobs(self, older_than=older_than, limit=limit)
+
+    # -- internals -----------------------------------------------------------------------------------------
+
+    def _filters(
+        self,
+        *,
+        kind: str | None,
+        status: JobStatus | str | None,
+        statuses: Iterable[JobStatus | str] | None,
+        search: str | None,
+    ) -> list[ColumnElement[bool]]:
+        if status is not None and statuses is not None:
+            raise ValueError("pass status or statuses, not both")
+        m = self.model
+        filters: list[ColumnElement[bool]] = []
+        if kind is not None:
+            filters.append(m.kind == kind)
+        if status is not None:
+            filters.append(m.status == JobStatus(status).value)
+        if statuses is not None:
+            wanted = tuple(JobStatus(s).value for s in statuses)
+            if not wanted:
+                raise ValueError("statuses is empty")
+            filters.append(m.status.in_(wanted))
+        if search:
+            escaped = search.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            filters.append(func.lower(m.title).like(f"%{escaped}%", escape="\\"))
+        return filters
+
+    async def _update(
+        self, session: AsyncSession, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any
+    ) -> bool:
+        """One conditional UPDATE of one row; ``True`` when it matched."""
+        stmt = update(self.model).where(self.model.id == job_id, *where).values(**values)
+        result = await session.execute(stmt.execution_options(synchronize_session=False))
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    async def _select(self, session: AsyncSession, job_id: uuid.UUID, *, with_payload: bool = False) -> M | None:
+        stmt = select(self.model).where(self.model.id == job_id).execution_options(populate_existing=True)
+        if with_payload:
+            stmt = stmt.options(undefer(self.model.payload))
+        return (await session.scalars(stmt)).first()
+
+    async def _must_select(self, session: AsyncSession, job_id: uuid.UUID) -> M:
+        job = await self._select(session, job_id)
+        if job is None:  # pragma: no cover - the row was just written in this transaction
+            raise JobNotFoundError(job_id)
+        return job
+
+    async def _close(self, session: AsyncSession, job_id: uuid.UUID, attempt: int | None, **values: Any) -> None:
+        """The conditional UPDATE behind ``succeed``/``fail``, with the precise error when it does not match."""
+        m = self.model
+        where: tuple[ColumnElement[bool], ...]
+        if attempt is None:
+            where = (m.status.in_(_OPEN),)
+        else:
+            where = (m.status == JobStatus.RUNNING, m.attempts == attempt)
+        if await self._update(session, job_id, where, **values):
+            return
+        row = (await session.execute(select(m.status, m.attempts).where(m.id == job_id))).first()
+        if row is None:
+            raise JobNotFoundError(job_id)
+        if row.status == JobStatus.CANCELLED:
+            raise JobCancelledError(f"job {job_id} was cancelled")
+        if attempt is not None and (row.attempts != attempt or row.status not in _TERMINAL):
+            raise JobClaimLostError(f"job {job_id}: attempt {attempt} lost its claim (now attempt {row.attempts})")
+        raise JobAlreadyFinishedError(f"job {job_id} is already {row.status}")
