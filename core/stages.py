@@ -43,8 +43,8 @@ class StageMap:
         result_template: Column holding the stage's result.
 
     Raises:
-        ValueError: no stages, a repeated stage, a template without ``{stage}``, or two stages (or two roles)
-            resolving to the same column.
+        ValueError: no stages, a repeated stage, or two stages (or two roles of one stage) resolving to the
+            same column.
     """
 
     def __init__(
@@ -62,9 +62,6 @@ class StageMap:
         if len(set(self.stages)) != len(self.stages):
             raise ValueError(f"repeated stage in {self.stages!r}")
         templates = {"status": status_template, "error": error_template, "result": result_template}
-        for role, template in templates.items():
-            if "{stage}" not in template:
-                raise ValueError(f"{role}_template {template!r} must contain '{{stage}}'")
         self._columns: dict[str, tuple[str, str, str]] = {}
         owners: dict[str, str] = {}
         for stage in self.stages:

@@ -1,0 +1,191 @@
+"""PhasePlan and ProgressTracker: a bar that moves with measured time, real counts, and never lies."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from conftest import async_wait_for
+from core import JobStatus, JobStore, Phase, PhasePlan, ProgressTracker, StageInterruptedError, eta_seconds
+
+
+def test_phases_are_laid_end_to_end_in_proportion_to_their_medians():
+    plan = PhasePlan.from_seconds({"pdf": 1.0, "table": 30.0, "reading": 19.0})
+    assert plan.names == ("pdf", "table", "reading")
+    assert plan.span("pdf") == pytest.approx((0.0, 0.02))
+    assert plan.span("table") == pytest.approx((0.02, 0.62))
+    assert plan.span("reading") == pytest.approx((0.62, 1.0))
+
+
+def test_expected_time_grows_with_the_input_size():
+    plan = PhasePlan.from_seconds({"table": 30.0, "reading": 19.0}, per_kilochar={"table": 0.5})
+    assert plan.expected_seconds("table") == pytest.approx(30.0)
+    assert plan.expected_seconds("table", size=40_000) == pytest.approx(50.0)
+    assert plan.expected_seconds("reading", size=40_000) == pytest.approx(19.0)
+
+
+def test_interpolation_is_linear_in_time_and_stops_at_the_ceiling_margin():
+    plan = PhasePlan.from_seconds({"a": 10.0, "b": 10.0})
+    assert plan.interpolate("b", 0) == pytest.approx(0.5)
+    assert plan.interpolate("b", 5) == pytest.approx(0.75)
+    assert plan.interpolate("b", 9.9) == pytest.approx(0.5 + 0.5 * 0.95)
+    assert plan.interpolate("b", 1000) == pytest.approx(0.5 + 0.5 * 0.95)
+    assert plan.interpolate("a", 5, size=None) < plan.span("a")[1]
+
+
+def test_a_real_counter_may_reach_the_top_of_its_phase():
+    plan = PhasePlan.from_seconds({"a": 10.0, "b": 10.0})
+    assert plan.at("a", 0.5) == pytest.approx(0.25)
+    assert plan.at("a", 1.0) == pytest.approx(0.5)
+    assert plan.at("a", 7) == pytest.approx(0.5)
+
+
+def test_bad_plans_are_refused():
+    with pytest.raises(ValueError):
+        PhasePlan([])
+    with pytest.raises(ValueError):
+        PhasePlan([Phase("a", 1), Phase("a", 2)])
+    with pytest.raises(ValueError):
+        PhasePlan.from_seconds({"a": 0.0})
+    with pytest.raises(ValueError):
+        PhasePlan.from_seconds({"a": 1.0}, per_kilochar={"b": 1.0})
+    with pytest.raises(ValueError):
+        Phase("a", -1)
+    with pytest.raises(ValueError):
+        PhasePlan.from_seconds({"a": 1.0}, ceiling_margin=0)
+    with pytest.raises(KeyError):
+        PhasePlan.from_seconds({"a": 1.0}).span("b")
+
+
+def test_a_plan_survives_a_round_trip_through_its_json_file(tmp_path):
+    plan = PhasePlan.from_seconds({"read": 2.0, "clean": 0.5}, per_kilochar={"read": 0.01}, ceiling_margin=0.9)
+    plan.dump(tmp_path / "ingest.json", measured_on="test corpus")
+    again = PhasePlan.load(tmp_path / "ingest.json")
+    assert again.phases == plan.phases and again.ceiling_margin == 0.9
+
+
+async def claimed(store: JobStore):
+    job = await store.enqueue("extract")
+    return await store.claim(job.id)
+
+
+async def test_entering_the_first_phase_writes_its_name_immediately(store: JobStore):
+    job = await claimed(store)
+    tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"read": 60.0, "save": 1.0}), interval=30)
+    gate = asyncio.Event()
+    runner = asyncio.create_task(tracker.run("read", gate.wait()))
+    row = await async_wait_for(lambda: _stage_is(store, job.id, "read"), message="the stage on the row")
+    assert row.progress == 0.0
+    assert [p["name"] for p in row.phases] == ["read", "save"]
+    gate.set()
+    await runner
+
+
+async def _stage_is(store: JobStore, job_id, stage: str):
+    row = await store.get(job_id)
+    return row if row.stage == stage else None
+
+
+async def test_the_bar_moves_with_time_stops_below_the_ceiling_and_fills_when_the_phase_ends(store: JobStore):
+    job = await claimed(store)
+    plan = PhasePlan.from_seconds({"a": 0.1, "b": 0.1})
+    tracker = ProgressTracker(store, job.id, plan=plan, interval=0.01, attempt=job.attempts)
+    gate = asyncio.Event()
+    runner = asyncio.create_task(tracker.run("a", gate.wait()))
+    row = await async_wait_for(lambda: _progress_at_least(store, job.id, 0.5 * 0.95 - 1e-9), message="ceiling")
+    assert row.progress <= 0.5 * 0.95 + 1e-9, "an estimate filled the phase"
+    gate.set()
+    await runner
+    row = await store.get(job.id)
+    assert row.progress == pytest.approx(0.5)
+    phase_a = row.phases[0]
+    assert phase_a["name"] == "a" and phase_a["started_at"] and phase_a["finished_at"]
+    assert "started_at" not in row.phases[1]
+    assert await tracker.run("b", asyncio.sleep(0)) is None
+    assert (await store.get(job.id)).progress == pytest.approx(1.0)
+
+
+async def _progress_at_least(store: JobStore, job_id, value: float):
+    row = await store.get(job_id)
+    return row if row.progress >= value else None
+
+
+async def test_a_real_count_beats_the_estimate(store: JobStore):
+    job = await claimed(store)
+    plan = PhasePlan.from_seconds({"read": 0.05, "save": 1.0})
+    tracker = ProgressTracker(store, job.id, plan=plan, interval=0.01)
+    span_end = plan.span("read")[1]
+
+    async def read_pages() -> str:
+        for page in range(1, 5):
+            assert await tracker.report("read", done=page / 4, message=f"Lendo página {page} de 4…",
+                                        detail={"pages_done": page, "pages_total": 4})
+            await asyncio.sleep(0.03)
+        return "text"
+
+    assert await tracker.run("read", read_pages()) == "text"
+    row = await store.get(job.id)
+    assert row.progress == pytest.approx(span_end)
+    assert row.message == "Lendo página 4 de 4…" and row.detail == {"pages_done": 4, "pages_total": 4}
+
+
+async def test_a_cancel_during_a_phase_sets_the_stop_event_and_stops_the_work(store: JobStore):
+    job = await claimed(store)
+    tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"write": 60.0}), interval=0.02)
+    stop = threading.Event()
+    stopped_thread = threading.Event()
+
+    def local_model() -> None:
+        stop.wait(30)
+        stopped_thread.set()
+
+    async def work() -> None:
+        await asyncio.to_thread(local_model)
+
+    runner = asyncio.create_task(tracker.run("write", work(), stop_event=stop))
+    await async_wait_for(lambda: _stage_is(store, job.id, "write"))
+    await store.cancel(job.id)
+    with pytest.raises(StageInterruptedError):
+        await asyncio.wait_for(runner, 5)
+    assert stop.is_set()
+    assert stopped_thread.wait(5)
+    assert tracker.interrupted
+
+
+async def test_a_lost_claim_interrupts_the_tracker(store: JobStore):
+    job = await claimed(store)
+    tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"write": 60.0}), interval=0.02,
+                              attempt=job.attempts + 7)
+    with pytest.raises(StageInterruptedError):
+        await tracker.run("write", asyncio.sleep(10))
+    assert (await store.get(job.id)).stage == ""
+
+
+async def test_a_failing_phase_raises_its_own_error(store: JobStore):
+    job = await claimed(store)
+    tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"read": 1.0}), interval=0.01)
+
+    async def broken() -> None:
+        raise ValueError("corrupt file")
+
+    with pytest.raises(ValueError, match="corrupt"):
+        await tracker.run("read", broken())
+    assert (await store.get(job.id)).status == JobStatus.RUNNING
+
+
+async def test_eta_counts_down_as_the_job_moves(store: JobStore):
+    job = await claimed(store)
+    plan = PhasePlan.from_seconds({"read": 0.05, "write": 100.0})
+    tracker = ProgressTracker(store, job.id, plan=plan, interval=0.01)
+    await tracker.run("read", asyncio.sleep(0.05))
+    gate = asyncio.Event()
+    runner = asyncio.create_task(tracker.run("write", gate.wait()))
+    first = await async_wait_for(lambda: _stage_is(store, job.id, "write"))
+    second = await async_wait_for(lambda: _progress_at_least(store, job.id, first.progress + 0.01))
+    assert eta_seconds(first) > eta_seconds(second) > 0
+    gate.set()
+    await runner
+    await store.succeed(job.id)
+    assert eta_seconds(await store.get(job.id)) is None

@@ -1,0 +1,161 @@
+"""``watch``: yields at once, on every watched change, always the terminal row, and never blocks a writer."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from sqlalchemy import event, text
+
+from conftest import SampleJob, async_wait_for
+from core import AsyncDatabaseManager, JobNotFoundError, JobStatus, JobStore
+
+
+async def collect(store: JobStore, job_id: uuid.UUID, **kwargs) -> list:
+    return [job async for job in store.watch(job_id, **kwargs)]
+
+
+async def test_an_already_finished_job_watched_yields_exactly_once(store: JobStore):
+    job = await store.enqueue("extract")
+    await store.claim(job.id)
+    await store.succeed(job.id)
+    seen = await collect(store, job.id, interval=0.01)
+    assert [j.status for j in seen] == [JobStatus.DONE]
+
+
+async def test_watch_yields_the_current_row_then_each_status_change_until_terminal(store: JobStore):
+    job = await store.enqueue("extract")
+    seen: list[str] = []
+
+    async def follow() -> None:
+        async for row in store.watch(job.id, interval=0.01):
+            seen.append(row.status)
+
+    follower = asyncio.create_task(follow())
+    await async_wait_for(lambda: seen == ["queued"], message="the first row")
+    await store.claim(job.id)
+    await async_wait_for(lambda: seen == ["queued", "running"], message="running")
+    await store.report_progress(job.id, 0.5, stage="read")  # not watched: no row
+    await store.succeed(job.id)
+    await asyncio.wait_for(follower, 10)
+    assert seen == ["queued", "running", "done"]
+
+
+async def test_watch_with_progress_in_emit_on_yields_each_progress_and_stage(store: JobStore):
+    job = await store.enqueue("extract")
+    await store.claim(job.id)
+    frames: list[tuple[str, float]] = []
+
+    async def follow() -> None:
+        async for row in store.watch(job.id, interval=0.01, emit_on=("status", "progress", "stage")):
+            frames.append((row.stage, row.progress))
+
+    follower = asyncio.create_task(follow())
+    await async_wait_for(lambda: len(frames) == 1)
+    for value, stage in ((0.2, "read"), (0.6, "clean"), (0.9, "save")):
+        await store.report_progress(job.id, value, stage=stage)
+        await async_wait_for(lambda value=value: frames[-1][1] == pytest.approx(value), message=f"{value}")
+    await store.succeed(job.id)
+    await asyncio.wait_for(follower, 10)
+    assert frames == [("", 0.0), ("read", 0.2), ("clean", 0.6), ("save", 0.9), ("save", 1.0)]
+
+
+async def test_watch_on_progress_only_still_yields_the_cancelled_row(store: JobStore):
+    job = await store.enqueue("extract")
+    await store.claim(job.id)
+    await store.report_progress(job.id, 0.3)
+    follower = asyncio.create_task(collect(store, job.id, interval=0.01, emit_on=("progress",)))
+    await asyncio.sleep(0.05)
+    await store.cancel(job.id, reason="user")
+    seen = await asyncio.wait_for(follower, 10)
+    assert seen[-1].status == JobStatus.CANCELLED
+    assert [j.status for j in seen].count(JobStatus.CANCELLED) == 1
+
+
+async def test_watch_gives_up_with_timeout_error(store: JobStore):
+    job = await store.enqueue("extract")
+    with pytest.raises(TimeoutError):
+        await collect(store, job.id, interval=0.01, timeout=0.1)
+
+
+async def test_watching_an_unknown_job_raises_not_found(store: JobStore):
+    with pytest.raises(JobNotFoundError):
+        await collect(store, uuid.uuid4(), interval=0.01)
+
+
+async def test_watch_refuses_an_unknown_emit_on_attribute(store: JobStore):
+    job = await store.enqueue("extract")
+    with pytest.raises(ValueError):
+        await collect(store, job.id, emit_on=("colour",))
+
+
+async def test_watch_never_loads_the_payload(store: JobStore):
+    job = await store.enqueue("extract", payload=b"x" * 1000)
+    await store.cancel(job.id)
+    (row,) = await collect(store, job.id)
+    assert "payload" not in row.__dict__
+
+
+async def test_a_watcher_on_one_connection_never_blocks_a_writer_on_another(database_url: str):
+    watcher_db = AsyncDatabaseManager(database_url)
+    writer_db = AsyncDatabaseManager(database_url, busy_timeout_ms=200)
+    await watcher_db.create_tables()
+    try:
+        watcher = JobStore(watcher_db, model=SampleJob)
+        writer = JobStore(writer_db, model=SampleJob)
+        job = await writer.enqueue("extract")
+        await writer.claim(job.id)
+        seen: list[float] = []
+
+        async def follow() -> None:
+            async for row in watcher.watch(job.id, interval=0.005, emit_on=("progress",)):
+                seen.append(row.progress)
+
+        follower = asyncio.create_task(follow())
+        await async_wait_for(lambda: seen, message="the first row")
+        for i in range(1, 41):
+            assert await writer.report_progress(job.id, i / 50)
+            await asyncio.sleep(0.007)  # let the watcher tick between writes
+            await exclusive_action(writer_db)
+        await writer.succeed(job.id)
+        await asyncio.wait_for(follower, 10)
+        assert seen[-1] == 1.0
+    finally:
+        await watcher_db.dispose()
+        await writer_db.dispose()
+
+
+async def exclusive_action(db: AsyncDatabaseManager) -> None:
+    """Something that fails fast if another connection holds a transaction open on the table."""
+    async with db.engine.connect() as conn:
+        if db.is_sqlite:
+            busy, _, _ = (await conn.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))).one()
+            assert busy == 0, "a reader kept a transaction open between ticks"
+        else:
+            await conn.execute(text("SET lock_timeout = '200ms'"))
+            await conn.execute(text(f"LOCK TABLE {SampleJob.__tablename__} IN ACCESS EXCLUSIVE MODE"))
+            await conn.rollback()
+
+
+async def test_an_unchanged_sqlite_database_costs_the_watcher_no_query(tmp_path):
+    db = AsyncDatabaseManager(f"sqlite+aiosqlite:///{tmp_path / 'w.db'}")
+    await db.create_tables()
+    try:
+        store = JobStore(db, model=SampleJob)
+        job = await store.enqueue("extract")
+        await store.claim(job.id)
+        statements: list[str] = []
+        event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+        follower = asyncio.create_task(collect(store, job.id, interval=0.01, emit_on=("progress",)))
+        await async_wait_for(lambda: statements, message="the first read")
+        first_reads = len(statements)
+        await asyncio.sleep(0.3)  # ~30 ticks with nothing committed
+        assert len(statements) == first_reads
+        await store.report_progress(job.id, 0.5)
+        await async_wait_for(lambda: len(statements) > first_reads + 1, message="a read after a commit")
+        follower.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await follower
+    finally:
+        await db.dispose()
