@@ -10,6 +10,7 @@ Thread safety: a store belongs to one event loop (the one its manager's engine r
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -27,7 +28,7 @@ from core.models import BaseJobModel
 from core.retry import DEFAULT_BACKOFF, Backoff
 from core.status import CANCELLABLE_JOB_STATUSES, TERMINAL_JOB_STATUSES, JobStatus
 from core.types import UTCDateTime, utcnow
-from core.watch import DEFAULT_EMIT_ON, watch_job
+from core.watch import DEFAULT_EMIT_ON, ChangeHub, watch_job
 
 __all__ = ["Cursor", "JobStore"]
 
@@ -77,6 +78,7 @@ class JobStore(Generic[M]):
         self.backoff = Backoff(backoff)
         self.max_attempts = max_attempts
         self.max_attempts_by_kind = dict(max_attempts_by_kind or {})
+        self.watch_hubs: dict[asyncio.AbstractEventLoop, ChangeHub] = {}
 
     # -- reading -------------------------------------------------------------------------------------------
 

@@ -1,26 +1,120 @@
 """``watch``: follow one job until it ends, cheaply, without ever holding a session between ticks.
 
-Change detection: on SQLite, ``PRAGMA data_version`` (on a private connection) tells whether anything at all was
-committed since the last look; when nothing was, the tick costs microseconds and no query. Otherwise the tick reads
-the job's row (never its payload) in a fresh short session and compares the ``emit_on`` attributes.
+All watchers of one store share one :class:`ChangeHub` per event loop. Each tick the hub asks one question for
+every watched job at once — ``SELECT id, status, updated_at … WHERE id IN (…)`` in a fresh short session — and
+wakes only the watchers whose row changed; those read their full row (never the payload). On SQLite the hub first
+asks ``PRAGMA data_version`` (on a private connection): when nothing at all was committed since the last look,
+the tick costs microseconds and no query. A heartbeat does not touch ``updated_at``, so it wakes no one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
 
 from core.status import TERMINAL_JOB_STATUSES
 
 if TYPE_CHECKING:
     from core.store import JobStore
 
-__all__ = ["DEFAULT_EMIT_ON", "watch_job"]
+__all__ = ["DEFAULT_EMIT_ON", "ChangeHub", "watch_job"]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_EMIT_ON: tuple[str, ...] = ("status",)
 _TERMINAL = frozenset(s.value for s in TERMINAL_JOB_STATUSES)
+
+
+class _Subscription:
+    __slots__ = ("changed", "interval", "job_id", "token")
+
+    def __init__(self, job_id: uuid.UUID, interval: float, token: tuple[Any, ...] | None) -> None:
+        self.job_id = job_id
+        self.interval = interval
+        self.token = token
+        self.changed = asyncio.Event()
+
+
+class ChangeHub:
+    """One poller for every watcher of a store on one event loop: one batched query per tick.
+
+    Runs a task only while someone watches; ticks at the smallest interval asked for. Not thread-safe: use it
+    from the loop it was made on.
+    """
+
+    def __init__(self, store: JobStore[Any]) -> None:
+        self.store = store
+        self._subs: set[_Subscription] = set()
+        self._version: int | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    def subscribe(self, job_id: uuid.UUID, interval: float, token: tuple[Any, ...]) -> _Subscription:
+        """Start watching ``job_id``; ``token`` is ``(status, updated_at)`` of the row the watcher has."""
+        sub = _Subscription(job_id, interval, token)
+        self._subs.add(sub)
+        self._version = None  # the new subscriber's row may already be stale: look at least once
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="studyjobs-watch-hub")
+        self._wake.set()  # a new, maybe shorter, interval
+        return sub
+
+    async def unsubscribe(self, sub: _Subscription) -> None:
+        """Stop watching; the hub's task ends with its last subscriber."""
+        self._subs.discard(sub)
+        if not self._subs and self._task is not None:
+            task, self._task = self._task, None
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        while self._subs:
+            interval = min(s.interval for s in self._subs)
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), interval)
+            try:
+                await self._tick()
+            except Exception:  # a database hiccup must not end every watcher: the next tick retries
+                log.warning("watch tick failed; retrying", exc_info=True)
+
+    async def _tick(self) -> None:
+        version = self.store.db.data_version()
+        if version is not None and version == self._version:
+            return
+        ids = list({sub.job_id for sub in self._subs})
+        if not ids:
+            return
+        m = self.store.model
+        async with self.store.db.get_session_context() as session:
+            rows = (await session.execute(select(m.id, m.status, m.updated_at).where(m.id.in_(ids)))).all()
+        self._version = version
+        current: dict[uuid.UUID, tuple[Any, ...] | None] = dict.fromkeys(ids)  # None: the row is gone
+        current.update({row.id: (row.status, row.updated_at) for row in rows})
+        for sub in list(self._subs):
+            if sub.job_id not in current:
+                continue  # subscribed while this tick's query ran: the next tick looks
+            token = current[sub.job_id]
+            if token != sub.token:
+                sub.token = token
+                sub.changed.set()
+
+
+def _hub(store: JobStore[Any]) -> ChangeHub:
+    loop = asyncio.get_running_loop()
+    hubs = store.watch_hubs
+    for old in [lp for lp in hubs if lp.is_closed()]:
+        del hubs[old]
+    if loop not in hubs:
+        hubs[loop] = ChangeHub(store)
+    return hubs[loop]
 
 
 def _snapshot(job: Any, emit_on: Sequence[str]) -> tuple[Any, ...]:
@@ -59,29 +153,30 @@ async def watch_job(
             raise ValueError(f"emit_on names an unknown attribute: {name!r}")
     loop = asyncio.get_running_loop()
     deadline = None if timeout is None else loop.time() + timeout
-    version = store.db.data_version()
     job = await store.get(job_id)
     yield job
     if job.status in _TERMINAL:
         return
     last = _snapshot(job, fields)
-    while True:
-        if deadline is not None:
-            remaining = deadline - loop.time()
-            if remaining <= 0:
+    hub = _hub(store)
+    sub = hub.subscribe(job_id, interval, (job.status, job.updated_at))
+    try:
+        while True:
+            remaining = None if deadline is None else deadline - loop.time()
+            if remaining is not None and remaining <= 0:
                 raise TimeoutError(f"job {job_id} did not finish within {timeout} s")
-            await asyncio.sleep(min(interval, remaining))
-        else:
-            await asyncio.sleep(interval)
-        current_version = store.db.data_version()
-        if current_version is not None and current_version == version:
-            continue
-        version = current_version
-        job = await store.get(job_id)
-        if job.status in _TERMINAL:
-            yield job
-            return
-        snapshot = _snapshot(job, fields)
-        if snapshot != last:
-            last = snapshot
-            yield job
+            try:
+                await asyncio.wait_for(sub.changed.wait(), remaining)
+            except TimeoutError:
+                raise TimeoutError(f"job {job_id} did not finish within {timeout} s") from None
+            sub.changed.clear()
+            job = await store.get(job_id)
+            if job.status in _TERMINAL:
+                yield job
+                return
+            snapshot = _snapshot(job, fields)
+            if snapshot != last:
+                last = snapshot
+                yield job
+    finally:
+        await hub.unsubscribe(sub)

@@ -138,6 +138,29 @@ async def exclusive_action(db: AsyncDatabaseManager) -> None:
             await conn.rollback()
 
 
+async def test_many_watchers_share_one_query_per_tick(store: JobStore):
+    jobs = [await store.enqueue("generate") for _ in range(20)]
+    for job in jobs:
+        await store.claim(job.id)
+    followers = [asyncio.create_task(collect(store, j.id, interval=0.02, emit_on=("progress",))) for j in jobs]
+    loop = asyncio.get_running_loop()
+    await async_wait_for(lambda: loop in store.watch_hubs and len(store.watch_hubs[loop]._subs) == 20,
+                         message="every watcher subscribed")
+    statements: list[str] = []
+    event.listen(store.db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    await store.report_progress(jobs[3].id, 0.5)
+    await asyncio.sleep(0.2)  # ~10 ticks
+    row_reads = [s for s in statements if s.startswith("SELECT") and " IN " not in s]
+    batched = [s for s in statements if " IN " in s]
+    assert len(row_reads) == 1, "a watcher whose job did not change read its row"
+    assert 1 <= len(batched) <= 12
+    for job in jobs:
+        await store.cancel(job.id)
+    results = await asyncio.wait_for(asyncio.gather(*followers), 10)
+    assert all(r[-1].status == "cancelled" for r in results)
+    assert len(results[3]) == 3 and all(len(r) == 2 for i, r in enumerate(results) if i != 3)
+
+
 async def test_an_unchanged_sqlite_database_costs_the_watcher_no_query(tmp_path):
     db = AsyncDatabaseManager(f"sqlite+aiosqlite:///{tmp_path / 'w.db'}")
     await db.create_tables()
@@ -148,7 +171,8 @@ async def test_an_unchanged_sqlite_database_costs_the_watcher_no_query(tmp_path)
         statements: list[str] = []
         event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
         follower = asyncio.create_task(collect(store, job.id, interval=0.01, emit_on=("progress",)))
-        await async_wait_for(lambda: statements, message="the first read")
+        await async_wait_for(lambda: len(statements) >= 2, message="the first read and the hub's first look")
+        await asyncio.sleep(0.05)
         first_reads = len(statements)
         await asyncio.sleep(0.3)  # ~30 ticks with nothing committed
         assert len(statements) == first_reads
