@@ -27,10 +27,10 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sqlalchemy import insert  # noqa: E402
+from sqlalchemy import insert
 
-from core import AsyncDatabaseManager, BaseJobModel, JobStatus, JobStore  # noqa: E402
-from core.types import utcnow  # noqa: E402
+from core import AsyncDatabaseManager, BaseJobModel, JobStatus, JobStore
+from core.types import utcnow
 
 PG_ADMIN = os.environ.get("STUDYJOBS_BENCH_PG_DSN", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -78,6 +78,7 @@ async def fresh(backend: Backend) -> tuple[str, AsyncDatabaseManager]:
 
 # -- 1. list_recent over a long history ------------------------------------------------------------------
 
+
 async def bench_list_recent(backend: Backend, history: int, samples: int) -> dict[str, tuple[float, float]]:
     _, db = await fresh(backend)
     try:
@@ -92,10 +93,21 @@ async def bench_list_recent(backend: Backend, history: int, samples: int) -> dic
                 created = datetime.fromtimestamp(base + i, UTC)
                 batch.append(
                     {
-                        "id": uuid.uuid4(), "kind": "ingest" if i % 2 else "generate", "status": statuses[i % 5].value,
-                        "title": f"document {i}.pdf", "stage": "export", "progress": 1.0, "message": "", "detail": {},
-                        "phases": [], "params": {"path": f"/docs/{i}.pdf"}, "error_transient": False, "attempts": 1,
-                        "max_attempts": 3, "created_at": created, "updated_at": created,
+                        "id": uuid.uuid4(),
+                        "kind": "ingest" if i % 2 else "generate",
+                        "status": statuses[i % 5].value,
+                        "title": f"document {i}.pdf",
+                        "stage": "export",
+                        "progress": 1.0,
+                        "message": "",
+                        "detail": {},
+                        "phases": [],
+                        "params": {"path": f"/docs/{i}.pdf"},
+                        "error_transient": False,
+                        "attempts": 1,
+                        "max_attempts": 3,
+                        "created_at": created,
+                        "updated_at": created,
                     }
                 )
                 if len(batch) == 5000:
@@ -134,6 +146,7 @@ async def bench_list_recent(backend: Backend, history: int, samples: int) -> dic
 
 # -- 2. CPU of 100 watchers -----------------------------------------------------------------------------
 
+
 async def bench_watchers(backend: Backend, watchers: int, seconds: float) -> float:
     _, db = await fresh(backend)
     try:
@@ -163,6 +176,7 @@ async def bench_watchers(backend: Backend, watchers: int, seconds: float) -> flo
 
 
 # -- 3. lifecycle throughput -----------------------------------------------------------------------------
+
 
 def _lifecycle_worker(url: str, jobs: int, start: mp.Event, results: mp.Queue) -> None:
     async def run() -> None:
@@ -205,6 +219,7 @@ async def bench_lifecycle(backend: Backend, workers: int, jobs_each: int) -> flo
 
 
 # -- 4. the claim race across processes -------------------------------------------------------------------
+
 
 def _claimer(url: str, ids: list[str], start: mp.Event, results: mp.Queue) -> None:
     async def run() -> None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import case, literal, null, or_, select
+from sqlalchemy import CursorResult, case, literal, null, or_, select, update
 from sqlalchemy.sql import ColumnElement
 
 from core.status import JobStatus
@@ -99,7 +99,7 @@ async def reclaim_stale(store: JobStore[Any], *, reason: str) -> int:
     spent = m.attempts >= m.max_attempts
     stale = or_(m.heartbeat_at < cutoff, (m.heartbeat_at.is_(None)) & (m.started_at < cutoff))
     stmt = (
-        m.__table__.update()
+        update(m)
         .where(m.status == JobStatus.RUNNING, stale)
         .values(
             status=case((spent, JobStatus.FAILED.value), else_=JobStatus.QUEUED.value),
@@ -115,9 +115,10 @@ async def reclaim_stale(store: JobStore[Any], *, reason: str) -> int:
             run_after=None,
             updated_at=now,
         )
+        .execution_options(synchronize_session=False)
     )
     async with store.db.get_session_context() as session:
-        result = await session.execute(stmt)
+        result = cast("CursorResult[Any]", await session.execute(stmt))
         return int(result.rowcount)
 
 

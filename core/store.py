@@ -14,9 +14,9 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import and_, case, false, func, literal, null, or_, select, update
+from sqlalchemy import CursorResult, and_, case, delete, false, func, literal, null, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import undefer
 from sqlalchemy.sql import ColumnElement
@@ -96,9 +96,7 @@ class JobStore(Generic[M]):
             status = await session.scalar(select(self.model.status).where(self.model.id == job_id))
         return status is None or status == JobStatus.CANCELLED
 
-    def cancellation_watch(
-        self, job_id: uuid.UUID, *, attempt: int | None = None
-    ) -> Callable[[], Awaitable[bool]]:
+    def cancellation_watch(self, job_id: uuid.UUID, *, attempt: int | None = None) -> Callable[[], Awaitable[bool]]:
         """The async predicate that :func:`run_cancellable` polls: ``True`` means stop.
 
         With ``attempt`` it also says stop when this claim was lost (the job was reclaimed or finished elsewhere).
@@ -107,9 +105,7 @@ class JobStore(Generic[M]):
 
         async def interrupted() -> bool:
             async with self.db.get_session_context() as session:
-                row = (
-                    await session.execute(select(model.status, model.attempts).where(model.id == job_id))
-                ).first()
+                row = (await session.execute(select(model.status, model.attempts).where(model.id == job_id))).first()
             if row is None or row.status == JobStatus.CANCELLED:
                 return True
             return attempt is not None and (row.status != JobStatus.RUNNING or row.attempts != attempt)
@@ -153,9 +149,7 @@ class JobStore(Generic[M]):
         )
         if before is not None:
             created, last_id = before
-            stmt = stmt.where(
-                or_(m.created_at < created, and_(m.created_at == created, m.id < last_id))
-            )
+            stmt = stmt.where(or_(m.created_at < created, and_(m.created_at == created, m.id < last_id)))
         async with self.db.get_session_context() as session:
             return list((await session.scalars(stmt)).all())
 
@@ -318,7 +312,10 @@ class JobStore(Generic[M]):
         requeue: ColumnElement[bool] = (m.attempts < m.max_attempts) if transient else false()
         steps = self.backoff.steps
         retry_at = case(
-            *[(m.attempts <= i + 1, literal(self.backoff.retry_at(i + 1, now), UTCDateTime())) for i in range(len(steps))],
+            *[
+                (m.attempts <= i + 1, literal(self.backoff.retry_at(i + 1, now), UTCDateTime()))
+                for i in range(len(steps))
+            ],
             else_=literal(self.backoff.retry_at(len(steps), now), UTCDateTime()),
         )
         async with self.db.get_session_context() as session:
@@ -414,9 +411,8 @@ class JobStore(Generic[M]):
         """Remove a finished job from the history. ``False`` when it is unknown or still open."""
         m = self.model
         async with self.db.get_session_context() as session:
-            result = await session.execute(
-                m.__table__.delete().where(m.id == job_id, m.status.in_(tuple(_TERMINAL)))
-            )
+            stmt = delete(m).where(m.id == job_id, m.status.in_(tuple(_TERMINAL)))
+            result = cast("CursorResult[Any]", await session.execute(stmt))
             return bool(result.rowcount)
 
     # -- leases and progress (see core.leases) ----------------------------------------------------------
@@ -438,7 +434,14 @@ class JobStore(Generic[M]):
         reclaimed) or, with ``attempt``, this claim was superseded. That answer is the worker's cancel check.
         """
         return await leases.report_progress(
-            self, job_id, progress, stage=stage, message=message, detail=detail, phases=phases, attempt=attempt
+            self,
+            job_id,
+            progress,
+            stage=stage,
+            message=message,
+            detail=detail,
+            phases=phases,
+            attempt=attempt,
         )
 
     async def heartbeat(self, job_id: uuid.UUID, *, attempt: int | None = None) -> bool:
@@ -498,8 +501,8 @@ class JobStore(Generic[M]):
     ) -> bool:
         """One conditional UPDATE of one row; ``True`` when it matched."""
         stmt = update(self.model).where(self.model.id == job_id, *where).values(**values)
-        result = await session.execute(stmt.execution_options(synchronize_session=False))
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+        result = cast("CursorResult[Any]", await session.execute(stmt.execution_options(synchronize_session=False)))
+        return bool(result.rowcount)
 
     async def _select(self, session: AsyncSession, job_id: uuid.UUID, *, with_payload: bool = False) -> M | None:
         stmt = select(self.model).where(self.model.id == job_id).execution_options(populate_existing=True)
@@ -516,11 +519,8 @@ class JobStore(Generic[M]):
     async def _close(self, session: AsyncSession, job_id: uuid.UUID, attempt: int | None, **values: Any) -> None:
         """The conditional UPDATE behind ``succeed``/``fail``, with the precise error when it does not match."""
         m = self.model
-        where: tuple[ColumnElement[bool], ...]
-        if attempt is None:
-            where = (m.status.in_(_OPEN),)
-        else:
-            where = (m.status == JobStatus.RUNNING, m.attempts == attempt)
+        held = (m.status == JobStatus.RUNNING, m.attempts == attempt)
+        where: tuple[ColumnElement[bool], ...] = (m.status.in_(_OPEN),) if attempt is None else held
         if await self._update(session, job_id, where, **values):
             return
         row = (await session.execute(select(m.status, m.attempts).where(m.id == job_id))).first()

@@ -43,6 +43,7 @@ class UTCDateTime(TypeDecorator[datetime]):
             return None
         if isinstance(value, str):  # pragma: no cover - raw text from a hand-written row
             value = datetime.fromisoformat(value)
-        if value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value.astimezone(UTC)
+        moment: datetime = value
+        if moment.tzinfo is None:
+            return moment.replace(tzinfo=UTC)
+        return moment.astimezone(UTC)

@@ -116,8 +116,10 @@ def no_leaked_threads() -> Iterator[None]:
     """Fail a test that leaves a thread running (engines, timers and workers must be cleaned up)."""
     before = set(threading.enumerate())
     yield
+
     def leaked() -> list[threading.Thread]:
         return [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+
     deadline = time.monotonic() + 5.0
     while leaked() and time.monotonic() < deadline:
         time.sleep(0.01)

@@ -32,7 +32,7 @@ def _cycle(graph: grimp.ImportGraph, modules: set[str]) -> list[str] | None:
         stack.append(module)
         for imported in sorted(graph.find_modules_directly_imported_by(module) & modules):
             if state.get(imported) == 1:
-                return stack[stack.index(imported):] + [imported]
+                return [*stack[stack.index(imported) :], imported]
             if imported not in state and (found := visit(imported)):
                 return found
         stack.pop()

@@ -7,8 +7,8 @@ import logging
 import threading
 
 import pytest
-
 from conftest import async_wait_for
+
 from core import JobStore, StageInterruptedError, run_cancellable
 
 
@@ -103,7 +103,10 @@ async def test_a_store_cancel_reaches_a_thread_through_the_stop_event(store: Job
 
     runner = asyncio.create_task(
         run_cancellable(
-            asyncio.to_thread(decode), interrupted=store.cancellation_watch(job.id), poll_seconds=0.01, stop_event=stop
+            asyncio.to_thread(decode),
+            interrupted=store.cancellation_watch(job.id),
+            poll_seconds=0.01,
+            stop_event=stop,
         )
     )
     await async_wait_for(lambda: len(tokens) > 5)

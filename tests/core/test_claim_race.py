@@ -6,9 +6,9 @@ import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
 
+from conftest import SampleJob
 from sqlalchemy import select, update
 
-from conftest import SampleJob
 from core import AsyncDatabaseManager, JobStatus, JobStore
 
 ROUNDS = 30

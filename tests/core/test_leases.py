@@ -7,9 +7,9 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from conftest import SampleJob
 from sqlalchemy import update
 
-from conftest import SampleJob
 from core import AsyncDatabaseManager, JobClaimLostError, JobStatus, JobStore
 from core.types import utcnow
 
@@ -83,7 +83,12 @@ async def test_a_superseded_worker_cannot_finish_or_repaint_while_the_live_attem
     with pytest.raises(JobClaimLostError):
         await store.fail(job.id, "zombie error", attempt=zombie.attempts)
     row = await store.get(job.id)
-    assert (row.status, row.stage, row.progress, row.worker_id) == ("running", "outline", pytest.approx(0.3), "live")
+    assert (row.status, row.stage, row.progress, row.worker_id) == (
+        "running",
+        "outline",
+        pytest.approx(0.3),
+        "live",
+    )
 
     done = await store.succeed(job.id, attempt=live.attempts)
     assert done.status == JobStatus.DONE

@@ -6,8 +6,8 @@ import asyncio
 import threading
 
 import pytest
-
 from conftest import async_wait_for
+
 from core import JobStatus, JobStore, Phase, PhasePlan, ProgressTracker, StageInterruptedError, eta_seconds
 
 
@@ -120,8 +120,12 @@ async def test_a_real_count_beats_the_estimate(store: JobStore):
 
     async def read_pages() -> str:
         for page in range(1, 5):
-            assert await tracker.report("read", done=page / 4, message=f"Lendo página {page} de 4…",
-                                        detail={"pages_done": page, "pages_total": 4})
+            assert await tracker.report(
+                "read",
+                done=page / 4,
+                message=f"Lendo página {page} de 4…",
+                detail={"pages_done": page, "pages_total": 4},
+            )
             await asyncio.sleep(0.03)
         return "text"
 
@@ -156,8 +160,9 @@ async def test_a_cancel_during_a_phase_sets_the_stop_event_and_stops_the_work(st
 
 async def test_a_lost_claim_interrupts_the_tracker(store: JobStore):
     job = await claimed(store)
-    tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"write": 60.0}), interval=0.02,
-                              attempt=job.attempts + 7)
+    tracker = ProgressTracker(
+        store, job.id, plan=PhasePlan.from_seconds({"write": 60.0}), interval=0.02, attempt=job.attempts + 7
+    )
     with pytest.raises(StageInterruptedError):
         await tracker.run("write", asyncio.sleep(10))
     assert (await store.get(job.id)).stage == ""

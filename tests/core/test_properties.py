@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
+from conftest import SampleJob, temporary_database
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select, update
 
-from conftest import SampleJob, temporary_database
 from core import (
     TERMINAL_JOB_STATUSES,
     AsyncDatabaseManager,
@@ -31,8 +29,22 @@ from core.types import utcnow
 
 JOBS = 2
 OPS = st.sampled_from(
-    ["claim", "claim", "progress", "progress", "progress", "zombie_progress", "cancel", "fail", "fail_transient",
-     "succeed", "zombie_succeed", "retry", "reclaim", "make_due"]
+    [
+        "claim",
+        "claim",
+        "progress",
+        "progress",
+        "progress",
+        "zombie_progress",
+        "cancel",
+        "fail",
+        "fail_transient",
+        "succeed",
+        "zombie_succeed",
+        "retry",
+        "reclaim",
+        "make_due",
+    ]
 )
 STEP = st.tuples(OPS, st.integers(0, JOBS - 1), st.floats(0.0, 1.0, allow_nan=False))
 TERMINAL = {s.value for s in TERMINAL_JOB_STATUSES}
@@ -107,9 +119,18 @@ class Scenario:
         async with self.db.get_session_context() as session:
             rows = (
                 await session.execute(
-                    select(SampleJob.id, SampleJob.status, SampleJob.progress, SampleJob.stage, SampleJob.error,
-                           SampleJob.result_id, SampleJob.attempts, SampleJob.finished_at, SampleJob.max_attempts,
-                           SampleJob.payload).where(SampleJob.id.in_(self.ids))
+                    select(
+                        SampleJob.id,
+                        SampleJob.status,
+                        SampleJob.progress,
+                        SampleJob.stage,
+                        SampleJob.error,
+                        SampleJob.result_id,
+                        SampleJob.attempts,
+                        SampleJob.finished_at,
+                        SampleJob.max_attempts,
+                        SampleJob.payload,
+                    ).where(SampleJob.id.in_(self.ids))
                 )
             ).all()
         for row in rows:
@@ -133,8 +154,6 @@ class Scenario:
 @given(steps=st.lists(STEP, min_size=10, max_size=40))
 def test_random_lifecycles_keep_the_invariants(backend: str, tmp_path: Path, steps) -> None:
     asyncio.run(_run(backend, tmp_path, steps))
-
-
 
 
 async def _run(backend: str, tmp_path: Path, steps) -> None:

@@ -6,9 +6,9 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from conftest import SampleJob
 from sqlalchemy import update
 
-from conftest import SampleJob
 from core import AsyncDatabaseManager, Backoff, JobStatus, JobStore
 from core.types import utcnow
 
@@ -79,7 +79,13 @@ async def test_manual_retry_requeues_failed_and_cancelled_jobs_with_a_fresh_budg
         await store.cancel(job.id)
     again = await store.retry(job.id)
     assert again is not None
-    assert (again.status, again.attempts, again.progress, again.stage, again.error) == ("queued", 0, 0.0, "", None)
+    assert (again.status, again.attempts, again.progress, again.stage, again.error) == (
+        "queued",
+        0,
+        0.0,
+        "",
+        None,
+    )
     assert again.finished_at is None and again.max_attempts == 2
     claimed = await store.claim(job.id)
     assert claimed.attempts == 1

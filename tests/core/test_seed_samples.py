@@ -17,6 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_seed_sample_runs_unchanged_against_core(sample: str, tmp_path: Path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(SAMPLES)])}
     done = subprocess.run(
-        [sys.executable, str(SAMPLES / sample)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, str(SAMPLES / sample)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr

@@ -20,8 +20,9 @@ def record(stages: StageMap) -> SimpleNamespace:
 def test_columns_resolve_from_the_prefix_and_templates():
     stages = StageMap(["transcription", "summary", "suggestions"], prefix="doc_")
     assert stages.columns("summary") == ("doc_status_summary", "doc_error_summary", "doc_result_summary")
-    custom = StageMap(["a"], status_template="{stage}_state", error_template="{stage}_err",
-                      result_template="{stage}_out")
+    custom = StageMap(
+        ["a"], status_template="{stage}_state", error_template="{stage}_err", result_template="{stage}_out"
+    )
     assert custom.columns("a") == ("a_state", "a_err", "a_out")
 
 

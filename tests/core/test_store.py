@@ -20,8 +20,8 @@ from core import (
 
 def test_the_status_sets_are_the_seeds():
     assert {s.value for s in JobStatus} == {"queued", "running", "done", "failed", "cancelled"}
-    assert TERMINAL_JOB_STATUSES == {JobStatus.DONE, JobStatus.FAILED, JobStatus.CANCELLED}
-    assert CANCELLABLE_JOB_STATUSES == {JobStatus.QUEUED, JobStatus.RUNNING}
+    assert {JobStatus.DONE, JobStatus.FAILED, JobStatus.CANCELLED} == TERMINAL_JOB_STATUSES
+    assert {JobStatus.QUEUED, JobStatus.RUNNING} == CANCELLABLE_JOB_STATUSES
     assert JobStatus.RUNNING == "running"
 
 
@@ -163,7 +163,11 @@ async def test_cancel_is_idempotent_and_never_raises(store: JobStore, case: str)
     before = await store.get(job.id)
     assert await store.cancel(job.id) is None
     after = await store.get(job.id)
-    assert (after.status, after.finished_at, after.message) == (before.status, before.finished_at, before.message)
+    assert (after.status, after.finished_at, after.message) == (
+        before.status,
+        before.finished_at,
+        before.message,
+    )
 
 
 async def test_cancel_of_a_queued_job_drops_its_payload_and_is_not_an_error(store: JobStore):

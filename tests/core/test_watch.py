@@ -6,9 +6,9 @@ import asyncio
 import uuid
 
 import pytest
+from conftest import SampleJob, async_wait_for
 from sqlalchemy import event, text
 
-from conftest import SampleJob, async_wait_for
 from core import AsyncDatabaseManager, JobNotFoundError, JobStatus, JobStore
 
 
@@ -144,8 +144,10 @@ async def test_many_watchers_share_one_query_per_tick(store: JobStore):
         await store.claim(job.id)
     followers = [asyncio.create_task(collect(store, j.id, interval=0.02, emit_on=("progress",))) for j in jobs]
     loop = asyncio.get_running_loop()
-    await async_wait_for(lambda: loop in store.watch_hubs and len(store.watch_hubs[loop]._subs) == 20,
-                         message="every watcher subscribed")
+    await async_wait_for(
+        lambda: loop in store.watch_hubs and len(store.watch_hubs[loop]._subs) == 20,
+        message="every watcher subscribed",
+    )
     statements: list[str] = []
     event.listen(store.db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
     await store.report_progress(jobs[3].id, 0.5)

@@ -3,9 +3,9 @@
 from uuid import UUID, uuid4
 
 from fastapi import APIRouter, UploadFile
+from inline_queue import TaskQueue
 
 from core import AsyncDatabaseManager, BaseJobModel, JobStore
-from inline_queue import TaskQueue
 
 
 class JobModel(BaseJobModel):
@@ -54,7 +54,11 @@ if __name__ == "__main__":
             response = await client.post("/api/extraction/", files={"file": ("edital.pdf", b"%PDF-1.4 ...")})
         assert response.status_code == 200, response.text
         job = await store.get(UUID(response.json()["job_id"]), with_payload=True)
-        assert (job.status, job.params, job.payload) == ("queued", {"filename": "edital.pdf"}, b"%PDF-1.4 ...")
+        assert (job.status, job.params, job.payload) == (
+            "queued",
+            {"filename": "edital.pdf"},
+            b"%PDF-1.4 ...",
+        )
         await db.dispose()
         assert uuid4()
 

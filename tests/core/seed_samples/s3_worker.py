@@ -1,8 +1,9 @@
 # Section 3 of the seed (001), "O worker". Adapted: the import lines and the broker (inline_queue).
 from uuid import UUID, uuid4
 
-from core import AsyncDatabaseManager, BaseJobModel, JobStore
 from inline_queue import TaskQueue
+
+from core import AsyncDatabaseManager, BaseJobModel, JobStore
 
 
 class JobModel(BaseJobModel):

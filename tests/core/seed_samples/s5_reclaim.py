@@ -1,6 +1,7 @@
 # Section 5 of the seed (001), "O worker que morreu segurando o job". Adapted: the import lines and the broker.
-from core import AsyncDatabaseManager, BaseJobModel, JobStore
 from inline_queue import TaskQueue
+
+from core import AsyncDatabaseManager, BaseJobModel, JobStore
 
 
 class JobModel(BaseJobModel):
@@ -34,9 +35,7 @@ if __name__ == "__main__":
         job = await store.enqueue("extract")
         await store.claim(job.id)
         async with db.get_session_context() as session:  # the worker died an hour ago
-            await session.execute(
-                update(JobModel).values(heartbeat_at=utcnow() - timedelta(hours=1))
-            )
+            await session.execute(update(JobModel).values(heartbeat_at=utcnow() - timedelta(hours=1)))
         await reclaim_jobs()
         assert (await store.get(job.id)).status == "queued"
         try:

@@ -1,0 +1,1 @@
+"""The StudyJobs daemon: runs jobs from the store (no Qt, no GUI imports)."""

@@ -1,0 +1,161 @@
+"""Errors of the language-model layer.
+
+Every error carries one plain English sentence for the user (``str(error)``), a stable ``code`` the daemon
+uses to translate it, and ``transient``: ``True`` when trying again later may work (server down, rate limit,
+timeout), ``False`` when it will not until someone changes something (missing model file, unknown model, bad
+request). The daemon maps ``transient`` onto ``fail(transient=…)``.
+
+:class:`GenerationStoppedError` is not a failure: the caller asked to stop. It keeps the text written so far.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+__all__ = [
+    "BadRequestError",
+    "ContextOverflowError",
+    "GenerationFailedError",
+    "GenerationStoppedError",
+    "InvalidOutputError",
+    "LLMError",
+    "ModelMissingError",
+    "ModelUnreadableError",
+    "PermanentLLMError",
+    "RateLimitedError",
+    "ServerError",
+    "ServerTimeoutError",
+    "ServerUnreachableError",
+    "TransientLLMError",
+    "UnauthorizedError",
+    "UnknownModelError",
+]
+
+
+class LLMError(Exception):
+    """Base class: a generation could not be done.
+
+    Attributes:
+        code: Stable identifier for translation and logs (``"model_missing"``, ``"rate_limited"``, …).
+        transient: Whether the same request may succeed later without anyone changing anything.
+        detail: The server's or library's own message, for logs (not shown to the user).
+    """
+
+    code: str = "llm_error"
+    transient: bool = False
+
+    def __init__(self, message: str, *, detail: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+
+class TransientLLMError(LLMError):
+    """Trying again later may work (the daemon fails the job with ``transient=True``)."""
+
+    code = "llm_transient"
+    transient = True
+
+
+class PermanentLLMError(LLMError):
+    """Trying again will fail the same way until the user changes a setting or the input."""
+
+    code = "llm_permanent"
+    transient = False
+
+
+class ModelMissingError(PermanentLLMError):
+    """The model file (or the bundled model package) is not there."""
+
+    code = "model_missing"
+
+
+class ModelUnreadableError(PermanentLLMError):
+    """The model file exists but cannot be read or is not a GGUF model llama.cpp can load."""
+
+    code = "model_unreadable"
+
+
+class ContextOverflowError(PermanentLLMError):
+    """The prompt does not fit the model's context window."""
+
+    code = "context_overflow"
+
+
+class InvalidOutputError(PermanentLLMError):
+    """The model's structured answer did not match the requested schema."""
+
+    code = "invalid_output"
+
+
+class GenerationFailedError(PermanentLLMError):
+    """llama.cpp itself failed while computing (not a stop)."""
+
+    code = "generation_failed"
+
+
+class BadRequestError(PermanentLLMError):
+    """The server rejected the request as malformed (HTTP 400, 401, 403, 404, 422, …)."""
+
+    code = "bad_request"
+
+
+class UnauthorizedError(PermanentLLMError):
+    """The server refused the API key (HTTP 401 or 403)."""
+
+    code = "unauthorized"
+
+
+class UnknownModelError(PermanentLLMError):
+    """The server does not have the model the settings name."""
+
+    code = "unknown_model"
+
+
+class ServerUnreachableError(TransientLLMError):
+    """Nothing answers at the endpoint (connection refused, DNS, reset)."""
+
+    code = "server_unreachable"
+
+
+class ServerTimeoutError(TransientLLMError):
+    """The server took too long to answer."""
+
+    code = "server_timeout"
+
+
+class RateLimitedError(TransientLLMError):
+    """The server answered HTTP 429."""
+
+    code = "rate_limited"
+
+
+class ServerError(TransientLLMError):
+    """The server answered with a 5xx status."""
+
+    code = "server_error"
+
+
+class GenerationStoppedError(Exception):
+    """The stop event was set: generation ended early on purpose. Not a failure.
+
+    Attributes:
+        partial_text: What the model had written before the stop (may be empty).
+        completion_tokens: How many tokens had been generated.
+        phase: ``"prompt"`` if the stop came before the first generated token (prompt processing, or waiting
+            for the model), ``"generation"`` otherwise.
+    """
+
+    code = "stopped"
+
+    def __init__(
+        self,
+        partial_text: str = "",
+        *,
+        completion_tokens: int = 0,
+        phase: Literal["prompt", "generation"] = "generation",
+    ) -> None:
+        super().__init__("The generation was stopped on request.")
+        self.partial_text = partial_text
+        self.completion_tokens = completion_tokens
+        self.phase = phase

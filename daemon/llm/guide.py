@@ -1,0 +1,361 @@
+"""The study-guide writer: extracted text in, a Markdown study guide out.
+
+1. The text is cut into numbered passages (paragraphs, merged when short, split when long).
+2. Passages are grouped into chunks that fit the model's context window with room for the answer.
+3. For each chunk the model returns an outline (:class:`Outline`): sections with titles and the passages each
+   covers. The outline is repaired so that every passage belongs to a section, in document order.
+4. Each section is written from its passages. Prompts and output follow the document's language.
+
+Progress is reported through ``on_progress`` with real counters (step *i* of *n*, tokens generated of the
+step's budget), on the event loop's thread. The stop event ends the current generation within the generator's
+stop latency; :class:`~daemon.llm.errors.GenerationStoppedError` propagates unchanged.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from daemon.llm.base import ChatMessage, TextGenerator, TokenProgress
+from daemon.llm.errors import InvalidOutputError
+from daemon.llm.prompts import PROMPTS, Language, Prompts, detect_language
+
+__all__ = [
+    "GuideProgress",
+    "GuideSection",
+    "GuideWriter",
+    "Outline",
+    "OutlineSection",
+    "StudyGuide",
+    "split_passages",
+]
+
+_log = logging.getLogger(__name__)
+_PROMPT_OVERHEAD_TOKENS = 160  # instructions, chat template and passage labels, with a margin
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+
+
+class OutlineSection(BaseModel):
+    """One section of the outline, as the model writes it."""
+
+    title: str = Field(min_length=1, max_length=100)
+    passages: list[int] = Field(min_length=1, max_length=40)
+
+
+class Outline(BaseModel):
+    """The model's outline for one chunk of passages."""
+
+    sections: list[OutlineSection] = Field(min_length=1, max_length=8)
+
+
+@dataclass(frozen=True, slots=True)
+class GuideProgress:
+    """A progress report.
+
+    Attributes:
+        phase: ``"outline"`` (one step per chunk) or ``"section"`` (one step per section).
+        step: 1-based index of the current step within the phase.
+        steps: Number of steps in the phase (sections are known once the outline is done).
+        tokens: Tokens generated so far in this step.
+        token_budget: The step's ``max_tokens``: the answer is at most this long.
+        title: The section being written (phase ``"section"``).
+    """
+
+    phase: Literal["outline", "section"]
+    step: int
+    steps: int
+    tokens: int
+    token_budget: int
+    title: str | None = None
+
+
+ProgressCallback = Callable[[GuideProgress], None]
+
+
+@dataclass(frozen=True, slots=True)
+class GuideSection:
+    """A written section: its title, the 1-based passage numbers it covers, and its Markdown body."""
+
+    title: str
+    passages: tuple[int, ...]
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class StudyGuide:
+    """The result: ``markdown`` is the whole guide; the rest is for the caller's records."""
+
+    title: str
+    language: Language
+    sections: tuple[GuideSection, ...]
+    markdown: str
+
+
+def split_passages(text: str, max_chars: int = 1200, min_chars: int = 300) -> list[str]:
+    """Cut text into passages: paragraphs, short ones merged up to ``min_chars``, long ones split at
+    sentences.
+
+    A sentence longer than ``max_chars`` is cut at ``max_chars``. Whitespace inside paragraphs is normalised.
+    """
+    pieces: list[str] = []
+    for paragraph in _PARAGRAPH_BREAK.split(text):
+        paragraph = " ".join(paragraph.split())
+        if not paragraph:
+            continue
+        current = ""
+        for sentence in _SENTENCE_END.split(paragraph):
+            while len(sentence) > max_chars:
+                if current:
+                    pieces.append(current)
+                    current = ""
+                pieces.append(sentence[:max_chars])
+                sentence = sentence[max_chars:]
+            if current and len(current) + 1 + len(sentence) > max_chars:
+                pieces.append(current)
+                current = sentence
+            else:
+                current = f"{current} {sentence}".strip()
+        if current:
+            pieces.append(current)
+        pieces.append("")  # paragraph boundary marker
+    passages: list[str] = []
+    buffer = ""
+    for piece in pieces:
+        if not piece:
+            if buffer and len(buffer) >= min_chars:
+                passages.append(buffer)
+                buffer = ""
+            continue
+        if buffer and len(buffer) + 2 + len(piece) > max_chars:
+            passages.append(buffer)
+            buffer = piece
+        else:
+            buffer = f"{buffer}\n\n{piece}" if buffer else piece
+    if buffer:
+        passages.append(buffer)
+    return passages
+
+
+class GuideWriter:
+    """Writes study guides with a :class:`~daemon.llm.base.TextGenerator`.
+
+    Args:
+        generator: The model.
+        section_tokens: ``max_tokens`` for each section's text.
+        outline_tokens: ``max_tokens`` for each chunk's outline.
+        max_sections_per_chunk: Upper bound asked of the model for one chunk.
+        temperature: Sampling temperature (0: deterministic).
+    """
+
+    def __init__(
+        self,
+        generator: TextGenerator,
+        *,
+        section_tokens: int = 400,
+        outline_tokens: int = 400,
+        max_sections_per_chunk: int = 5,
+        temperature: float = 0.0,
+    ) -> None:
+        self.generator = generator
+        self.section_tokens = section_tokens
+        self.outline_tokens = outline_tokens
+        self.max_sections_per_chunk = max_sections_per_chunk
+        self.temperature = temperature
+
+    async def write(
+        self,
+        text: str,
+        *,
+        title: str | None = None,
+        language: Language | None = None,
+        stop_event: threading.Event | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> StudyGuide:
+        """Write the study guide for ``text``.
+
+        Args:
+            text: The document's extracted text.
+            title: The guide's heading; defaults to "Study guide" in the document's language.
+            language: Forces the language instead of guessing it.
+            stop_event: Set from any thread to stop; see the module docstring.
+            on_progress: Called at the start of each step and after each token.
+
+        Raises:
+            ValueError: ``text`` has no words.
+            GenerationStoppedError: ``stop_event`` was set.
+            LLMError: The model failed; see its ``transient`` flag.
+        """
+        passages = split_passages(text)
+        if not passages:
+            raise ValueError("The document has no text to write a study guide from.")
+        lang: Language = language or detect_language(text)
+        prompts = PROMPTS[lang]
+        report = on_progress or (lambda _progress: None)
+
+        chunks = await self._chunks(passages)
+        sections: list[tuple[str, list[int]]] = []
+        for step, chunk in enumerate(chunks, start=1):
+            outline = await self._outline(passages, chunk, prompts, step, len(chunks), stop_event, report)
+            sections.extend(outline)
+
+        written: list[GuideSection] = []
+        for step, (section_title, numbers) in enumerate(sections, start=1):
+            body = await self._section(
+                passages, section_title, numbers, prompts, step, len(sections), stop_event, report
+            )
+            written.append(GuideSection(title=section_title, passages=tuple(numbers), body=body))
+
+        heading = title or prompts.guide_title
+        markdown = f"# {heading}\n\n" + "\n\n".join(f"## {s.title}\n\n{s.body}" for s in written) + "\n"
+        return StudyGuide(title=heading, language=lang, sections=tuple(written), markdown=markdown)
+
+    async def _chunks(self, passages: Sequence[str]) -> list[list[int]]:
+        """Group 1-based passage numbers so that each group's prompt fits the context with the outline."""
+        budget = self.generator.context_window - self.outline_tokens - _PROMPT_OVERHEAD_TOKENS
+        if budget <= 0:
+            raise ValueError("The model's context window is too small for a study-guide outline.")
+        chunks: list[list[int]] = [[]]
+        used = 0
+        for number, passage in enumerate(passages, start=1):
+            cost = await self.generator.count_tokens(passage) + 8  # label and separators
+            if chunks[-1] and used + cost > budget:
+                chunks.append([])
+                used = 0
+            chunks[-1].append(number)
+            used += cost
+        return chunks
+
+    async def _outline(
+        self,
+        passages: Sequence[str],
+        chunk: Sequence[int],
+        prompts: Prompts,
+        step: int,
+        steps: int,
+        stop_event: threading.Event | None,
+        report: ProgressCallback,
+    ) -> list[tuple[str, list[int]]]:
+        """Ask for the outline of one chunk and repair it: every passage of the chunk in exactly one
+        section."""
+        listing = "\n\n".join(f"[{n}] {passages[n - 1]}" for n in chunk)
+        messages: list[ChatMessage] = [
+            {"role": "system", "content": prompts.outline_system},
+            {
+                "role": "user",
+                "content": prompts.outline_user.format(
+                    passages=listing, max_sections=self.max_sections_per_chunk, first=chunk[0], last=chunk[-1]
+                ),
+            },
+        ]
+        budget = self.outline_tokens
+
+        def on_token(progress: TokenProgress) -> None:
+            report(GuideProgress("outline", step, steps, progress.completion_tokens, budget))
+
+        report(GuideProgress("outline", step, steps, 0, budget))
+        try:
+            outline = await self.generator.chat_structured(
+                messages,
+                Outline,
+                max_tokens=budget,
+                temperature=self.temperature,
+                stop_event=stop_event,
+                on_token=on_token,
+            )
+            proposed = [(s.title, s.passages) for s in outline.sections]
+        except InvalidOutputError as exc:  # small models sometimes run out of tokens mid-JSON
+            _log.warning("outline of chunk %d/%d unusable, falling back to one section: %s", step, steps, exc)
+            proposed = []
+        return _repair_outline(proposed, chunk, prompts, step)
+
+    async def _section(
+        self,
+        passages: Sequence[str],
+        title: str,
+        numbers: Sequence[int],
+        prompts: Prompts,
+        step: int,
+        steps: int,
+        stop_event: threading.Event | None,
+        report: ProgressCallback,
+    ) -> str:
+        """Write one section from its passages, trimmed to fit the context."""
+        budget = self.generator.context_window - self.section_tokens - _PROMPT_OVERHEAD_TOKENS
+        source_parts: list[str] = []
+        used = 0
+        for n in numbers:
+            cost = await self.generator.count_tokens(passages[n - 1]) + 2
+            if source_parts and used + cost > budget:
+                break
+            source_parts.append(passages[n - 1])
+            used += cost
+        messages: list[ChatMessage] = [
+            {"role": "system", "content": prompts.section_system},
+            {
+                "role": "user",
+                "content": prompts.section_user.format(title=title, source="\n\n".join(source_parts)),
+            },
+        ]
+        max_tokens = self.section_tokens
+
+        def on_token(progress: TokenProgress) -> None:
+            report(GuideProgress("section", step, steps, progress.completion_tokens, max_tokens, title))
+
+        report(GuideProgress("section", step, steps, 0, max_tokens, title))
+        text = await self.generator.chat(
+            messages,
+            max_tokens=max_tokens,
+            temperature=self.temperature,
+            stop_event=stop_event,
+            on_token=on_token,
+        )
+        return _clean_section(text, title)
+
+
+def _repair_outline(
+    proposed: Sequence[tuple[str, Sequence[int]]], chunk: Sequence[int], prompts: Prompts, chunk_number: int
+) -> list[tuple[str, list[int]]]:
+    """Make the model's outline usable: passages of this chunk only, each in one section, in document order.
+
+    A section's place is its first valid passage; a passage no section claims joins the section before it (or
+    the first one). With nothing usable, the whole chunk becomes one section titled "Part n".
+    """
+    in_chunk = set(chunk)
+    owner: dict[int, int] = {}
+    titles: list[str] = []
+    for title, numbers in proposed:
+        valid = [n for n in numbers if n in in_chunk and n not in owner]
+        clean_title = " ".join(title.split()).strip(" #*")
+        if not valid or not clean_title:
+            continue
+        titles.append(clean_title)
+        for n in valid:
+            owner[n] = len(titles) - 1
+    if not titles:
+        return [(prompts.part_title.format(number=chunk_number), list(chunk))]
+    current = owner.get(chunk[0], owner[min(owner)])
+    members: dict[int, list[int]] = {i: [] for i in range(len(titles))}
+    for n in chunk:
+        current = owner.get(n, current)
+        members[current].append(n)
+    ordered = sorted((nums[0], titles[i], nums) for i, nums in members.items() if nums)
+    return [(title, nums) for _first, title, nums in ordered]
+
+
+def _clean_section(text: str, title: str) -> str:
+    """Drop a repeated title and demote headings so the guide's own ``#``/``##`` structure stays intact."""
+    lines = text.strip().splitlines()
+    while lines and lines[0].lstrip("#* ").strip().rstrip(":").lower() == title.lower():
+        lines.pop(0)
+    out = []
+    for line in lines:
+        match = re.match(r"^(#{1,2})\s+(.*)$", line)
+        out.append(f"### {match.group(2)}" if match else line)
+    return "\n".join(out).strip()

@@ -1,0 +1,311 @@
+"""Local inference with llama.cpp (llama-cpp-python) that stops the moment it is asked.
+
+A model is loaded once per process and shared (:func:`~daemon.llm.local_model.shared_model`, keyed by path,
+context size, threads and batch). Each generation runs in its own thread, one at a time per model (a lock):
+llama.cpp must never be entered from two threads at once. The stop is checked in two places, so every phase of
+generation ends within one step:
+
+* inside prompt processing, by llama.cpp's abort callback (``llama_set_abort_callback``), which ggml calls
+  between graph nodes: one ``llama_decode`` of a long prompt can take seconds. An aborted ``llama_decode``
+  leaves the context half-written, so the model state and KV cache are cleared before the lock is released.
+  The callback is removed once the first token is sampled (it costs a GIL round-trip per graph node);
+* between tokens, by a stopping criterion and by leaving the token stream. A stop there leaves the context
+  consistent, so its cache still serves the next request's common prefix.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from llama_cpp import StoppingCriteriaList
+from llama_cpp.llama_grammar import LlamaGrammar
+from pydantic import BaseModel
+
+from daemon.llm.base import ChatMessage, ModelT, TokenCallback, TokenProgress, parse_structured, schema_for
+from daemon.llm.errors import ContextOverflowError, GenerationFailedError, GenerationStoppedError
+from daemon.llm.local_model import (
+    SharedModel,
+    check_model_file,
+    default_n_threads,
+    shared_model,
+    unload_all,
+)
+
+__all__ = [
+    "LlamaCppGenerator",
+    "SharedModel",
+    "check_model_file",
+    "default_n_threads",
+    "shared_model",
+    "unload_all",
+]
+
+_LOCK_POLL_SECONDS = 0.02
+
+
+@dataclass(eq=False)
+class _Request:
+    """One generation, shared between the event loop and its worker thread."""
+
+    messages: Sequence[ChatMessage]
+    max_tokens: int
+    temperature: float
+    grammar: LlamaGrammar | None
+    stop_event: threading.Event | None
+    on_token: TokenCallback | None
+    loop: asyncio.AbstractEventLoop
+    result: asyncio.Future[str]
+    finished: asyncio.Future[None]
+    cancel: threading.Event = field(default_factory=threading.Event)
+    closed: bool = False
+    callback_error: BaseException | None = None
+
+    def should_stop(self) -> bool:
+        return self.cancel.is_set() or (self.stop_event is not None and self.stop_event.is_set())
+
+    def post(self, func: Any, *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
+            self.loop.call_soon_threadsafe(func, *args)
+
+
+def _settle(future: asyncio.Future[Any], value: Any = None, error: BaseException | None = None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)
+
+
+class LlamaCppGenerator:
+    """A :class:`~daemon.llm.base.TextGenerator` on a local GGUF model.
+
+    Construction is cheap; the model is loaded (once per process, shared) on first use or by :meth:`load`.
+
+    Args:
+        model_path: The GGUF file.
+        n_ctx: Context window in tokens.
+        n_threads: CPU threads for prompt and generation; ``None`` means cores − 1 (at least 1).
+        n_batch: Prompt tokens per ``llama_decode`` call.
+        repeat_penalty: llama.cpp's repetition penalty (1.0 = off); small models loop without one.
+        seed: Sampling seed for temperature > 0 (greedy decoding ignores it).
+    """
+
+    def __init__(
+        self,
+        model_path: Path,
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        n_batch: int = 256,
+        repeat_penalty: float = 1.0,
+        seed: int = 0,
+    ) -> None:
+        self.model_path = Path(model_path)
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads if n_threads is not None else default_n_threads()
+        self.n_batch = n_batch
+        self.repeat_penalty = repeat_penalty
+        self.seed = seed
+        self._grammars: dict[type[BaseModel], LlamaGrammar] = {}
+
+    @property
+    def context_window(self) -> int:
+        """The context size requested (llama.cpp may round it; see :attr:`SharedModel.n_ctx`)."""
+        return self.n_ctx
+
+    def _model(self) -> SharedModel:
+        return shared_model(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, n_batch=self.n_batch)
+
+    async def load(self) -> SharedModel:
+        """Load the model now (in a worker thread) instead of on the first request.
+
+        Raises:
+            ModelMissingError, ModelUnreadableError: As :func:`shared_model`.
+        """
+        return await asyncio.to_thread(self._model)
+
+    async def count_tokens(self, text: str) -> int:
+        """Exact token count of ``text`` for this model."""
+        model = await self.load()
+        return len(await asyncio.to_thread(model.tokenize, text))
+
+    async def aclose(self) -> None:
+        """Nothing to release: the shared model stays loaded (see :func:`unload_all`)."""
+
+    async def chat(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        temperature: float = 0.0,
+        stop_event: threading.Event | None = None,
+        on_token: TokenCallback | None = None,
+    ) -> str:
+        """See :meth:`daemon.llm.base.TextGenerator.chat`."""
+        return await self._generate(messages, max_tokens, temperature, None, stop_event, on_token)
+
+    async def chat_structured(
+        self,
+        messages: Sequence[ChatMessage],
+        schema: type[ModelT],
+        *,
+        max_tokens: int = 1024,
+        temperature: float = 0.0,
+        stop_event: threading.Event | None = None,
+        on_token: TokenCallback | None = None,
+    ) -> ModelT:
+        """See :meth:`daemon.llm.base.TextGenerator.chat_structured`. The output is grammar-constrained."""
+        grammar = self._grammars.get(schema)
+        if grammar is None:
+            grammar = LlamaGrammar.from_json_schema(json.dumps(schema_for(schema)), verbose=False)
+            self._grammars[schema] = grammar
+        text = await self._generate(messages, max_tokens, temperature, grammar, stop_event, on_token)
+        return parse_structured(text, schema)
+
+    async def _generate(
+        self,
+        messages: Sequence[ChatMessage],
+        max_tokens: int,
+        temperature: float,
+        grammar: LlamaGrammar | None,
+        stop_event: threading.Event | None,
+        on_token: TokenCallback | None,
+    ) -> str:
+        if stop_event is not None and stop_event.is_set():
+            raise GenerationStoppedError("", phase="prompt")
+        model = await self.load()
+        loop = asyncio.get_running_loop()
+        request = _Request(
+            messages=messages,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            grammar=grammar,
+            stop_event=stop_event,
+            on_token=on_token,
+            loop=loop,
+            result=loop.create_future(),
+            finished=loop.create_future(),
+        )
+        thread = threading.Thread(target=self._work, args=(model, request), name="llm-generate", daemon=True)
+        thread.start()
+        try:
+            return await request.result
+        except asyncio.CancelledError:
+            request.cancel.set()
+            await asyncio.shield(request.finished)
+            raise
+        finally:
+            request.closed = True
+            if request.finished.done():
+                thread.join(timeout=1.0)  # it has posted its last call and is exiting: microseconds
+
+    def _deliver(self, request: _Request, progress: TokenProgress) -> None:
+        """On the loop thread: call the user's ``on_token``; a raising callback stops the generation."""
+        if request.closed or request.on_token is None or request.callback_error is not None:
+            return
+        try:
+            request.on_token(progress)
+        except Exception as exc:
+            request.callback_error = exc
+            request.cancel.set()
+
+    def _work(self, model: SharedModel, request: _Request) -> None:
+        """The worker thread: wait for the model, generate, report. Never raises."""
+        outcome: tuple[Literal["ok", "error"], Any]
+        try:
+            outcome = ("ok", self._locked_generate(model, request))
+        except BaseException as exc:
+            outcome = ("error", exc)
+        request.post(self._finish, request, *outcome)
+
+    @staticmethod
+    def _finish(request: _Request, kind: str, value: Any) -> None:
+        """On the loop thread, the worker's last act: settle the result, then mark the thread finished."""
+        if kind == "ok":
+            _settle(request.result, value)
+        else:
+            _settle(request.result, error=request.callback_error or value)
+        _settle(request.finished)
+
+    def _locked_generate(self, model: SharedModel, request: _Request) -> str:
+        while not model.lock.acquire(timeout=_LOCK_POLL_SECONDS):
+            if request.should_stop():
+                raise GenerationStoppedError("", phase="prompt")
+        try:
+            return self._generate_with_lock(model, request)
+        finally:
+            model.lock.release()
+
+    def _generate_with_lock(self, model: SharedModel, request: _Request) -> str:
+        prompt = model.prompt_tokens(request.messages)
+        if len(prompt) >= model.n_ctx:
+            raise ContextOverflowError(
+                f"The text sent to the model ({len(prompt)} tokens) is longer than its context window "
+                f"({model.n_ctx} tokens)."
+            )
+        parts: list[str] = []
+        generated = 0
+        reported = 0
+
+        def count_and_check(_ids: Any, _logits: Any) -> bool:
+            # Called once per sampled token, before it is streamed. llama-cpp-python samples one token past
+            # max_tokens before noticing the limit, hence the cap.
+            nonlocal generated
+            generated = min(generated + 1, request.max_tokens)
+            if generated == 1:  # the prompt is processed: from here on, stop between tokens
+                model.set_abort_check(None)
+            return request.should_stop()
+
+        def stopped() -> GenerationStoppedError:
+            return GenerationStoppedError(
+                "".join(parts), completion_tokens=generated, phase="generation" if generated else "prompt"
+            )
+
+        if request.should_stop():
+            raise stopped()
+        model.set_abort_check(request.should_stop)
+        try:
+            stream: Any = model.llama.create_completion(
+                prompt,
+                max_tokens=request.max_tokens,
+                temperature=request.temperature,
+                top_k=40,
+                top_p=0.95,
+                min_p=0.05,
+                repeat_penalty=self.repeat_penalty,
+                seed=self.seed,
+                stream=True,
+                stopping_criteria=StoppingCriteriaList([count_and_check]),
+                grammar=request.grammar,
+            )
+            try:
+                for chunk in stream:
+                    text = chunk["choices"][0]["text"]
+                    if text:
+                        parts.append(text)
+                    if generated > reported or text:
+                        reported = generated
+                        progress = TokenProgress(completion_tokens=generated, prompt_tokens=len(prompt), text=text)
+                        request.post(self._deliver, request, progress)
+                    if request.should_stop():
+                        break
+            finally:
+                stream.close()
+        except RuntimeError as exc:  # llama_decode returned non-zero: aborted by us, or a real failure
+            model.recover()
+            if request.should_stop():
+                raise stopped() from None
+            raise GenerationFailedError("The local model failed while generating text.") from exc
+        finally:
+            model.set_abort_check(None)
+        if request.should_stop():  # stopped between tokens: the context is consistent, its cache reusable
+            raise stopped()
+        return "".join(parts)

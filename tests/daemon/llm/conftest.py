@@ -1,0 +1,177 @@
+"""Fixtures for the language-model tests: the tiny deterministic GGUF, a real llama.cpp server, real
+sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pytest
+
+from daemon.llm.llamacpp import unload_all
+from daemon.llm.testing import write_tiny_model
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The tiny successor model (see ``daemon.llm.testing``), written once per session."""
+    path = write_tiny_model(tmp_path_factory.mktemp("models") / "tiny.gguf")
+    yield path
+    unload_all()
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now (loopback)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def unused_port() -> int:
+    """A loopback port with nothing listening."""
+    return free_port()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll ``condition`` every 20 ms until true; fail the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.02)
+
+
+async def _async_wait_until(condition: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {seconds} s waiting for {what}")
+        await asyncio.sleep(0.002)
+
+
+@pytest.fixture
+def until() -> Callable[[Callable[[], bool], float, str], Awaitable[None]]:
+    """``await until(condition, timeout, what)``: poll every 2 ms without blocking the loop; fail on
+    timeout."""
+    return _async_wait_until
+
+
+@pytest.fixture(scope="session")
+def llama_server(tiny_model: Path) -> Iterator[str]:
+    """``llama_cpp.server`` serving the tiny model as ``tiny`` on a free loopback port; yields its base
+    URL."""
+    port = free_port()
+    # fmt: off
+    command = [
+        sys.executable, "-m", "llama_cpp.server",
+        "--model", str(tiny_model), "--model_alias", "tiny",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--n_ctx", "4096", "--n_threads", "1", "--verbose", "False",
+    ]
+    # fmt: on
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    url = f"http://127.0.0.1:{port}"
+
+    def ready() -> bool:
+        if process.poll() is not None:
+            err = process.stderr.read().decode(errors="replace") if process.stderr else ""
+            pytest.fail(f"llama_cpp.server exited with {process.returncode}: {err[-2000:]}")
+        try:
+            return httpx.get(f"{url}/v1/models", timeout=1.0).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    try:
+        wait_until(ready, 60.0, "llama_cpp.server to answer")
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        if process.stderr:
+            process.stderr.close()
+
+
+class StatusServer:
+    """A stdlib HTTP server on loopback that answers every request with a fixed status (or hangs).
+
+    Attributes:
+        url: Base URL.
+        status: HTTP status for every request; ``0`` means accept the request and never answer (until closed).
+        requests: Paths requested so far.
+    """
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.requests: list[str] = []
+        self.release = threading.Event()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self) -> None:
+                owner.requests.append(self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                if length:
+                    self.rfile.read(length)
+                if owner.status == 0:
+                    owner.release.wait(30)
+                    return
+                body = b'{"error": {"message": "fixed answer from the test server"}}'
+                self.send_response(owner.status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = _answer
+            do_POST = _answer
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, args=(0.02,), name="status-server", daemon=True
+        )
+        self.thread.start()
+
+    def close(self) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def status_server() -> Iterator[Callable[[int], StatusServer]]:
+    """Factory: ``status_server(429)`` starts a server answering 429; all are closed at teardown."""
+    servers: list[StatusServer] = []
+
+    def start(status: int) -> StatusServer:
+        server = StatusServer(status)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.close()

@@ -1,0 +1,185 @@
+"""The study-guide writer: passages, language, outline repair, chunking, progress and stop — on real
+models."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from daemon.llm.base import ChatMessage, ModelT, TextGenerator
+from daemon.llm.errors import GenerationStoppedError
+from daemon.llm.guide import GuideProgress, GuideWriter, _repair_outline, split_passages
+from daemon.llm.llamacpp import LlamaCppGenerator
+from daemon.llm.models import create_generator
+from daemon.llm.prompts import PROMPTS, detect_language
+from daemon.llm.testing import expected_tiny_reply
+
+ENGLISH = """Photosynthesis is the process by which green plants, algae and some bacteria convert light energy
+into chemical energy. Light is captured by chlorophyll and used to turn water and carbon dioxide into glucose
+and oxygen.
+
+The process takes place mainly in the chloroplasts of leaf cells. It has two stages: the light-dependent
+reactions, in the thylakoid membranes, which produce ATP and NADPH; and the Calvin cycle, in the stroma, which
+uses that energy
+to fix carbon dioxide into sugar."""
+
+PORTUGUESE = """A fotossíntese é o processo pelo qual as plantas verdes, as algas e algumas bactérias
+transformam a energia da luz em energia química. A luz é captada pela clorofila e usada para transformar água
+e gás carbônico em glicose e oxigênio.
+
+O processo acontece principalmente nos cloroplastos das células das folhas. Ele tem duas etapas: as reações
+que dependem da luz, nas membranas dos tilacoides, e o ciclo de Calvin, no estroma, que fixa o gás carbônico
+em
+açúcar."""
+
+TINY_TITLE = expected_tiny_reply(100)  # the tiny model's titles run to the schema's max_length
+
+
+class Recording:
+    """A real generator that also keeps the messages it was sent (to check the prompts' language)."""
+
+    def __init__(self, inner: TextGenerator) -> None:
+        self.inner = inner
+        self.sent: list[Sequence[ChatMessage]] = []
+
+    @property
+    def context_window(self) -> int:
+        return self.inner.context_window
+
+    async def count_tokens(self, text: str) -> int:
+        return await self.inner.count_tokens(text)
+
+    async def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> str:
+        self.sent.append(messages)
+        return await self.inner.chat(messages, **kwargs)
+
+    async def chat_structured(self, messages: Sequence[ChatMessage], schema: type[ModelT], **kwargs: Any) -> ModelT:
+        self.sent.append(messages)
+        return await self.inner.chat_structured(messages, schema, **kwargs)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+@pytest.fixture
+def tiny(tiny_model: Path) -> LlamaCppGenerator:
+    return LlamaCppGenerator(tiny_model, n_ctx=8192, n_threads=1)
+
+
+def test_language_is_detected() -> None:
+    assert detect_language(ENGLISH) == "en"
+    assert detect_language(PORTUGUESE) == "pt"
+    assert detect_language("12345 !!!") == "en"
+    assert detect_language("12345 !!!", default="pt") == "pt"
+
+
+def test_passages_follow_paragraphs_and_stay_bounded() -> None:
+    assert split_passages(ENGLISH, max_chars=400, min_chars=50) == [" ".join(p.split()) for p in ENGLISH.split("\n\n")]
+    merged = split_passages("One.\n\nTwo.\n\nThree.", max_chars=400, min_chars=300)
+    assert merged == ["One.\n\nTwo.\n\nThree."]
+    long = " ".join(f"Sentence number {i} is here." for i in range(200))
+    pieces = split_passages(long, max_chars=300, min_chars=100)
+    assert all(len(p) <= 300 for p in pieces)
+    assert " ".join(pieces) == long
+    assert split_passages("x" * 1000, max_chars=300) == ["x" * 300, "x" * 300, "x" * 300, "x" * 100]
+    assert split_passages(" \n\n \n") == []
+
+
+def test_outline_repair_keeps_order_and_covers_every_passage() -> None:
+    en = PROMPTS["en"]
+    assert _repair_outline([("B", [3, 4]), ("A", [1])], [1, 2, 3, 4], en, 1) == [("A", [1, 2]), ("B", [3, 4])]
+    # Out-of-chunk and repeated numbers are dropped; an unclaimed first passage joins the first section.
+    assert _repair_outline([("A", [2, 9]), ("B", [2, 3])], [1, 2, 3], en, 1) == [("A", [1, 2]), ("B", [3])]
+    assert _repair_outline([("  ", [1]), ("X", [7])], [5, 6], en, 3) == [("Part 3", [5, 6])]
+    assert _repair_outline([], [1], PROMPTS["pt"], 2) == [("Parte 2", [1])]
+
+
+async def test_tiny_model_guide_is_exact(tiny: LlamaCppGenerator) -> None:
+    guide = await GuideWriter(tiny, section_tokens=40, outline_tokens=300).write(ENGLISH)
+    assert guide.language == "en"
+    assert [(s.title, s.passages) for s in guide.sections] == [(TINY_TITLE, (1,))]  # short paragraphs merge
+    assert guide.markdown == f"# Study guide\n\n## {TINY_TITLE}\n\n{expected_tiny_reply(40)}\n"
+
+
+async def test_portuguese_document_gets_portuguese_prompts_and_title(tiny: LlamaCppGenerator) -> None:
+    recording = Recording(tiny)
+    guide = await GuideWriter(recording, section_tokens=10).write(PORTUGUESE)
+    assert guide.language == "pt"
+    assert guide.markdown.startswith("# Guia de estudo\n")
+    prompts = [m["content"] for messages in recording.sent for m in messages]
+    assert all(detect_language(p) == "pt" for p in prompts)
+    assert any("trechos" in p for p in prompts)
+
+
+async def test_long_document_is_chunked_to_the_context_and_progress_is_real(tiny_model: Path) -> None:
+    small = LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1)
+    paragraphs = [f"Paragraph {i} talks about topic {i}. " * 12 for i in range(12)]
+    progress: list[GuideProgress] = []
+    writer = GuideWriter(small, section_tokens=20, outline_tokens=300)
+    guide = await writer.write("\n\n".join(paragraphs), on_progress=progress.append)
+
+    outline = [p for p in progress if p.phase == "outline"]
+    sections = [p for p in progress if p.phase == "section"]
+    chunks = outline[0].steps
+    assert chunks > 1, "the document should not fit one outline prompt"
+    assert [p.step for p in outline if p.tokens == 0] == list(range(1, chunks + 1))
+    assert all(p.tokens <= p.token_budget == 300 for p in outline)
+    assert [p.step for p in sections if p.tokens == 0] == list(range(1, len(guide.sections) + 1))
+    assert {p.steps for p in sections} == {len(guide.sections)}
+    assert max(p.tokens for p in sections) == 20
+    # Every passage is in exactly one section, in document order; later chunks fall back to "Part n".
+    covered = [n for s in guide.sections for n in s.passages]
+    assert covered == list(range(1, len(covered) + 1))
+    assert guide.sections[0].title == TINY_TITLE
+    assert [s.title for s in guide.sections[1:]] == [f"Part {i}" for i in range(2, chunks + 1)]
+    assert guide.markdown.count("\n## ") == len(guide.sections)
+
+
+async def test_stop_while_writing_a_section(tiny: LlamaCppGenerator) -> None:
+    stop = threading.Event()
+    set_at: list[float] = []
+
+    def on_progress(progress: GuideProgress) -> None:
+        if progress.phase == "section" and progress.tokens == 100 and not stop.is_set():
+            stop.set()
+            set_at.append(time.perf_counter())
+
+    writer = GuideWriter(tiny, section_tokens=5000)
+    with pytest.raises(GenerationStoppedError) as caught:
+        await writer.write(ENGLISH, stop_event=stop, on_progress=on_progress)
+    assert time.perf_counter() - set_at[0] < 0.1
+    assert caught.value.partial_text.startswith("abcdefghij")
+
+
+async def test_an_outline_cut_by_its_token_budget_falls_back_to_one_part(tiny: LlamaCppGenerator) -> None:
+    guide = await GuideWriter(tiny, section_tokens=5, outline_tokens=20).write(ENGLISH)
+    assert [(s.title, s.passages, s.body) for s in guide.sections] == [("Part 1", (1,), "abcde")]
+
+
+async def test_empty_document_is_refused(tiny: LlamaCppGenerator) -> None:
+    with pytest.raises(ValueError, match="no text"):
+        await GuideWriter(tiny).write("\n\n  \n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "heading"), [(ENGLISH, "# Study guide"), (PORTUGUESE, "# Guia de estudo")])
+async def test_default_model_writes_an_outline_and_a_section(text: str, heading: str) -> None:
+    generator = create_generator()
+    progress: list[GuideProgress] = []
+    started = time.perf_counter()
+    guide = await GuideWriter(generator, section_tokens=120, outline_tokens=200).write(
+        text.split("\n\n")[0], on_progress=progress.append
+    )
+    elapsed = time.perf_counter() - started
+    assert guide.markdown.startswith(heading + "\n\n## ")
+    assert len(guide.sections) >= 1
+    first = guide.sections[0]
+    assert first.title and len(first.title) <= 100
+    assert len(first.body.split()) >= 10, first.body
+    assert any(p.phase == "section" and p.tokens > 0 for p in progress)
+    assert elapsed < 120
