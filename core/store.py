@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import CursorResult, and_, case, delete, false, func, literal, null, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import undefer
 from sqlalchemy.sql import ColumnElement
@@ -198,14 +199,19 @@ class JobStore(Generic[M]):
         title: str = "",
         detail: Mapping[str, Any] | None = None,
         phases: Sequence[Mapping[str, Any]] | None = None,
+        job_id: uuid.UUID | None = None,
     ) -> M:
-        """Insert a queued row and return it. Write the row before sending any broker message."""
+        """Insert a queued row and return it. Write the row before sending any broker message.
+
+        With ``job_id`` the enqueue is idempotent: when a job with that id already exists, it is returned as it
+        is (a step that is re-run after a crash does not make a second job).
+        """
         budget = max_attempts if max_attempts is not None else self.max_attempts_by_kind.get(kind, self.max_attempts)
         if budget < 1:
             raise ValueError("max_attempts must be at least 1")
         now = utcnow()
         job = self.model(
-            id=uuid.uuid4(),
+            id=job_id or uuid.uuid4(),
             kind=kind,
             status=JobStatus.QUEUED.value,
             title=title,
@@ -222,8 +228,13 @@ class JobStore(Generic[M]):
             created_at=now,
             updated_at=now,
         )
-        async with self.db.get_session_context() as session:
-            session.add(job)
+        try:
+            async with self.db.get_session_context() as session:
+                session.add(job)
+        except IntegrityError:
+            if job_id is None:
+                raise
+            return await self.get(job_id)
         return job
 
     async def claim(self, job_id: uuid.UUID, *, worker_id: str | None = None) -> M | None:

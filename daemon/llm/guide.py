@@ -27,6 +27,7 @@ from daemon.llm.errors import InvalidOutputError
 from daemon.llm.prompts import PROMPTS, Language, Prompts, detect_language
 
 __all__ = [
+    "GuidePlan",
     "GuideProgress",
     "GuideSection",
     "GuideWriter",
@@ -96,6 +97,21 @@ class StudyGuide:
     language: Language
     sections: tuple[GuideSection, ...]
     markdown: str
+
+
+@dataclass(frozen=True, slots=True)
+class GuidePlan:
+    """The outline of a guide, between :meth:`GuideWriter.outline` and :meth:`GuideWriter.write_sections`.
+
+    Attributes:
+        language: The document's (or forced) language.
+        passages: The numbered passages (1-based in ``sections``).
+        sections: Each section's title and the passage numbers it covers, in document order.
+    """
+
+    language: Language
+    passages: tuple[str, ...]
+    sections: tuple[tuple[str, tuple[int, ...]], ...]
 
 
 def split_passages(text: str, max_chars: int = 1200, min_chars: int = 300) -> list[str]:
@@ -178,7 +194,7 @@ class GuideWriter:
         stop_event: threading.Event | None = None,
         on_progress: ProgressCallback | None = None,
     ) -> StudyGuide:
-        """Write the study guide for ``text``.
+        """Write the study guide for ``text``: :meth:`outline`, then :meth:`write_sections`.
 
         Args:
             text: The document's extracted text.
@@ -192,29 +208,51 @@ class GuideWriter:
             GenerationStoppedError: ``stop_event`` was set.
             LLMError: The model failed; see its ``transient`` flag.
         """
+        plan = await self.outline(text, language=language, stop_event=stop_event, on_progress=on_progress)
+        return await self.write_sections(plan, title=title, stop_event=stop_event, on_progress=on_progress)
+
+    async def outline(
+        self,
+        text: str,
+        *,
+        language: Language | None = None,
+        stop_event: threading.Event | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> GuidePlan:
+        """The first half of :meth:`write`: cut the text into passages and ask the model for the sections."""
         passages = split_passages(text)
         if not passages:
             raise ValueError("The document has no text to write a study guide from.")
         lang: Language = language or detect_language(text)
         prompts = PROMPTS[lang]
         report = on_progress or (lambda _progress: None)
-
         chunks = await self._chunks(passages)
         sections: list[tuple[str, list[int]]] = []
         for step, chunk in enumerate(chunks, start=1):
             outline = await self._outline(passages, chunk, prompts, step, len(chunks), stop_event, report)
             sections.extend(outline)
+        return GuidePlan(language=lang, passages=tuple(passages), sections=tuple((t, tuple(n)) for t, n in sections))
 
+    async def write_sections(
+        self,
+        plan: GuidePlan,
+        *,
+        title: str | None = None,
+        stop_event: threading.Event | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> StudyGuide:
+        """The second half of :meth:`write`: write every section of ``plan`` and assemble the Markdown."""
+        prompts = PROMPTS[plan.language]
+        report = on_progress or (lambda _progress: None)
         written: list[GuideSection] = []
-        for step, (section_title, numbers) in enumerate(sections, start=1):
+        for step, (section_title, numbers) in enumerate(plan.sections, start=1):
             body = await self._section(
-                passages, section_title, numbers, prompts, step, len(sections), stop_event, report
+                plan.passages, section_title, list(numbers), prompts, step, len(plan.sections), stop_event, report
             )
             written.append(GuideSection(title=section_title, passages=tuple(numbers), body=body))
-
         heading = title or prompts.guide_title
         markdown = f"# {heading}\n\n" + "\n\n".join(f"## {s.title}\n\n{s.body}" for s in written) + "\n"
-        return StudyGuide(title=heading, language=lang, sections=tuple(written), markdown=markdown)
+        return StudyGuide(title=heading, language=plan.language, sections=tuple(written), markdown=markdown)
 
     async def _chunks(self, passages: Sequence[str]) -> list[list[int]]:
         """Group 1-based passage numbers so that each group's prompt fits the context with the outline."""

@@ -260,3 +260,12 @@ async def test_delete_removes_only_finished_jobs(store: JobStore):
     assert not await store.delete(done.id)
     with pytest.raises(JobNotFoundError):
         await store.get(done.id)
+
+
+async def test_enqueue_with_a_chosen_id_is_idempotent(store: JobStore):
+    chosen = uuid.uuid4()
+    first = await store.enqueue("generate", job_id=chosen, params={"n": 1})
+    again = await store.enqueue("generate", job_id=chosen, params={"n": 2})
+    assert first.id == again.id == chosen
+    assert again.params == {"n": 1}
+    assert await store.count() == 1

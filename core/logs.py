@@ -1,0 +1,103 @@
+"""Logging for the GUI, the daemon and the CLI: one rotating file per program, warnings also on stderr.
+
+``configure_logging(log_dir, "daemon")`` writes ``<log_dir>/daemon.log`` (1 MB × 5 files by default) with
+timestamps, levels, logger names, process/thread and full tracebacks, in UTF-8. Calling it again (a second
+window, a test, a restart of a subsystem) never adds a second handler: it reconfigures the ones it installed.
+
+One file has one writing process: :class:`logging.handlers.RotatingFileHandler` cannot rotate a file that
+another process holds open (on Windows it fails, on POSIX the other process keeps writing to the rotated
+file). Processes of a pool pass distinct program names (``"daemon-1"``, ``"daemon-2"``).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
+from typing import cast
+
+__all__ = ["LOG_FORMAT", "configure_logging", "reset_logging"]
+
+LOG_FORMAT = "%(asctime)s.%(msecs)03d %(levelname)-8s %(name)s [%(process)d %(threadName)s] %(message)s"
+DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+_MARK = "_studyjobs_handler"  # attribute set on the handlers this module installed
+
+
+def _ours(role: str) -> list[logging.Handler]:
+    return [h for h in logging.getLogger().handlers if getattr(h, _MARK, None) == role]
+
+
+def configure_logging(
+    log_dir: str | Path,
+    program: str,
+    *,
+    level: int = logging.INFO,
+    max_bytes: int = 1_000_000,
+    backup_count: int = 5,
+    stderr_level: int | None = logging.WARNING,
+) -> Path:
+    """Send the root logger to ``<log_dir>/<program>.log`` (rotating) and warnings to stderr; idempotent.
+
+    Args:
+        log_dir: The folder for log files (created if missing).
+        program: The file's base name (``"gui"``, ``"daemon"``, ``"cli"``); letters, digits, ``-``, ``_`` and
+            ``.`` only.
+        level: The root logger's level (what reaches the file).
+        max_bytes: Size at which the file rotates.
+        backup_count: How many rotated files are kept (``program.log.1`` … ``.N``).
+        stderr_level: Records at this level or above also go to stderr; ``None`` for no stderr output.
+
+    Returns:
+        The log file's path.
+
+    Raises:
+        ValueError: an empty or path-like ``program``.
+        OSError: the folder or the file cannot be created.
+    """
+    if not program or not all(c.isalnum() or c in "-_." for c in program) or program.strip(".") == "":
+        raise ValueError(f"program {program!r} must be a plain file name (letters, digits, '-', '_', '.')")
+    path = Path(log_dir).expanduser().absolute() / f"{program}.log"
+    root = logging.getLogger()
+    formatter = logging.Formatter(LOG_FORMAT, DATE_FORMAT)
+
+    for handler in _ours("file"):
+        if not (isinstance(handler, RotatingFileHandler) and Path(handler.baseFilename) == path):
+            root.removeHandler(handler)
+            handler.close()
+    files = _ours("file")
+    if files:
+        file_handler = cast(RotatingFileHandler, files[0])
+        file_handler.maxBytes, file_handler.backupCount = max_bytes, backup_count
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        file_handler = RotatingFileHandler(path, maxBytes=max_bytes, backupCount=backup_count, encoding="utf-8")
+        setattr(file_handler, _MARK, "file")
+        root.addHandler(file_handler)
+    file_handler.setFormatter(formatter)
+    file_handler.setLevel(logging.NOTSET)
+
+    for handler in _ours("stderr") if stderr_level is None else ():
+        root.removeHandler(handler)
+    if stderr_level is not None:
+        streams = _ours("stderr")
+        if streams:
+            stream_handler = cast(logging.StreamHandler, streams[0])  # type: ignore[type-arg]
+            stream_handler.setStream(sys.stderr)  # follow a replaced sys.stderr
+        else:
+            stream_handler = logging.StreamHandler(sys.stderr)
+            setattr(stream_handler, _MARK, "stderr")
+            root.addHandler(stream_handler)
+        stream_handler.setFormatter(formatter)
+        stream_handler.setLevel(stderr_level)
+
+    root.setLevel(level)
+    return path
+
+
+def reset_logging() -> None:
+    """Remove (and close) the handlers :func:`configure_logging` installed; other handlers are left alone."""
+    root = logging.getLogger()
+    for handler in _ours("file") + _ours("stderr"):
+        root.removeHandler(handler)
+        handler.close()
