@@ -46,14 +46,14 @@ ENV_OVERRIDES: Mapping[str, str] = {
 }
 LANGUAGES = ("system", "pt_BR", "en")
 MODEL_KINDS = ("bundled", "gguf", "http")
-BROKER_SCHEMES = ("sqlite", "redis", "rediss", "amqp", "amqps")
+BROKER_SCHEMES = ("sqlite", "redis", "rediss")
 SETTING_KEYS = (
     "database_url", "broker_url", "output_dir", "language", "worker_threads",
     "notifications", "hide_to_tray", "autostart", "stale_after", "model",
 )  # fmt: skip
 MODEL_KEYS = ("kind", "gguf_path", "endpoint", "model_name", "n_threads")
 _DB_HINT = "use sqlite+aiosqlite:///… or postgresql+asyncpg://…"
-_BROKER_HINT = "use sqlite:///<file> (the embedded queue), redis://… or amqp://…"
+_BROKER_HINT = "use sqlite:///<file> (the embedded queue) or redis://…"
 
 
 class SettingsError(ValueError):

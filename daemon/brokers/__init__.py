@@ -1,0 +1,84 @@
+"""The daemon's Dramatiq brokers and the factory that chooses one from a URL.
+
+``sqlite:///path/to/file.db`` (the embedded default, see :mod:`daemon.brokers.sqlite`) or ``redis://…`` /
+``rediss://…`` (Dramatiq's own Redis broker). The factory sits above the concrete brokers, which never import it.
+Set the broker before any actor module is imported::
+
+    dramatiq.set_broker(create_broker(settings.broker_url))
+    import daemon.actors  # noqa: E402  (the actors bind to the broker set above)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from dramatiq.broker import Broker
+from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware, Retries, TimeLimit
+from dramatiq.middleware import default_middleware as dramatiq_default_middleware
+
+from daemon.brokers.redis import REDIS_SCHEMES, create_redis_broker
+from daemon.brokers.sqlite import DeadLetter, QueueFileUnavailable, SQLiteBroker, sqlite_path_from_url
+
+__all__ = [
+    "ALLOWED_SCHEMES",
+    "DeadLetter",
+    "QueueFileUnavailable",
+    "SQLiteBroker",
+    "create_broker",
+    "default_middleware",
+]
+
+ALLOWED_SCHEMES = ("sqlite", *REDIS_SCHEMES)
+
+_LEFT_OUT: tuple[type[Middleware], ...] = (Retries, TimeLimit)
+
+
+def default_middleware() -> list[Middleware]:
+    """Fresh instances of our middleware: Dramatiq's defaults without ``Retries`` and ``TimeLimit``, plus
+    ``AsyncIO`` (``async def`` actors) and ``CurrentMessage``.
+
+    The job store owns retries (with its own backoff) and jobs have no ten-minute limit. What stays: ``AgeLimit``,
+    ``ShutdownNotifications``, ``Callbacks``, ``Pipelines``. Without ``Retries``, nothing fails a message whose
+    actor raised: it is acked; the actor wrapper records the error on the job.
+    """
+    kept = [factory() for factory in dramatiq_default_middleware if factory not in _LEFT_OUT]
+    return [*kept, AsyncIO(), CurrentMessage()]
+
+
+def create_broker(url: str, *, middleware: list[Middleware] | None = None, **options: Any) -> Broker:
+    """The broker named by ``url``, with :func:`default_middleware` unless ``middleware`` is given.
+
+    Nothing is registered globally: call :func:`dramatiq.set_broker` with the result before importing actors.
+
+    Args:
+        url: ``sqlite:///relative.db``, ``sqlite:////absolute/file.db`` (``sqlite+aiosqlite:///…`` names the
+            same file), ``redis://…`` or ``rediss://…``.
+        middleware: The whole middleware list to use instead of :func:`default_middleware`.
+        **options: Passed on to the broker's class (:class:`SQLiteBroker`: ``lease_seconds``, ``poll_seconds`` …;
+            Dramatiq's ``RedisBroker``: ``namespace``, ``heartbeat_timeout`` …).
+
+    Raises:
+        ValueError: The URL's scheme is none of ``sqlite``, ``redis``, ``rediss``, or an SQLite URL names no file.
+    """
+    chosen = default_middleware() if middleware is None else middleware
+    scheme = urlsplit(url).scheme.lower() if "://" in url else ""
+    if scheme == "sqlite" or scheme.startswith("sqlite+"):
+        return SQLiteBroker(sqlite_path_from_url(url), middleware=chosen, **options)
+    if scheme in REDIS_SCHEMES:
+        return create_redis_broker(url, middleware=chosen, **options)
+    raise ValueError(
+        f"The broker URL {_redacted(url)!r} is not supported; use one of the schemes {', '.join(ALLOWED_SCHEMES)}."
+    )
+
+
+def _redacted(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (the URL ends up in logs)."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+        return urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return url

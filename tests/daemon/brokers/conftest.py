@@ -1,0 +1,55 @@
+"""Fixtures of the broker tests: a kit per broker kind (an SQLite file, or a Redis namespace of its own).
+
+The Redis tests use the machine's server (127.0.0.1:6379, ``STUDYJOBS_TEST_REDIS_URL`` points elsewhere); each
+test gets a unique namespace whose keys are deleted at teardown, so tests may run side by side.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from broker_kits import REDIS_OPTIONS, REDIS_URL, SQLITE_OPTIONS, BrokerKit, Child
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def kit(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BrokerKit]:
+    """A kit of the broker kind under test; every broker it opened is closed afterwards."""
+    if request.param == "sqlite":
+        made = BrokerKit("sqlite", f"sqlite:///{tmp_path / 'queue.db'}", dict(SQLITE_OPTIONS))
+        yield made
+        made.close_all()
+        return
+    namespace = f"sjtest-{uuid.uuid4().hex[:12]}"
+    made = BrokerKit("redis", REDIS_URL, {**REDIS_OPTIONS, "namespace": namespace})
+    try:
+        yield made
+    finally:
+        made.close_all()
+        client = redis.Redis.from_url(REDIS_URL)
+        try:
+            keys = list(client.scan_iter(match=f"{namespace}:*", count=1000))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()
+
+
+@pytest.fixture
+def sqlite_kit(tmp_path: Path) -> Iterator[BrokerKit]:
+    """An SQLite kit, for the tests of what only the embedded broker promises."""
+    made = BrokerKit("sqlite", f"sqlite:///{tmp_path / 'queue.db'}", dict(SQLITE_OPTIONS))
+    yield made
+    made.close_all()
+
+
+@pytest.fixture
+def children() -> Iterator[list[Child]]:
+    """Child processes a test starts; any still running at teardown is killed."""
+    started: list[Child] = []
+    yield started
+    for child in started:
+        child.kill()
