@@ -1,0 +1,90 @@
+"""Adding documents: the user picks what to make of them (a study guide, or the text only).
+
+The dialog is opened with ``open()`` (never ``exec()``); :attr:`AddDialog.chosen` carries the answer. Files that
+StudyJobs cannot read are split off by :func:`split_supported` *before* the dialog, so no job is ever made for
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.formats import is_supported
+
+__all__ = ["AddDialog", "split_supported"]
+
+
+def split_supported(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]:
+    """``(supported, refused)``: absolute paths of readable files, and of folders, missing or unknown files."""
+    ok: list[Path] = []
+    refused: list[Path] = []
+    for raw in paths:
+        path = Path(raw).expanduser().absolute()
+        (ok if path.is_file() and is_supported(path) else refused).append(path)
+    return ok, refused
+
+
+class AddDialog(QDialog):
+    """Asks what to make of the chosen files.
+
+    Signals:
+        chosen: ``(paths, only_extract)`` when the user confirms.
+    """
+
+    chosen = Signal(list, bool)
+
+    def __init__(self, paths: list[Path], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.paths = paths
+        self.setWindowTitle(QCoreApplication.translate("AddDialog", "Add documents"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(QCoreApplication.translate("AddDialog", "These documents will be added:")))
+        self.list = QListWidget()
+        self.list.setAccessibleName(QCoreApplication.translate("AddDialog", "Documents to add"))
+        self.list.addItems([p.name for p in paths])
+        for i, p in enumerate(paths):
+            self.list.item(i).setToolTip(str(p))
+        layout.addWidget(self.list)
+        layout.addWidget(QLabel(QCoreApplication.translate("AddDialog", "What should StudyJobs make of them?")))
+        self.guide = QRadioButton(
+            QCoreApplication.translate("AddDialog", "A &study guide (reads the text, then writes the guide)")
+        )
+        self.extract = QRadioButton(QCoreApplication.translate("AddDialog", "&Only the text (extraction, no guide)"))
+        self.guide.setChecked(True)
+        group = QButtonGroup(self)
+        for button in (self.guide, self.extract):
+            group.addButton(button)
+            button.setAccessibleName(button.text().replace("&", ""))
+            layout.addWidget(button)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText(QCoreApplication.translate("AddDialog", "Add"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(
+            QCoreApplication.translate("AddDialog", "Cancel")
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+    @property
+    def only_extract(self) -> bool:
+        """Whether the user chose the text only."""
+        return self.extract.isChecked()
+
+    def accept(self) -> None:
+        """Confirm: emit :attr:`chosen` and close."""
+        self.chosen.emit(list(self.paths), self.only_extract)
+        super().accept()

@@ -1,0 +1,223 @@
+"""Loads the jobs table from the store and keeps it current with a cheap change check.
+
+The feed owns the filter (All / Active / Done / Failed / Cancelled), the search text and keyset paging
+(``list_recent(before=cursor)``, fast however deep). Every :attr:`JobFeed.interval` a QTimer asks the database
+whether anything was committed since the last look (``PRAGMA data_version`` on SQLite: microseconds, no query);
+only then it re-reads the newest rows and the open jobs further down, and the model repaints the rows that
+changed. No session is held between ticks. :meth:`pause`/:meth:`resume` stop and restart polling (the window is
+hidden). On other backends (no data version) it re-reads every :attr:`JobFeed.slow_interval` seconds.
+
+UI thread only; the queries run as tasks on the qasync loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from core.store import JobStore
+from gui.jobs_model import JobRow, JobsModel
+from gui.tasks import TaskGroup
+
+__all__ = ["FILTERS", "JobFeed"]
+
+log = logging.getLogger(__name__)
+
+FILTERS: dict[str, tuple[str, ...] | None] = {
+    "all": None,
+    "active": ("queued", "running"),
+    "done": ("done",),
+    "failed": ("failed",),
+    "cancelled": ("cancelled",),
+}
+"""Filter name → the statuses it shows (``None``: every job). Active is one query over two statuses."""
+
+
+class JobFeed(QObject):
+    """Feeds a :class:`JobsModel` from a :class:`JobStore`.
+
+    Args:
+        store: The job store (on the qasync loop).
+        model: The model to feed.
+        tasks: Where the queries run.
+        page_size: Rows per page.
+        head_size: How many of the newest rows a change check re-reads at most.
+        interval: Seconds between change checks.
+
+    Signals:
+        refreshed: After each load or change check that touched the model: ``(changed rows, finished jobs)``,
+            where finished jobs are rows that became done or failed since the last look (for notifications).
+    """
+
+    refreshed = Signal(list, list)
+
+    def __init__(
+        self,
+        store: JobStore[Any],
+        model: JobsModel,
+        tasks: TaskGroup,
+        *,
+        page_size: int = 200,
+        head_size: int = 200,
+        interval: float = 0.1,
+        slow_interval: float = 2.0,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.model = model
+        self.tasks = tasks
+        self.page_size = page_size
+        self.head_size = head_size
+        self.filter_name = "all"
+        self.search = ""
+        self.interval = interval
+        self.slow_interval = slow_interval
+        self._version: int | None = None
+        self._busy = False
+        self._dirty = True
+        self._generation = 0
+        self._last_slow = 0.0
+        self._timer = QTimer(self)
+        self._timer.setInterval(round(interval * 1000))
+        self._timer.timeout.connect(self._tick)
+        self._clock = QTimer(self)
+        self._clock.setInterval(1000)
+        self._clock.timeout.connect(model.tick_running)
+        model.fetch_requested.connect(self._fetch_more)
+        self.on_finished: Callable[[list[JobRow]], None] | None = None
+
+    @property
+    def statuses(self) -> tuple[str, ...] | None:
+        """The statuses the current filter shows."""
+        return FILTERS[self.filter_name]
+
+    def start(self) -> None:
+        """Load the first page and start polling."""
+        self.reload()
+        self.resume()
+
+    def resume(self) -> None:
+        """Poll again (the window is visible) and look at once."""
+        self._dirty = True
+        self._timer.start()
+        self._clock.start()
+
+    def pause(self) -> None:
+        """Stop polling (the window is hidden)."""
+        self._timer.stop()
+        self._clock.stop()
+
+    @property
+    def polling(self) -> bool:
+        """Whether the change check is running."""
+        return self._timer.isActive()
+
+    def set_filter(self, name: str) -> None:
+        """Show only the jobs of filter ``name`` (a key of :data:`FILTERS`)."""
+        if name not in FILTERS:
+            raise ValueError(f"unknown filter {name!r}")
+        if name != self.filter_name:
+            self.filter_name = name
+            self.reload()
+
+    def set_search(self, text: str) -> None:
+        """Show only jobs whose title contains ``text`` (case-insensitive)."""
+        text = text.strip()
+        if text != self.search:
+            self.search = text
+            self.reload()
+
+    def reload(self) -> None:
+        """Forget the loaded rows and load the first page of the current filter."""
+        self._generation += 1
+        self.tasks.start(self._load_first(self._generation), name="jobs-load")
+
+    def refresh_now(self) -> None:
+        """Run a change check at the next tick even if the data version did not move."""
+        self._dirty = True
+
+    # -- work ---------------------------------------------------------------------------------------------
+
+    def _query(self) -> dict[str, Any]:
+        return {"statuses": self.statuses, "search": self.search or None}
+
+    async def _load_first(self, generation: int) -> None:
+        self._version = self.store.db.data_version()
+        jobs = await self.store.list_recent(limit=self.page_size + 1, **self._query())
+        total = await self.store.count(**self._query())
+        if generation != self._generation:
+            return
+        rows = [JobRow.of(j) for j in jobs[: self.page_size]]
+        self.model.reset(rows, more=len(jobs) > self.page_size, total=total)
+        self.refreshed.emit(list(range(len(rows))), [])
+
+    def _fetch_more(self) -> None:
+        self.tasks.start(self._load_more(self._generation), name="jobs-more")
+
+    async def _load_more(self, generation: int) -> None:
+        try:
+            last = self.model.rows[-1] if self.model.rows else None
+            before = (last.created_at, last.id) if last is not None else None
+            jobs = await self.store.list_recent(limit=self.page_size + 1, before=before, **self._query())
+        except BaseException:
+            self.model.loading = False
+            raise
+        if generation != self._generation:
+            return
+        self.model.append([JobRow.of(j) for j in jobs[: self.page_size]], more=len(jobs) > self.page_size)
+
+    def _tick(self) -> None:
+        if self._busy:
+            return
+        version = self.store.db.data_version()
+        if version is None:
+            now = time.monotonic()
+            if not self._dirty and now - self._last_slow < self.slow_interval:
+                return
+            self._last_slow = now
+        elif version == self._version and not self._dirty:
+            return
+        self._busy = True
+        self._dirty = False
+        task = self.tasks.start(self._check(self._generation, version), name="jobs-check")
+        if task is None:
+            self._busy = False
+        else:
+            task.add_done_callback(lambda _t: setattr(self, "_busy", False))
+
+    async def _check(self, generation: int, version: int | None) -> None:
+        loaded = len(self.model.rows)
+        size = max(min(loaded, self.head_size), self.page_size if loaded == 0 else 1)
+        head_jobs = await self.store.list_recent(limit=size + 1, **self._query())
+        head = [JobRow.of(j) for j in head_jobs[:size]]
+        head_ids = {r.id for r in head}
+        updates: list[JobRow] = []
+        removed: set[Any] = set()
+        wanted = self.statuses
+        for r in self.model.rows[size:]:
+            if r.status in ("queued", "running") and r.id not in head_ids:
+                try:
+                    fresh = JobRow.of(await self.store.get(r.id))
+                except LookupError:
+                    removed.add(r.id)
+                    continue
+                if wanted is not None and fresh.status not in wanted:
+                    removed.add(r.id)
+                updates.append(fresh)
+        total = await self.store.count(**self._query())
+        if generation != self._generation:
+            return
+        self._version = version
+        before = {r.id: r.status for r in self.model.rows}
+        changed = self.model.apply(
+            head, updates, total=total, head_complete=len(head_jobs) <= size, removed=frozenset(removed)
+        )
+        finished = [
+            r for r in [*head, *updates] if r.status in ("done", "failed") and before.get(r.id) in ("queued", "running")
+        ]
+        if changed or finished:
+            self.refreshed.emit(changed, finished)

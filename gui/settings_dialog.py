@@ -1,0 +1,270 @@
+"""The settings dialog: model, worker threads, output folder, language, notifications and the tray.
+
+Saved with :func:`core.config.save_settings` (values set by an environment variable are shown locked). "Test
+connection" asks ``<endpoint>/models`` with a plain HTTP GET through Qt's network stack (asynchronous, no thread,
+no daemon code). "Start the worker when I log in" is not shown until the packaging issue provides autostart.
+Opened with ``open()``; :attr:`SettingsDialog.saved` carries the new settings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QUrl, Signal
+from PySide6.QtNetwork import QNetworkAccessManager, QNetworkReply, QNetworkRequest
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.config import ModelSettings, Settings, SettingsError, save_settings
+
+__all__ = ["AUTOSTART_AVAILABLE", "SettingsDialog"]
+
+AUTOSTART_AVAILABLE = False
+"""Login autostart comes with the packaging issue; until then its checkbox is not shown."""
+
+
+class SettingsDialog(QDialog):
+    """Edits and saves the settings. UI thread only.
+
+    Signals:
+        saved: The settings were written (the new :class:`Settings`).
+        connection_tested: ``(ok, message)`` after Test connection.
+    """
+
+    saved = Signal(object)
+    connection_tested = Signal(bool, str)
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.setWindowTitle(QCoreApplication.translate("SettingsDialog", "Settings"))
+        self.network = QNetworkAccessManager(self)
+        self.reply: QNetworkReply | None = None
+        layout = QVBoxLayout(self)
+
+        model_box = QGroupBox(QCoreApplication.translate("SettingsDialog", "Language model"))
+        model_layout = QVBoxLayout(model_box)
+        self.kind_group = QButtonGroup(self)
+        self.bundled = QRadioButton(
+            QCoreApplication.translate("SettingsDialog", "The model that comes with StudyJobs (small, works offline)")
+        )
+        self.gguf = QRadioButton(QCoreApplication.translate("SettingsDialog", "A model file on this computer (GGUF)"))
+        self.http = QRadioButton(QCoreApplication.translate("SettingsDialog", "A model server (OpenAI-compatible)"))
+        for button in (self.bundled, self.gguf, self.http):
+            self.kind_group.addButton(button)
+            button.setAccessibleName(button.text())
+            button.toggled.connect(self._update_model_fields)
+        model_layout.addWidget(self.bundled)
+        model_layout.addWidget(self.gguf)
+        row = QHBoxLayout()
+        self.gguf_path = QLineEdit(str(settings.model.gguf_path or ""))
+        self.gguf_path.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Model file"))
+        self.browse_gguf = QPushButton(QCoreApplication.translate("SettingsDialog", "Choose…"))
+        self.browse_gguf.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Choose the model file"))
+        self.browse_gguf.clicked.connect(self._choose_gguf)
+        row.addWidget(self.gguf_path, 1)
+        row.addWidget(self.browse_gguf)
+        model_layout.addLayout(row)
+        model_layout.addWidget(self.http)
+        form = QFormLayout()
+        self.endpoint = QLineEdit(settings.model.endpoint or "")
+        self.endpoint.setPlaceholderText("http://127.0.0.1:8080/v1")
+        self.endpoint.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Server address"))
+        self.model_name = QLineEdit(settings.model.model_name or "")
+        self.model_name.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Model name"))
+        form.addRow(QCoreApplication.translate("SettingsDialog", "Server address"), self.endpoint)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "Model name"), self.model_name)
+        model_layout.addLayout(form)
+        test_row = QHBoxLayout()
+        self.test_button = QPushButton(QCoreApplication.translate("SettingsDialog", "Test connection"))
+        self.test_button.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Test connection"))
+        self.test_button.clicked.connect(self.test_connection)
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.test_result, 1)
+        model_layout.addLayout(test_row)
+        {"bundled": self.bundled, "gguf": self.gguf, "http": self.http}[settings.model.kind].setChecked(True)
+        layout.addWidget(model_box)
+
+        general = QFormLayout()
+        self.threads = QSpinBox()
+        self.threads.setRange(1, 64)
+        self.threads.setValue(settings.worker_threads)
+        self.threads.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Jobs at once"))
+        general.addRow(QCoreApplication.translate("SettingsDialog", "Jobs at once"), self.threads)
+        out_row = QHBoxLayout()
+        self.output_dir = QLineEdit(str(settings.output_dir))
+        self.output_dir.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Output folder"))
+        browse_out = QPushButton(QCoreApplication.translate("SettingsDialog", "Choose…"))
+        browse_out.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Choose the output folder"))
+        browse_out.clicked.connect(self._choose_output)
+        out_row.addWidget(self.output_dir, 1)
+        out_row.addWidget(browse_out)
+        general.addRow(QCoreApplication.translate("SettingsDialog", "Output folder"), out_row)
+        self.language = QComboBox()
+        self.language.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Language"))
+        for code, text in (
+            ("system", QCoreApplication.translate("SettingsDialog", "Same as the system")),
+            ("pt_BR", "Português (Brasil)"),
+            ("en", "English"),
+        ):
+            self.language.addItem(text, code)
+        self.language.setCurrentIndex(max(self.language.findData(settings.language), 0))
+        general.addRow(QCoreApplication.translate("SettingsDialog", "Language"), self.language)
+        self.notifications = QCheckBox(
+            QCoreApplication.translate("SettingsDialog", "Tell me when a job finishes or fails")
+        )
+        self.notifications.setChecked(settings.notifications)
+        self.hide_to_tray = QCheckBox(
+            QCoreApplication.translate("SettingsDialog", "Closing the window keeps StudyJobs in the tray")
+        )
+        self.hide_to_tray.setChecked(settings.hide_to_tray)
+        self.autostart = QCheckBox(QCoreApplication.translate("SettingsDialog", "Start the worker when I log in"))
+        self.autostart.setChecked(settings.autostart)
+        self.autostart.setVisible(AUTOSTART_AVAILABLE)
+        for box in (self.notifications, self.hide_to_tray, self.autostart):
+            box.setAccessibleName(box.text())
+            general.addRow(box)
+        layout.addLayout(general)
+        self.note = QLabel(
+            QCoreApplication.translate("SettingsDialog", "A new language applies the next time StudyJobs starts.")
+        )
+        self.note.setWordWrap(True)
+        layout.addWidget(self.note)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: palette(bright-text);")
+        layout.addWidget(self.error)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setText(
+            QCoreApplication.translate("SettingsDialog", "Save")
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(
+            QCoreApplication.translate("SettingsDialog", "Cancel")
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self._update_model_fields()
+
+    def model_kind(self) -> str:
+        """The chosen model kind."""
+        return "gguf" if self.gguf.isChecked() else "http" if self.http.isChecked() else "bundled"
+
+    def edited(self) -> Settings:
+        """The settings as edited (raises :class:`SettingsError` for a bad value)."""
+        kind = self.model_kind()
+        model = ModelSettings(
+            kind=kind,
+            gguf_path=Path(self.gguf_path.text().strip()) if self.gguf_path.text().strip() else None,
+            endpoint=self.endpoint.text().strip() or None,
+            model_name=self.model_name.text().strip() or None,
+            n_threads=self.settings.model.n_threads,
+        )
+        return dataclasses.replace(
+            self.settings,
+            model=model,
+            worker_threads=self.threads.value(),
+            output_dir=Path(self.output_dir.text().strip()).expanduser(),
+            language=str(self.language.currentData()),
+            notifications=self.notifications.isChecked(),
+            hide_to_tray=self.hide_to_tray.isChecked(),
+        )
+
+    def accept(self) -> None:
+        """Validate, save, emit :attr:`saved` and close; a bad value is shown and the dialog stays open."""
+        try:
+            settings = self.edited()
+            save_settings(settings)
+        except (SettingsError, OSError) as exc:
+            self.error.setText(str(exc))
+            return
+        self.settings = settings
+        self.saved.emit(settings)
+        super().accept()
+
+    def test_connection(self) -> None:
+        """GET ``<endpoint>/models`` and say whether the server answered (result in :attr:`test_result`)."""
+        endpoint = self.endpoint.text().strip().rstrip("/")
+        if not endpoint.startswith(("http://", "https://")):
+            self._tested(
+                False,
+                QCoreApplication.translate("SettingsDialog", "Type the server address first (http://… or https://…)."),
+            )
+            return
+        request = QNetworkRequest(QUrl(f"{endpoint}/models"))
+        request.setTransferTimeout(5000)
+        self.test_button.setEnabled(False)
+        self.test_result.setText(QCoreApplication.translate("SettingsDialog", "Testing…"))
+        self.reply = self.network.get(request)
+        self.reply.finished.connect(self._reply_finished)
+
+    def _reply_finished(self) -> None:
+        reply, self.reply = self.reply, None
+        if reply is None:
+            return
+        self.test_button.setEnabled(True)
+        status = reply.attribute(QNetworkRequest.Attribute.HttpStatusCodeAttribute)
+        if reply.error() == QNetworkReply.NetworkError.NoError:
+            self._tested(True, QCoreApplication.translate("SettingsDialog", "The server answered."))
+        elif status:
+            self._tested(
+                False,
+                QCoreApplication.translate("SettingsDialog", "The server answered with an error (HTTP {code}).").format(
+                    code=status
+                ),
+            )
+        else:
+            self._tested(
+                False,
+                QCoreApplication.translate("SettingsDialog", "No answer from the server: {error}").format(
+                    error=reply.errorString()
+                ),
+            )
+        reply.deleteLater()
+
+    def _tested(self, ok: bool, message: str) -> None:
+        self.test_result.setText(message)
+        self.connection_tested.emit(ok, message)
+
+    def _update_model_fields(self) -> None:
+        kind = self.model_kind()
+        for widget in (self.gguf_path, self.browse_gguf):
+            widget.setEnabled(kind == "gguf")
+        for widget in (self.endpoint, self.model_name, self.test_button):
+            widget.setEnabled(kind == "http")
+
+    def _choose_gguf(self) -> None:
+        dialog = QFileDialog(
+            self,
+            QCoreApplication.translate("SettingsDialog", "Choose the model file"),
+            filter=QCoreApplication.translate("SettingsDialog", "GGUF models (*.gguf)"),
+        )
+        dialog.fileSelected.connect(self.gguf_path.setText)
+        dialog.open()
+
+    def _choose_output(self) -> None:
+        dialog = QFileDialog(
+            self, QCoreApplication.translate("SettingsDialog", "Choose the output folder"), str(self.output_dir.text())
+        )
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.fileSelected.connect(self.output_dir.setText)
+        dialog.open()

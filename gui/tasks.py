@@ -1,0 +1,92 @@
+"""Background coroutines of the window, on the qasync loop, with their errors brought to the error dialog.
+
+A :class:`TaskGroup` starts coroutines with a name, keeps them until they end, reports an exception through the
+:class:`~gui.error_dialog.ErrorReporter` (a coroutine's error is never silent), and cancels and awaits them all on
+:meth:`TaskGroup.close` — so the window can close without a pending task touching a disposed engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any
+
+from gui.error_dialog import ErrorReporter
+
+__all__ = ["TaskGroup"]
+
+log = logging.getLogger(__name__)
+
+
+class TaskGroup:
+    """The window's running coroutines. Use from the UI thread (the qasync loop's thread).
+
+    Args:
+        reporter: Where unexpected errors go.
+    """
+
+    def __init__(self, reporter: ErrorReporter) -> None:
+        self.reporter = reporter
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.closed = False
+
+    def start(
+        self,
+        coro: Coroutine[Any, Any, Any],
+        *,
+        name: str = "gui-task",
+        on_error: Callable[[BaseException], bool] | None = None,
+    ) -> asyncio.Task[Any] | None:
+        """Run ``coro`` on the event loop; ``None`` (and the coroutine closed) once the group is closed.
+
+        Args:
+            coro: The work.
+            name: For the log.
+            on_error: Called with an exception first; returning ``True`` means it was handled (not reported).
+        """
+        if self.closed:
+            coro.close()
+            return None
+        loop = asyncio.get_event_loop()
+        task = loop.create_task(coro, name=name)
+        self.tasks.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self.tasks.discard(t)
+            if t.cancelled():
+                return
+            exc = t.exception()
+            if exc is None or self.closed:
+                if exc is not None:
+                    log.warning("task %s failed during shutdown: %s", name, exc)
+                return
+            if on_error is not None and on_error(exc):
+                return
+            self.reporter.report(exc)
+
+        task.add_done_callback(done)
+        return task
+
+    async def close(self, *, grace: float = 1.0, cancel_first: Iterable[asyncio.Task[Any] | None] = ()) -> None:
+        """Let running queries finish (up to ``grace`` seconds), then cancel what is left and wait for it.
+
+        Args:
+            grace: Seconds to let short tasks end by themselves (a query cancelled mid-flight is logged by the
+                pool as an error, harmless but noisy).
+            cancel_first: Long-lived tasks (a watch) to cancel at once.
+        """
+        self.closed = True
+        for task in cancel_first:
+            if task is not None:
+                task.cancel()
+        if self.tasks and grace > 0:
+            await asyncio.wait(list(self.tasks), timeout=grace)
+        pending = list(self.tasks)
+        for task in pending:
+            task.cancel()
+        for task in pending:
+            with contextlib.suppress(BaseException):
+                await task
+        self.tasks.clear()

@@ -1,0 +1,609 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>AddDialog</name>
+    <message>
+        <source>Add documents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These documents will be added:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Documents to add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What should StudyJobs make of them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A &amp;study guide (reads the text, then writes the guide)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Only the text (extraction, no guide)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DaemonBar</name>
+    <message>
+        <source>Looking for the worker…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worker status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start the worker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the worker…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The worker could not start: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>See the log files for details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worker running · {running} of {threads} slots busy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No worker is running: jobs wait until one starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DetailsPanel</name>
+    <message>
+        <source>Job details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What it is doing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why it stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next try</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No job selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a job in the list to see its phases, messages and errors.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It stopped because: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This looked like a temporary problem, but every attempt was used. Retry later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trying again will not help until this is fixed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last try did not work: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>page {done} of {total}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>section {done} of {total}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt {n} of {total}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{when} — the last error looked temporary, so it will try again by itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{when}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ErrorDialog</name>
+    <message>
+        <source>Something went wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>StudyJobs kept running. The details below were written to the log file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An unexpected error happened: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>JobsModel</name>
+    <message>
+        <source>Document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry at {time}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&amp;Add documents…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop this job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run this job again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show in &amp;folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;move from history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget this finished job (its files are kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Find</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show: {filter}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search documents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Number of jobs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add documents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Documents ({patterns})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These files cannot be added:
+{names}
+
+StudyJobs reads {kinds} files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{shown} of {total} jobs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished: {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job is done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped: {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PhaseBars</name>
+    <message>
+        <source>Progress of each phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{percent}%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped at {percent}%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model that comes with StudyJobs (small, works offline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model file on this computer (GGUF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model server (OpenAI-compatible)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the output folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tell me when a job finishes or fails</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Closing the window keeps StudyJobs in the tray</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start the worker when I log in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new language applies the next time StudyJobs starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type the server address first (http://… or https://…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server answered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server answered with an error (HTTP {code}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answer from the server: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Texts</name>
+    <message>
+        <source>Waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extract text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Planning the sections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the sections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summarising</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reviewing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving the guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{h} h {m:02d} min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{m} min {s:02d} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{s} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>less than a minute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about {m} min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about {h} h {m:02d} min</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>Show StudyJobs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,612 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="pt_BR" sourcelanguage="en">
+<context>
+    <name>AddDialog</name>
+    <message>
+        <source>Add documents</source>
+        <translation>Adicionar documentos</translation>
+    </message>
+    <message>
+        <source>These documents will be added:</source>
+        <translation>Estes documentos serão adicionados:</translation>
+    </message>
+    <message>
+        <source>Documents to add</source>
+        <translation>Documentos a adicionar</translation>
+    </message>
+    <message>
+        <source>What should StudyJobs make of them?</source>
+        <translation>O que o StudyJobs deve fazer com eles?</translation>
+    </message>
+    <message>
+        <source>A &amp;study guide (reads the text, then writes the guide)</source>
+        <translation>Um &amp;guia de estudo (lê o texto e depois escreve o guia)</translation>
+    </message>
+    <message>
+        <source>&amp;Only the text (extraction, no guide)</source>
+        <translation>&amp;Somente o texto (extração, sem guia)</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Adicionar</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>DaemonBar</name>
+    <message>
+        <source>Looking for the worker…</source>
+        <translation>Procurando o processador…</translation>
+    </message>
+    <message>
+        <source>Worker status</source>
+        <translation>Estado do processador</translation>
+    </message>
+    <message>
+        <source>Start the worker</source>
+        <translation>Iniciar o processador</translation>
+    </message>
+    <message>
+        <source>Starting the worker…</source>
+        <translation>Iniciando o processador…</translation>
+    </message>
+    <message>
+        <source>The worker could not start: {error}</source>
+        <translation>Não foi possível iniciar o processador: {error}</translation>
+    </message>
+    <message>
+        <source>See the log files for details.</source>
+        <translation>Veja os arquivos de registro para mais detalhes.</translation>
+    </message>
+    <message>
+        <source>Worker running · {running} of {threads} slots busy</source>
+        <translation>Processador ativo · {running} de {threads} vagas ocupadas</translation>
+    </message>
+    <message>
+        <source>No worker is running: jobs wait until one starts.</source>
+        <translation>Nenhum processador ativo: as tarefas esperam até que um comece.</translation>
+    </message>
+</context>
+<context>
+    <name>DetailsPanel</name>
+    <message>
+        <source>Job details</source>
+        <translation>Detalhes da tarefa</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Situação</translation>
+    </message>
+    <message>
+        <source>What it is doing</source>
+        <translation>O que está fazendo</translation>
+    </message>
+    <message>
+        <source>Why it stopped</source>
+        <translation>Por que parou</translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation>Copiar detalhes</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Progresso</translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation>Tempo restante</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Tentativas</translation>
+    </message>
+    <message>
+        <source>Next try</source>
+        <translation>Próxima tentativa</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>Adicionada em</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Iniciada em</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>Terminada em</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Duração</translation>
+    </message>
+    <message>
+        <source>No job selected</source>
+        <translation>Nenhuma tarefa selecionada</translation>
+    </message>
+    <message>
+        <source>Choose a job in the list to see its phases, messages and errors.</source>
+        <translation>Escolha uma tarefa na lista para ver as etapas, as mensagens e os erros.</translation>
+    </message>
+    <message>
+        <source>It stopped because: {reason}</source>
+        <translation>Parou porque: {reason}</translation>
+    </message>
+    <message>
+        <source>This looked like a temporary problem, but every attempt was used. Retry later.</source>
+        <translation>Parecia um problema passageiro, mas todas as tentativas foram usadas. Tente de novo mais tarde.</translation>
+    </message>
+    <message>
+        <source>Trying again will not help until this is fixed.</source>
+        <translation>Tentar de novo não vai adiantar até que isso seja resolvido.</translation>
+    </message>
+    <message>
+        <source>The last try did not work: {reason}</source>
+        <translation>A última tentativa não deu certo: {reason}</translation>
+    </message>
+    <message>
+        <source>page {done} of {total}</source>
+        <translation>página {done} de {total}</translation>
+    </message>
+    <message>
+        <source>section {done} of {total}</source>
+        <translation>seção {done} de {total}</translation>
+    </message>
+    <message>
+        <source>attempt {n} of {total}</source>
+        <translation>tentativa {n} de {total}</translation>
+    </message>
+    <message>
+        <source>{when} — the last error looked temporary, so it will try again by itself</source>
+        <translation>{when} — o último erro parecia passageiro, então tentará de novo sozinha</translation>
+    </message>
+    <message>
+        <source>{when}</source>
+        <translation>{when}</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorDialog</name>
+    <message>
+        <source>Something went wrong</source>
+        <translation>Algo deu errado</translation>
+    </message>
+    <message>
+        <source>StudyJobs kept running. The details below were written to the log file.</source>
+        <translation>O StudyJobs continua funcionando. Os detalhes abaixo foram gravados no arquivo de registro.</translation>
+    </message>
+    <message>
+        <source>Error details</source>
+        <translation>Detalhes do erro</translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation>Copiar detalhes</translation>
+    </message>
+    <message>
+        <source>An unexpected error happened: {error}</source>
+        <translation>Aconteceu um erro inesperado: {error}</translation>
+    </message>
+</context>
+<context>
+    <name>JobsModel</name>
+    <message>
+        <source>Document</source>
+        <translation>Documento</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Situação</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Progresso</translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation>Tempo restante</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Início</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Duração</translation>
+    </message>
+    <message>
+        <source>Retry at {time}</source>
+        <translation>Nova tentativa às {time}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&amp;Add documents…</source>
+        <translation>&amp;Adicionar documentos…</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel job</source>
+        <translation>&amp;Cancelar tarefa</translation>
+    </message>
+    <message>
+        <source>Stop this job</source>
+        <translation>Interromper esta tarefa</translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>&amp;Tentar de novo</translation>
+    </message>
+    <message>
+        <source>Run this job again</source>
+        <translation>Executar esta tarefa de novo</translation>
+    </message>
+    <message>
+        <source>&amp;Open study guide</source>
+        <translation>Abrir o &amp;guia de estudo</translation>
+    </message>
+    <message>
+        <source>Show in &amp;folder</source>
+        <translation>Mostrar na &amp;pasta</translation>
+    </message>
+    <message>
+        <source>Re&amp;move from history</source>
+        <translation>Re&amp;mover do histórico</translation>
+    </message>
+    <message>
+        <source>Forget this finished job (its files are kept)</source>
+        <translation>Esquecer esta tarefa concluída (os arquivos são mantidos)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Configurações…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Sair</translation>
+    </message>
+    <message>
+        <source>&amp;Find</source>
+        <translation>&amp;Buscar</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>At&amp;ualizar</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Todas</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Ativas</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Concluídas</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Com falha</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Canceladas</translation>
+    </message>
+    <message>
+        <source>Show: {filter}</source>
+        <translation>Mostrar: {filter}</translation>
+    </message>
+    <message>
+        <source>Search documents</source>
+        <translation>Buscar documentos</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Tarefas</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>Principal</translation>
+    </message>
+    <message>
+        <source>Number of jobs</source>
+        <translation>Número de tarefas</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Arquivo</translation>
+    </message>
+    <message>
+        <source>&amp;Job</source>
+        <translation>&amp;Tarefa</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Exibir</translation>
+    </message>
+    <message>
+        <source>Add documents</source>
+        <translation>Adicionar documentos</translation>
+    </message>
+    <message>
+        <source>Documents ({patterns})</source>
+        <translation>Documentos ({patterns})</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Todos os arquivos (*)</translation>
+    </message>
+    <message>
+        <source>These files cannot be added:
+{names}
+
+StudyJobs reads {kinds} files.</source>
+        <translation>Estes arquivos não podem ser adicionados:
+{names}
+
+O StudyJobs lê arquivos {kinds}.</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} jobs</source>
+        <translation>{shown} de {total} tarefas</translation>
+    </message>
+    <message>
+        <source>Finished: {name}</source>
+        <translation>Concluída: {name}</translation>
+    </message>
+    <message>
+        <source>The job is done.</source>
+        <translation>A tarefa terminou.</translation>
+    </message>
+    <message>
+        <source>Stopped: {name}</source>
+        <translation>Parou: {name}</translation>
+    </message>
+</context>
+<context>
+    <name>PhaseBars</name>
+    <message>
+        <source>Progress of each phase</source>
+        <translation>Progresso de cada etapa</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>concluída</translation>
+    </message>
+    <message>
+        <source>{percent}%</source>
+        <translation>{percent}%</translation>
+    </message>
+    <message>
+        <source>stopped at {percent}%</source>
+        <translation>parou em {percent}%</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>aguardando</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Configurações</translation>
+    </message>
+    <message>
+        <source>Language model</source>
+        <translation>Modelo de linguagem</translation>
+    </message>
+    <message>
+        <source>The model that comes with StudyJobs (small, works offline)</source>
+        <translation>O modelo que vem com o StudyJobs (pequeno, funciona sem internet)</translation>
+    </message>
+    <message>
+        <source>A model file on this computer (GGUF)</source>
+        <translation>Um arquivo de modelo neste computador (GGUF)</translation>
+    </message>
+    <message>
+        <source>A model server (OpenAI-compatible)</source>
+        <translation>Um servidor de modelos (compatível com OpenAI)</translation>
+    </message>
+    <message>
+        <source>Model file</source>
+        <translation>Arquivo do modelo</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Escolher…</translation>
+    </message>
+    <message>
+        <source>Choose the model file</source>
+        <translation>Escolher o arquivo do modelo</translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation>Endereço do servidor</translation>
+    </message>
+    <message>
+        <source>Model name</source>
+        <translation>Nome do modelo</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Testar conexão</translation>
+    </message>
+    <message>
+        <source>Jobs at once</source>
+        <translation>Tarefas ao mesmo tempo</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>Pasta de saída</translation>
+    </message>
+    <message>
+        <source>Choose the output folder</source>
+        <translation>Escolher a pasta de saída</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Idioma</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>O mesmo do sistema</translation>
+    </message>
+    <message>
+        <source>Tell me when a job finishes or fails</source>
+        <translation>Avisar quando uma tarefa terminar ou falhar</translation>
+    </message>
+    <message>
+        <source>Closing the window keeps StudyJobs in the tray</source>
+        <translation>Fechar a janela mantém o StudyJobs na bandeja</translation>
+    </message>
+    <message>
+        <source>Start the worker when I log in</source>
+        <translation>Iniciar o processador quando eu entrar no sistema</translation>
+    </message>
+    <message>
+        <source>A new language applies the next time StudyJobs starts.</source>
+        <translation>Um novo idioma vale a partir da próxima vez que o StudyJobs abrir.</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Salvar</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Type the server address first (http://… or https://…).</source>
+        <translation>Digite primeiro o endereço do servidor (http://… ou https://…).</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>Testando…</translation>
+    </message>
+    <message>
+        <source>The server answered.</source>
+        <translation>O servidor respondeu.</translation>
+    </message>
+    <message>
+        <source>The server answered with an error (HTTP {code}).</source>
+        <translation>O servidor respondeu com um erro (HTTP {code}).</translation>
+    </message>
+    <message>
+        <source>No answer from the server: {error}</source>
+        <translation>O servidor não respondeu: {error}</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>Modelos GGUF (*.gguf)</translation>
+    </message>
+</context>
+<context>
+    <name>Texts</name>
+    <message>
+        <source>Waiting</source>
+        <translation>Na fila</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Em andamento</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Concluída</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Falhou</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Cancelada</translation>
+    </message>
+    <message>
+        <source>Extract text</source>
+        <translation>Extrair texto</translation>
+    </message>
+    <message>
+        <source>Study guide</source>
+        <translation>Guia de estudo</translation>
+    </message>
+    <message>
+        <source>Write guide</source>
+        <translation>Escrever guia</translation>
+    </message>
+    <message>
+        <source>Reading the document</source>
+        <translation>Lendo o documento</translation>
+    </message>
+    <message>
+        <source>Loading the model</source>
+        <translation>Carregando o modelo</translation>
+    </message>
+    <message>
+        <source>Planning the sections</source>
+        <translation>Planejando as seções</translation>
+    </message>
+    <message>
+        <source>Writing the sections</source>
+        <translation>Escrevendo as seções</translation>
+    </message>
+    <message>
+        <source>Summarising</source>
+        <translation>Resumindo</translation>
+    </message>
+    <message>
+        <source>Reviewing</source>
+        <translation>Revisando</translation>
+    </message>
+    <message>
+        <source>Saving the guide</source>
+        <translation>Salvando o guia</translation>
+    </message>
+    <message>
+        <source>{h} h {m:02d} min</source>
+        <translation>{h} h {m:02d} min</translation>
+    </message>
+    <message>
+        <source>{m} min {s:02d} s</source>
+        <translation>{m} min {s:02d} s</translation>
+    </message>
+    <message>
+        <source>{s} s</source>
+        <translation>{s} s</translation>
+    </message>
+    <message>
+        <source>less than a minute</source>
+        <translation>menos de um minuto</translation>
+    </message>
+    <message>
+        <source>about {m} min</source>
+        <translation>cerca de {m} min</translation>
+    </message>
+    <message>
+        <source>about {h} h {m:02d} min</source>
+        <translation>cerca de {h} h {m:02d} min</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>Show StudyJobs</source>
+        <translation>Mostrar o StudyJobs</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Sair</translation>
+    </message>
+</context>
+</TS>

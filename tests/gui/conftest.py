@@ -1,0 +1,123 @@
+"""Fixtures for the GUI tests: the offscreen platform, a qasync loop per test, a real app database on a temp file.
+
+Tests are plain synchronous functions. Async work runs through ``run(coro)``, which drives the qasync loop until
+the coroutine ends; inside a coroutine, wait with ``until(...)`` (asyncio sleeps, never ``qtbot.wait*``).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before Qt is imported anywhere
+os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qasync
+from PySide6.QtWidgets import QApplication
+
+from core.appdb import make_app_store, open_app_database
+from core.config import Settings
+from core.db import AsyncDatabaseManager
+from core.schema import Job
+from core.store import JobStore
+from gui.main_window import MainWindow
+
+Run = Callable[..., Any]
+
+
+@pytest.fixture
+def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    """A qasync loop over the test's QApplication, set as the current event loop."""
+    qapp.setQuitOnLastWindowClosed(False)
+    loop = qasync.QEventLoop(qapp, already_running=False)
+    asyncio.set_event_loop(loop)
+    yield loop
+    loop.run_until_complete(asyncio.sleep(0))
+    loop.close()
+    asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def run(qloop: qasync.QEventLoop) -> Run:
+    """``run(coro, timeout=30)``: drive the qasync loop until ``coro`` ends and return its result."""
+
+    def runner(coro: Awaitable[Any], timeout: float = 30.0) -> Any:
+        return qloop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+    return runner
+
+
+async def until(predicate: Callable[[], Any], *, timeout: float = 10.0, message: str = "condition") -> Any:
+    """Await ``predicate()`` (sync or async) until it is truthy, on the running loop; fail after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if asyncio.iscoroutine(value):
+            value = await value
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {message}")
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+def wait_until() -> Callable[..., Awaitable[Any]]:
+    """The :func:`until` helper, for test modules (they cannot import conftest)."""
+    return until
+
+
+@pytest.fixture
+def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """Default settings over a temp data folder (nothing touches the user's folders)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    monkeypatch.setenv("STUDYJOBS_DATA_DIR", str(data))
+    return dataclasses.replace(Settings.defaults(data), output_dir=tmp_path / "out", hide_to_tray=False)
+
+
+@pytest.fixture
+def app_db(settings: Settings, run: Run) -> Iterator[AsyncDatabaseManager]:
+    """The migrated application database on a temp SQLite file, disposed after the test."""
+    db = run(open_app_database(settings.database_url))
+    yield db
+    run(db.dispose())
+
+
+@pytest.fixture
+def store(app_db: AsyncDatabaseManager) -> JobStore[Job]:
+    """The application's job store."""
+    return make_app_store(app_db)
+
+
+@pytest.fixture
+def make_window(app_db: AsyncDatabaseManager, store: JobStore[Job], settings: Settings, run: Run) -> Iterator[Any]:
+    """``make_window(**options)``: a shown, started MainWindow; shut down and deleted after the test."""
+    windows: list[MainWindow] = []
+
+    def factory(**options: Any) -> MainWindow:
+        window = MainWindow(db=app_db, store=store, settings=settings, **options)
+        window.start()
+        window.show()
+        windows.append(window)
+        return window
+
+    yield factory
+    for window in windows:
+        run(window.shutdown())
+        window.hide()
+        window.deleteLater()
+    run(asyncio.sleep(0.05))
+
+
+@pytest.fixture
+def window(make_window: Any) -> MainWindow:
+    """A shown main window over the test database."""
+    return make_window()

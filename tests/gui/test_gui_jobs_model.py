@@ -1,0 +1,128 @@
+"""The jobs model: Qt's model tester, filters and search through the feed, and paging through 100,000 rows."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gui.demo_data import seed_history, seed_showcase
+from gui.jobs_model import COLUMNS, JobRow, JobsModel
+
+
+def test_the_jobs_model_passes_the_qt_model_tester(qtmodeltester, store, run):
+    async def rows() -> list[JobRow]:
+        await seed_showcase(store)
+        return [JobRow.of(j) for j in await store.list_recent(limit=50)]
+
+    model = JobsModel()
+    loaded = run(rows())
+    model.reset(loaded[:4], more=True, total=len(loaded))
+    qtmodeltester.check(model, force_py=True)
+    model.append(loaded[4:], more=False)
+    qtmodeltester.check(model, force_py=True)
+    changed = loaded[0]
+    changed.progress = 0.5
+    assert model.apply(loaded, [], total=len(loaded), head_complete=True) == []  # same objects: nothing new
+    assert model.columnCount() == len(COLUMNS)
+
+
+def test_only_the_rows_that_changed_are_repainted(store, run):
+    async def scenario() -> tuple[list[JobRow], list[JobRow]]:
+        ids = await seed_showcase(store)
+        before = [JobRow.of(j) for j in await store.list_recent(limit=50)]
+        await store.report_progress(ids["running"], 0.9, message="Escrevendo a seção 5 de 5…")
+        after = [JobRow.of(j) for j in await store.list_recent(limit=50)]
+        return before, after
+
+    before, after = run(scenario())
+    model = JobsModel()
+    model.reset(before, more=False, total=len(before))
+    seen: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda a, b: seen.append((a.row(), b.row())))
+    changed = model.apply(after, [], total=len(after), head_complete=True)
+    running_row = next(i for i, r in enumerate(after) if r.title == "Biologia Celular.pdf")
+    assert changed == [running_row]
+    assert seen == [(running_row, running_row)]
+
+
+@pytest.mark.parametrize(
+    ("name", "statuses"),
+    [
+        ("all", {"queued", "running", "done", "failed", "cancelled"}),
+        ("active", {"queued", "running"}),
+        ("done", {"done"}),
+        ("failed", {"failed"}),
+        ("cancelled", {"cancelled"}),
+    ],
+)
+def test_the_filter_buttons_show_only_their_jobs(window, store, run, wait_until, name, statuses):
+    async def scenario() -> None:
+        await seed_showcase(store)
+        window.feed.refresh_now()
+        await wait_until(lambda: window.model.rowCount() == 7, message="the showcase rows")
+        window.filter_buttons[name].click()
+        await wait_until(
+            lambda: {r.status for r in window.model.rows} == statuses and window.model.total == window.model.rowCount(),
+            message=f"the {name} filter",
+        )
+
+    run(scenario())
+    assert window.filter_buttons[name].isChecked()
+
+
+def test_the_search_box_finds_jobs_by_document_name(window, store, run, wait_until):
+    async def scenario() -> None:
+        await seed_showcase(store)
+        await wait_until(lambda: window.model.rowCount() == 7, message="the showcase rows")
+        window.search.setText("bio")
+        await wait_until(lambda: [r.title for r in window.model.rows] == ["Biologia Celular.pdf"], message="search")
+        window.search.clear()
+        await wait_until(lambda: window.model.rowCount() == 7, message="the search cleared")
+
+    run(scenario())
+
+
+def test_the_active_filter_drops_a_job_that_finishes(window, store, run, wait_until):
+    async def scenario() -> None:
+        ids = await seed_showcase(store)
+        window.filter_buttons["active"].click()
+        await wait_until(lambda: window.model.row_of(ids["running"]) is not None, message="the running row")
+        await store.succeed(ids["running"])
+        await wait_until(lambda: window.model.row_of(ids["running"]) is None, message="the finished row gone")
+
+    run(scenario())
+
+
+def test_paging_reaches_the_end_of_100000_rows_of_history(window, app_db, run, wait_until):
+    async def scenario() -> float:
+        await seed_history(app_db, 100_000)
+        window.feed.page_size = 5000
+        began = time.perf_counter()
+        window.feed.reload()
+        await wait_until(lambda: window.model.rowCount() == 5000, message="the first page")
+        first_page = time.perf_counter() - began
+        while window.model.canFetchMore(window.model.index(-1, -1)) or window.model.loading:
+            if not window.model.loading:
+                window.model.fetchMore(window.model.index(-1, -1))
+            await wait_until(lambda: not window.model.loading, timeout=30, message="a page")
+        return first_page
+
+    first_page = run(scenario(), timeout=240)
+    rows = window.model.rows
+    assert len(rows) == 100_000 == window.model.total
+    assert len({r.id for r in rows}) == 100_000
+    keys = [(r.created_at, r.id) for r in rows]
+    assert keys == sorted(keys, reverse=True)
+    assert first_page < 5.0
+
+
+def test_scrolling_the_table_loads_older_pages(window, app_db, run, wait_until):
+    async def scenario() -> None:
+        await seed_history(app_db, 1000)
+        window.feed.reload()
+        await wait_until(lambda: window.model.rowCount() == 200, message="the first page")
+        window.view.scrollToBottom()
+        await wait_until(lambda: window.model.rowCount() > 200, message="the next page")
+
+    run(scenario())
