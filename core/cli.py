@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from core.appdb import MigrationError, open_app_database
+from core.appdb import MigrationError, make_app_store, open_app_database
 from core.config import Settings, SettingsError, load_settings, redact_url
 from core.errors import JobNotFoundError
 from core.progress import eta_seconds
@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 async def _run(args: argparse.Namespace, settings: Settings) -> int:
     db = await open_app_database(settings.database_url)
     try:
-        store = JobStore(db, model=Job, stale_after=settings.stale_after)
+        store = make_app_store(db, stale_after=settings.stale_after)
         return await COMMANDS[args.command](store, settings, args)
     finally:
         await db.dispose()

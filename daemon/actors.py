@@ -1,0 +1,45 @@
+"""The Dramatiq actors. Import this module only after the broker is set (``dramatiq.set_broker``).
+
+Each actor is a thin boundary: it finds the process's runtime and runs the job kind's handler through
+:func:`daemon.jobs.context.run_job`, which closes the job row whatever happens. Dramatiq's own retries and time
+limit are not installed at all (the store owns retries; a study guide may take hours).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import dramatiq
+
+from daemon.jobs.context import run_job
+from daemon.jobs.generate import run_generate
+from daemon.jobs.ingest import run_ingest
+from daemon.runtime import current
+
+__all__ = ["ACTORS", "QUEUE", "dispatch", "generate", "ingest"]
+
+QUEUE = "studyjobs"
+
+
+@dramatiq.actor(actor_name="ingest", queue_name=QUEUE, max_age=None)
+async def ingest(job_id: str) -> None:
+    """Run the ``ingest`` job ``job_id``."""
+    await run_job(current(), "ingest", uuid.UUID(job_id), run_ingest)
+
+
+@dramatiq.actor(actor_name="generate", queue_name=QUEUE, max_age=None)
+async def generate(job_id: str) -> None:
+    """Run the ``generate`` job ``job_id``."""
+    await run_job(current(), "generate", uuid.UUID(job_id), run_generate)
+
+
+ACTORS = {"ingest": ingest, "generate": generate}
+
+
+def dispatch(kind: str, job_id: uuid.UUID, delay: float = 0.0) -> None:
+    """Send the broker message that makes a worker run ``job_id`` (after ``delay`` seconds). Thread-safe.
+
+    Duplicates are harmless: the claim is conditional, so a second message finds the job not queued.
+    """
+    milliseconds = int(delay * 1000)
+    ACTORS[kind].send_with_options(args=(str(job_id),), delay=milliseconds or None)

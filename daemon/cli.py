@@ -1,0 +1,216 @@
+"""``studyjobs`` — the command line: the store commands of :mod:`core.cli` plus ``daemon``, ``add`` and ``workers``.
+
+Exit codes: 0 done; 1 a job failed or the command could not do what was asked; 2 bad settings, arguments or
+files; 3 a worker already holds the data folder (``daemon``) or the database could not be opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from core import cli as store_cli
+from core.appdb import MigrationError, make_app_store, open_app_database
+from core.config import Settings, SettingsError, load_settings, redact_url
+from core.errors import JobNotFoundError
+from core.formats import MAX_DOCUMENT_BYTES, is_supported
+from core.schema import Job
+from core.status import JobStatus
+from core.store import JobStore
+from core.workers import alive_workers, list_workers
+from daemon.jobs.ingest import generate_job_id_for
+
+__all__ = ["main", "start_daemon_in_background"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
+BAR_WIDTH = 24
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = store_cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    daemon = sub.add_parser("daemon", help="run the worker that reads documents and writes study guides")
+    daemon.add_argument("--threads", type=int, default=None, help="jobs run at once (default: from settings)")
+    daemon.add_argument("--autostart", action="store_true", help="quiet start at login; exits if one is running")
+    add = sub.add_parser("add", help="add documents: each becomes a job (extraction, then a study guide)")
+    add.add_argument("files", nargs="+", type=Path)
+    add.add_argument("--only-extract", action="store_true", help="extract the text only, no study guide")
+    add.add_argument("--wait", action="store_true", help="follow the jobs with live progress bars until they end")
+    add.add_argument("--no-start", action="store_true", help="do not start a worker when none is running")
+    add.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    workers = sub.add_parser("workers", help="the workers that are alive")
+    workers.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    return parser
+
+
+def start_daemon_in_background() -> subprocess.Popen[bytes]:
+    """Launch ``studyjobs daemon --autostart`` detached from this terminal."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "daemon.cli", "daemon", "--autostart"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def _check_files(files: Sequence[Path]) -> list[str]:
+    problems = []
+    for path in files:
+        if not path.is_file():
+            problems.append(f"{path}: no such file.")
+        elif not is_supported(path):
+            problems.append(f"{path}: not a document StudyJobs can read (PDF, DOCX, EPUB, TXT, Markdown, HTML).")
+        elif path.stat().st_size > MAX_DOCUMENT_BYTES:
+            problems.append(f"{path}: larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB.")
+    return problems
+
+
+async def _add(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
+    problems = _check_files(args.files)
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return EXIT_USAGE
+    jobs = []
+    for path in args.files:
+        absolute = path.resolve()
+        params = {"path": str(absolute), "only_extract": bool(args.only_extract)}
+        jobs.append(await store.enqueue("ingest", title=absolute.name, params=params))
+    if args.json:
+        print(json.dumps([str(j.id) for j in jobs]))
+    else:
+        for job in jobs:
+            print(job.id)
+    if not args.no_start and not await alive_workers(store.db):
+        start_daemon_in_background()
+    if not args.wait:
+        return EXIT_OK
+    outcomes = [await _follow(store, job, only_extract=args.only_extract, quiet=args.json) for job in jobs]
+    return EXIT_OK if all(outcomes) else EXIT_FAILED
+
+
+async def _follow(store: JobStore[Job], job: Job, *, only_extract: bool, quiet: bool) -> bool:
+    """Show one document's jobs until they end; ``True`` when everything finished well."""
+    final = await _watch(store, job.id, quiet=quiet)
+    if final.status != JobStatus.DONE or only_extract:
+        return final.status == JobStatus.DONE
+    follow_up = generate_job_id_for(job.id)
+    final = await _watch(store, follow_up, quiet=quiet)
+    if final.status == JobStatus.DONE and not quiet:
+        print(f"Study guide written: see `studyjobs show {follow_up}`")
+    return final.status == JobStatus.DONE
+
+
+async def _watch(store: JobStore[Job], job_id: uuid.UUID, *, quiet: bool) -> Job:
+    tty = sys.stdout.isatty() and not quiet
+    drawn = 0
+    last: Job | None = None
+    while last is None:
+        try:
+            async for row in store.watch(job_id, interval=0.2, emit_on=("status", "progress", "stage", "message")):
+                last = row
+                if quiet:
+                    continue
+                lines = _render(row)
+                if tty and drawn:
+                    sys.stdout.write(f"\x1b[{drawn}F\x1b[J")
+                sys.stdout.write("\n".join(lines) + "\n")
+                sys.stdout.flush()
+                drawn = len(lines) if tty else 0
+        except JobNotFoundError:
+            await asyncio.sleep(0.2)  # a follow-up job the worker has not written yet
+    return last
+
+
+def _bar(fraction: float) -> str:
+    filled = round(max(0.0, min(fraction, 1.0)) * BAR_WIDTH)
+    return "█" * filled + "░" * (BAR_WIDTH - filled)
+
+
+def _render(job: Job) -> list[str]:
+    head = f"{job.title} — {job.kind}: {job.status} {job.progress * 100:5.1f}%"
+    if job.status == JobStatus.FAILED:
+        head += f" — {job.error}"
+    elif job.message:
+        head += f" — {job.message}"
+    lines = [head]
+    for phase in job.phases:
+        start, end = float(phase["start"]), float(phase["end"])
+        done = 1.0 if job.status == JobStatus.DONE else (job.progress - start) / (end - start) if end > start else 0
+        lines.append(f"   {phase['name']:<11} [{_bar(done)}] {max(0.0, min(done, 1.0)) * 100:5.1f}%")
+    return lines
+
+
+async def _workers(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
+    alive = {w.id for w in await alive_workers(store.db)}
+    rows = await list_workers(store.db)
+    data: list[dict[str, Any]] = [
+        {
+            "id": w.id,
+            "host": w.host,
+            "pid": w.pid,
+            "alive": w.id in alive,
+            "running": w.running,
+            "threads": w.threads,
+            "last_seen": w.last_seen.isoformat(),
+            "stopping": w.stopping,
+        }
+        for w in rows
+    ]
+    if args.json:
+        print(json.dumps(data, indent=2))
+    elif not data:
+        print("No worker is running. Start one with: studyjobs daemon")
+    else:
+        for w in data:
+            state = "alive" if w["alive"] else "not responding"
+            print(f"{w['id']}  {state:<15} {w['running']}/{w['threads']} job(s)  last seen {w['last_seen']}")
+    return EXIT_OK
+
+
+async def _run(args: argparse.Namespace, settings: Settings) -> int:
+    db = await open_app_database(settings.database_url)
+    try:
+        store = make_app_store(db, stale_after=settings.stale_after)
+        if args.command == "add":
+            return await _add(store, settings, args)
+        if args.command == "workers":
+            return await _workers(store, settings, args)
+        return await store_cli.COMMANDS[args.command](store, settings, args)
+    finally:
+        await db.dispose()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``studyjobs``; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(f"Settings problem: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.command == "daemon":
+        from daemon.process import run_daemon  # it sets the broker before importing the actors
+
+        return run_daemon(settings, threads=args.threads, autostart=args.autostart)
+    try:
+        return asyncio.run(_run(args, settings))
+    except JobNotFoundError:
+        print(f"No job with id {getattr(args, 'job_id', '?')}.", file=sys.stderr)
+        return EXIT_FAILED
+    except (MigrationError, OSError) as error:
+        print(f"Could not open the database {redact_url(settings.database_url)}: {error}", file=sys.stderr)
+        return EXIT_DATABASE
+    except KeyboardInterrupt:
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,274 @@
+"""The daemon's sentences for the user, in Brazilian Portuguese and English.
+
+Every failure the daemon stores on a job, and every progress message it shows, comes from here: one plain
+sentence that a person who is not technical understands, saying what happened and what they can do.
+
+:func:`message` looks a ``code`` up for a language and fills in ``values``:
+
+* ``language`` is ``"pt_BR"`` or ``"en"`` (as :func:`core.config.resolve_language` returns); any ``pt…`` spelling
+  (``"pt"``, ``"pt-BR"``, ``"pt_PT"``) means Portuguese, anything else English.
+* A ``format`` value picks a sharper sentence when there is one for that format: ``message("encrypted", "en",
+  format="pdf")`` says *This PDF is password-protected…*, ``format="epub"`` speaks of copy protection.
+* An unknown code gives the generic *Something went wrong…* sentence, never an exception.
+* A placeholder without a value is left as it is (``{done}``) instead of raising.
+
+The catalog is plain data: this module imports nothing from the rest of the daemon, so any module may use it.
+Thread-safe (read-only data).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+__all__ = ["CATALOG", "FALLBACK_LANGUAGE", "GENERIC_CODE", "LANGUAGES", "has_message", "message", "normalize_language"]
+
+LANGUAGES = ("pt_BR", "en")
+"""The languages the catalog speaks."""
+
+FALLBACK_LANGUAGE = "en"
+"""Used for a language the catalog does not speak."""
+
+GENERIC_CODE = "unknown_error"
+"""The entry used for a code the catalog does not know."""
+
+_EN: dict[str, str] = {
+    # Generic and worker.
+    "unknown_error": (
+        "Something went wrong while working on this document. Try again; if it happens again, the log file "
+        "has the details."
+    ),
+    "worker_lost": "The program working on this job stopped responding.",
+    "stopped": "Stopped on request.",
+    # Reading documents (daemon.readers.errors).
+    "file_missing": "The file was not found. It may have been moved, renamed or deleted: add it again.",
+    "file_unreadable": (
+        "StudyJobs is not allowed to open this file. Check that you can open it yourself, or copy it to your "
+        "Documents folder and add the copy."
+    ),
+    "empty_file": "This file is empty (0 bytes). Add a copy that has the document in it.",
+    "too_large": (
+        "This file is too large ({size_mb} MB). StudyJobs reads files of up to {max_mb} MB: split it into "
+        "smaller parts and add them one by one."
+    ),
+    "unsupported_format": (
+        "StudyJobs can't read this kind of file. It reads PDF, Word (.docx), EPUB, text, Markdown and HTML "
+        "files: save the document in one of these formats and add it again."
+    ),
+    "unsupported_format:docx": (
+        "This is an old Word document (.doc) or another kind of file with a .docx name. Open it in Word or "
+        "LibreOffice, save it as .docx and add it again."
+    ),
+    "not_a_pdf": (
+        "This file is named .pdf but it is not a PDF. Open it in the program that made it, save or export it "
+        "as PDF and add it again."
+    ),
+    "corrupt_file": (
+        "This file is damaged and can't be read (it may be incomplete, for example after an interrupted "
+        "download). Get a new copy of it and add it again."
+    ),
+    "encrypted": (
+        "This file is protected by a password or against copying. Remove the protection and add the file again."
+    ),
+    "encrypted:pdf": "This PDF is password-protected. Remove the password and add the file again.",
+    "encrypted:docx": (
+        "This Word document is password-protected. Open it in Word, remove the password, save it and add it again."
+    ),
+    "encrypted:epub": (
+        "This e-book is protected against copying (DRM), so its text can't be read. Use a copy without DRM."
+    ),
+    "no_text": "This document has no text to read. Check that you added the right file.",
+    "no_text:pdf": (
+        "This PDF has no text StudyJobs can read: its pages are probably scanned pictures. Run it through a "
+        "text recognition (OCR) program and add the result."
+    ),
+    # The language model (daemon.llm.errors).
+    "llm_error": "The language model could not write the study guide. Check the model in Settings.",
+    "llm_permanent": "The language model could not write the study guide. Check the model in Settings.",
+    "llm_transient": "The language model is not available right now. StudyJobs will try again in a while.",
+    "model_missing": "The language model file was not found. Choose the model again in Settings.",
+    "model_unreadable": (
+        "The language model file can't be used: it is damaged or it is not a GGUF model. Choose another model "
+        "file in Settings."
+    ),
+    "context_overflow": (
+        "The text is too long for this language model. Choose a model that takes longer texts in Settings."
+    ),
+    "invalid_output": (
+        "The language model gave an answer that could not be used. Try again, or choose a larger model in Settings."
+    ),
+    "generation_failed": (
+        "The language model stopped with an error while writing. Try again; if it happens again, choose another "
+        "model in Settings."
+    ),
+    "bad_request": ("The model server refused the request. Check the server address and the model name in Settings."),
+    "unauthorized": "The model server did not accept the access key. Check the key in Settings.",
+    "unknown_model": "The model server does not have the model named in Settings. Check the model name.",
+    "server_unreachable": (
+        "Could not reach the model server. Check that it is running and that its address in Settings is right; "
+        "StudyJobs will try again in a while."
+    ),
+    "server_timeout": "The model server took too long to answer. StudyJobs will try again in a while.",
+    "timeout": "The model server took too long to answer. StudyJobs will try again in a while.",
+    "rate_limited": "The model server is receiving too many requests right now. StudyJobs will try again in a while.",
+    "server_error": "The model server had a problem on its side. StudyJobs will try again in a while.",
+    # Progress.
+    "reading_page": "Reading page {done} of {total}…",
+    "reading_part": "Reading part {done} of {total}…",
+    "cleaning": "Cleaning up the text…",
+    "saving": "Saving…",
+    "loading_model": "Loading the language model…",
+    "outlining": "Planning the study guide…",
+    "writing_section": "Writing section {current} of {total}…",
+    "exporting": "Saving the study guide…",
+    "waiting_retry": "Waiting to try again…",
+}
+
+_PT_BR: dict[str, str] = {
+    "unknown_error": (
+        "Algo deu errado ao trabalhar neste documento. Tente de novo; se acontecer outra vez, o arquivo de "
+        "registro (log) tem os detalhes."
+    ),
+    "worker_lost": "O programa que estava trabalhando nesta tarefa parou de responder.",
+    "stopped": "Interrompido a pedido.",
+    "file_missing": (
+        "O arquivo não foi encontrado. Ele pode ter sido movido, renomeado ou apagado: adicione-o de novo."
+    ),
+    "file_unreadable": (
+        "O StudyJobs não tem permissão para abrir este arquivo. Verifique se você consegue abri-lo, ou copie-o "
+        "para a sua pasta Documentos e adicione a cópia."
+    ),
+    "empty_file": "Este arquivo está vazio (0 bytes). Adicione uma cópia que tenha o documento.",
+    "too_large": (
+        "Este arquivo é grande demais ({size_mb} MB). O StudyJobs lê arquivos de até {max_mb} MB: divida-o em "
+        "partes menores e adicione uma de cada vez."
+    ),
+    "unsupported_format": (
+        "O StudyJobs não lê este tipo de arquivo. Ele lê arquivos PDF, Word (.docx), EPUB, texto, Markdown e "
+        "HTML: salve o documento em um desses formatos e adicione-o de novo."
+    ),
+    "unsupported_format:docx": (
+        "Este é um documento antigo do Word (.doc) ou outro tipo de arquivo com nome .docx. Abra-o no Word ou "
+        "no LibreOffice, salve como .docx e adicione-o de novo."
+    ),
+    "not_a_pdf": (
+        "Este arquivo tem o nome .pdf, mas não é um PDF. Abra-o no programa que o criou, salve ou exporte como "
+        "PDF e adicione-o de novo."
+    ),
+    "corrupt_file": (
+        "Este arquivo está danificado e não pode ser lido (talvez esteja incompleto, por exemplo depois de um "
+        "download interrompido). Consiga uma nova cópia dele e adicione-a de novo."
+    ),
+    "encrypted": (
+        "Este arquivo está protegido por senha ou contra cópia. Remova a proteção e adicione o arquivo de novo."
+    ),
+    "encrypted:pdf": "Este PDF está protegido por senha. Remova a senha e adicione o arquivo de novo.",
+    "encrypted:docx": (
+        "Este documento do Word está protegido por senha. Abra-o no Word, remova a senha, salve e adicione-o de novo."
+    ),
+    "encrypted:epub": (
+        "Este livro digital está protegido contra cópia (DRM), por isso o texto não pode ser lido. Use uma "
+        "cópia sem DRM."
+    ),
+    "no_text": "Este documento não tem texto para ler. Verifique se você adicionou o arquivo certo.",
+    "no_text:pdf": (
+        "Este PDF não tem texto que o StudyJobs consiga ler: as páginas provavelmente são imagens digitalizadas. "
+        "Passe-o por um programa de reconhecimento de texto (OCR) e adicione o resultado."
+    ),
+    "llm_error": "O modelo de linguagem não conseguiu escrever o guia de estudo. Verifique o modelo nas Configurações.",
+    "llm_permanent": (
+        "O modelo de linguagem não conseguiu escrever o guia de estudo. Verifique o modelo nas Configurações."
+    ),
+    "llm_transient": ("O modelo de linguagem não está disponível agora. O StudyJobs vai tentar de novo daqui a pouco."),
+    "model_missing": (
+        "O arquivo do modelo de linguagem não foi encontrado. Escolha o modelo de novo nas Configurações."
+    ),
+    "model_unreadable": (
+        "O arquivo do modelo de linguagem não pode ser usado: está danificado ou não é um modelo GGUF. Escolha "
+        "outro arquivo de modelo nas Configurações."
+    ),
+    "context_overflow": (
+        "O texto é longo demais para este modelo de linguagem. Escolha nas Configurações um modelo que aceite "
+        "textos mais longos."
+    ),
+    "invalid_output": (
+        "O modelo de linguagem deu uma resposta que não pôde ser usada. Tente de novo, ou escolha um modelo "
+        "maior nas Configurações."
+    ),
+    "generation_failed": (
+        "O modelo de linguagem parou com um erro enquanto escrevia. Tente de novo; se acontecer outra vez, "
+        "escolha outro modelo nas Configurações."
+    ),
+    "bad_request": (
+        "O servidor do modelo recusou o pedido. Verifique o endereço do servidor e o nome do modelo nas Configurações."
+    ),
+    "unauthorized": "O servidor do modelo não aceitou a chave de acesso. Verifique a chave nas Configurações.",
+    "unknown_model": ("O servidor do modelo não tem o modelo indicado nas Configurações. Verifique o nome do modelo."),
+    "server_unreachable": (
+        "Não foi possível falar com o servidor do modelo. Verifique se ele está ligado e se o endereço nas "
+        "Configurações está certo; o StudyJobs vai tentar de novo daqui a pouco."
+    ),
+    "server_timeout": (
+        "O servidor do modelo demorou demais para responder. O StudyJobs vai tentar de novo daqui a pouco."
+    ),
+    "timeout": "O servidor do modelo demorou demais para responder. O StudyJobs vai tentar de novo daqui a pouco.",
+    "rate_limited": (
+        "O servidor do modelo está recebendo pedidos demais agora. O StudyJobs vai tentar de novo daqui a pouco."
+    ),
+    "server_error": "O servidor do modelo teve um problema. O StudyJobs vai tentar de novo daqui a pouco.",
+    "reading_page": "Lendo página {done} de {total}…",
+    "reading_part": "Lendo parte {done} de {total}…",
+    "cleaning": "Limpando o texto…",
+    "saving": "Salvando…",
+    "loading_model": "Carregando o modelo de linguagem…",
+    "outlining": "Planejando o guia de estudo…",
+    "writing_section": "Escrevendo a seção {current} de {total}…",
+    "exporting": "Salvando o guia de estudo…",
+    "waiting_retry": "Aguardando para tentar de novo…",
+}
+
+CATALOG: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {"en": MappingProxyType(_EN), "pt_BR": MappingProxyType(_PT_BR)}
+)
+"""Language → (code or ``code:format``) → sentence template (:meth:`str.format` placeholders)."""
+
+
+class _KeepMissing(dict[str, object]):
+    """Format values that leave an unknown placeholder as written instead of raising."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def normalize_language(language: str) -> str:
+    """``"pt_BR"`` for any Portuguese spelling (``pt``, ``pt-BR``, ``pt_PT``, ``Portuguese_Brazil``), else ``"en"``."""
+    return "pt_BR" if language.strip().lower().startswith(("pt", "portuguese")) else FALLBACK_LANGUAGE
+
+
+def has_message(code: str) -> bool:
+    """Whether the catalog has a sentence of its own for ``code`` in every language."""
+    return all(code in table for table in CATALOG.values())
+
+
+def message(code: str, language: str, **values: object) -> str:
+    """The sentence for ``code`` in ``language``, with ``values`` filled in.
+
+    Args:
+        code: A stable code (``"encrypted"``, ``"server_unreachable"``, ``"reading_page"`` …).
+        language: ``"pt_BR"`` or ``"en"`` (other spellings: see :func:`normalize_language`).
+        **values: Placeholder values (``done=3, total=10``). ``format="pdf"`` also picks the ``code:pdf`` variant
+            when the catalog has one.
+
+    Returns:
+        One sentence; the generic *Something went wrong…* one for an unknown code. Never raises for a missing
+        code, language or value.
+    """
+    table = CATALOG[normalize_language(language)]
+    variant = f"{code}:{values['format']}" if "format" in values else None
+    if variant is not None and variant in table:
+        template = table[variant]
+    elif code in table:
+        template = table[code]
+    else:
+        template = table[GENERIC_CODE]
+    return template.format_map(_KeepMissing(values))

@@ -1,0 +1,171 @@
+"""The boundary around one job run: claim, track, run the kind's handler, close the row — and map every error.
+
+This is where errors are caught (and only here, for job code): a reader's or a model's error becomes one plain
+sentence in the user's language on the row, with ``transient`` deciding whether the store retries it; anything
+unexpected is logged with its traceback and stored as a generic sentence. A cancel, a lost claim or a shutdown is
+not a failure: the handler just returns (after a shutdown, the claim is handed back without spending an attempt).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from core.errors import JobAlreadyFinishedError, StageInterruptedError
+from core.progress import PhasePlan, ProgressTracker
+from core.schema import Job
+from core.status import JobStatus
+from core.types import utcnow
+from daemon.i18n import message
+from daemon.llm.errors import GenerationStoppedError, LLMError
+from daemon.readers import ExtractionError, ExtractionStopped
+from daemon.runtime import RunningJob, Runtime
+
+__all__ = ["PROGRESS_INTERVAL", "Handler", "JobContext", "UserFacingError", "run_job"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+PROGRESS_INTERVAL = 0.3
+"""Seconds between a phase's progress writes — and so between its cancel checks."""
+
+SHUTDOWN_THREAD_WAIT = 5.0
+"""How long a graceful stop waits for a job's thread before leaving the claim to expire instead."""
+
+
+class UserFacingError(Exception):
+    """A permanent or transient failure the daemon itself detects, with an i18n ``code``."""
+
+    def __init__(self, code: str, *, transient: bool = False, **values: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.transient = transient
+        self.values = values
+
+
+@dataclass
+class JobContext:
+    """What a handler gets: the claimed row, the runtime, and helpers that respect the job's stop event."""
+
+    runtime: Runtime
+    job: Job
+    running: RunningJob
+    loop: asyncio.AbstractEventLoop
+    threads: concurrent.futures.ThreadPoolExecutor
+
+    @property
+    def stop_event(self) -> Any:
+        return self.running.stop_event
+
+    def text(self, code: str, **values: Any) -> str:
+        """A user-facing sentence in the user's language."""
+        return message(code, self.runtime.language, **values)
+
+    def tracker(self, plan: PhasePlan) -> ProgressTracker:
+        return ProgressTracker(
+            self.runtime.store, self.job.id, plan=plan, interval=PROGRESS_INTERVAL, attempt=self.job.attempts
+        )
+
+    async def in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run blocking work on this job's thread; a shutdown waits for it before handing the claim back."""
+        return await asyncio.wrap_future(self.threads.submit(fn, *args, **kwargs))
+
+    def counter(
+        self, tracker: ProgressTracker, phase: str, code: str, *, every: float = 0.25
+    ) -> Callable[[int, int], None]:
+        """A thread-safe ``on_progress(done, total)`` that writes a real count (at most every ``every`` s)."""
+        last = [0.0]
+
+        def report(done: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] < every and done < total:
+                return
+            last[0] = now
+            detail = {**self.job.detail, "done": done, "total": total, f"{phase}_done": done, f"{phase}_total": total}
+            text = self.text(code, done=done, total=total)
+            coro = tracker.report(phase, done=done / total if total else 0.0, message=text, detail=detail)
+            asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+        return report
+
+
+Handler = Callable[[JobContext], Awaitable[uuid.UUID | None]]
+
+
+async def run_job(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handler) -> None:
+    """Claim ``job_id`` and run ``handler`` on it; every outcome ends on the row. Never raises for job errors."""
+    if runtime.stopping.is_set():
+        return  # the row stays queued; the next daemon dispatches it
+    await runtime.start()
+    store = runtime.store
+    job = await store.claim(job_id, worker_id=runtime.worker_id)
+    if job is None:
+        return  # not ours: a duplicate message, a cancel, or a retry whose time has not come
+    running = RunningJob(job_id=job.id, kind=kind, attempt=job.attempts, task=asyncio.current_task())
+    runtime.track(running)
+    threads = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"studyjobs-{kind}")
+    context = JobContext(runtime, job, running, asyncio.get_running_loop(), threads)
+    log.info("running %s job %s (attempt %d of %d)", kind, job.id, job.attempts, job.max_attempts)
+    try:
+        result_id = await handler(context)
+        await store.succeed(job.id, result_id=result_id, attempt=job.attempts)
+        log.info("%s job %s done", kind, job.id)
+    except asyncio.CancelledError:
+        if not running.shutdown:
+            raise
+        current = asyncio.current_task()
+        if current is not None:
+            current.uncancel()
+        await _hand_back(runtime, running, threads)
+    except (StageInterruptedError, GenerationStoppedError, ExtractionStopped, JobAlreadyFinishedError):
+        if running.shutdown:
+            await _hand_back(runtime, running, threads)
+        else:
+            log.info("%s job %s stopped: cancelled, or no longer ours", kind, job.id)
+    except (ExtractionError, LLMError, UserFacingError) as error:
+        code = getattr(error, "code", "internal_error")
+        values = getattr(error, "values", {})
+        log.warning("%s job %s failed: %s (%s)", kind, job.id, code, error)
+        await _fail(runtime, job, message(code, runtime.language, **values), transient=bool(error.transient))
+    except Exception:
+        log.exception("%s job %s failed unexpectedly", kind, job.id)
+        await _fail(runtime, job, message("internal_error", runtime.language), transient=False)
+    finally:
+        running.stop_event.set()
+        threads.shutdown(wait=False, cancel_futures=True)
+        runtime.untrack(job.id)
+
+
+async def _fail(runtime: Runtime, job: Job, reason: str, *, transient: bool) -> None:
+    try:
+        row = await runtime.store.fail(job.id, reason, transient=transient, attempt=job.attempts)
+    except JobAlreadyFinishedError:
+        return
+    if row.status == JobStatus.QUEUED and row.run_after is not None:
+        delay = max((row.run_after - utcnow()).total_seconds(), 0.0)
+        runtime.dispatch(row.kind, row.id, delay)
+
+
+async def _hand_back(runtime: Runtime, running: RunningJob, threads: concurrent.futures.ThreadPoolExecutor) -> None:
+    """Graceful stop: wait for the job's thread, then return the claim without spending an attempt."""
+    threads.shutdown(wait=False, cancel_futures=True)
+    stopped = await asyncio.to_thread(_wait_threads, threads, SHUTDOWN_THREAD_WAIT)
+    if stopped:
+        await runtime.store.release(running.job_id, attempt=running.attempt)
+        log.info("handed job %s back to the queue", running.job_id)
+    else:
+        log.warning("job %s did not stop in time; its lease will expire", running.job_id)
+
+
+def _wait_threads(threads: concurrent.futures.ThreadPoolExecutor, timeout: float) -> bool:
+    worker_threads = list(getattr(threads, "_threads", ()))
+    deadline = time.monotonic() + timeout
+    for thread in worker_threads:
+        thread.join(max(deadline - time.monotonic(), 0))
+    return not any(t.is_alive() for t in worker_threads)

@@ -1,0 +1,188 @@
+"""``generate``: one document → one study guide (phases ``load_model``, ``outline``, ``sections``, ``export``).
+
+Local inference runs in the model's own thread and stops through the job's ``threading.Event`` — the same event
+the job's ``ProgressTracker`` sets when a write finds the job cancelled. Idempotent: the guide row is unique per job
+and its file name is derived from the job id, so a retried job rewrites the same file and never makes two guides.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import undefer
+
+from core.progress import ProgressTracker
+from core.schema import DOCUMENT_STAGES, Document, StudyGuide
+from core.stages import StageStatus
+from daemon.jobs.context import JobContext, UserFacingError
+from daemon.llm import GuideProgress, GuideWriter
+from daemon.llm.guide import StudyGuide as WrittenGuide
+from daemon.plans import plan_for
+
+__all__ = ["guide_file_name", "run_generate"]
+
+_UNSAFE = re.compile(r"[^\w\- ]+", re.UNICODE)
+
+
+def guide_file_name(title: str, job_id: uuid.UUID) -> str:
+    """A file name that is safe on every OS and the same for every attempt of one job."""
+    stem = _UNSAFE.sub("", Path(title).stem).strip()[:60] or "study-guide"
+    return f"{stem} - {job_id.hex[:8]}.md"
+
+
+async def run_generate(ctx: JobContext) -> uuid.UUID:
+    """Write the study guide of ``params["document_id"]``; returns the guide's id."""
+    store = ctx.runtime.store
+    existing = await _existing_guide(ctx)
+    if existing is not None:
+        return existing  # an earlier attempt finished the work but not the row
+    document = await _load_document(ctx)
+    text = document.text or ""
+    language: Literal["pt", "en"] = "pt" if (document.language or "").startswith("pt") else "en"
+    tracker = ctx.tracker(plan_for("generate"))
+    await _mark(ctx, document.id, ("outline",), StageStatus.RUNNING)
+
+    await tracker.message("load_model", ctx.text("loading_model"))
+    generator = await tracker.run("load_model", _load_model(ctx), stop_event=ctx.stop_event)
+    writer = GuideWriter(generator)
+    await tracker.message("outline", ctx.text("outlining"))
+    plan = await tracker.run(
+        "outline",
+        writer.outline(text, language=language, stop_event=ctx.stop_event, on_progress=_progress(ctx, tracker)),
+        size=len(text),
+        stop_event=ctx.stop_event,
+    )
+    await _mark(ctx, document.id, ("outline",), StageStatus.DONE, result=json.dumps([t for t, _ in plan.sections]))
+    await _mark(ctx, document.id, ("write",), StageStatus.RUNNING)
+    title = Path(document.source_name).stem
+    guide = await tracker.run(
+        "sections",
+        writer.write_sections(plan, title=title, stop_event=ctx.stop_event, on_progress=_progress(ctx, tracker)),
+        size=len(text),
+        stop_event=ctx.stop_event,
+    )
+    await tracker.message("export", ctx.text("exporting"))
+    guide_id = await tracker.run("export", _export(ctx, document, guide, generator))
+    await _mark(ctx, document.id, ("write",), StageStatus.DONE, result=str(guide_id))
+    await store.report_progress(ctx.job.id, 1.0, attempt=ctx.job.attempts)
+    return guide_id
+
+
+def _progress(ctx: JobContext, tracker: ProgressTracker, every: float = 0.5) -> Any:
+    """The writer's ``on_progress`` (called on the loop, per token) → a throttled real count on the row."""
+    last_time = [0.0]
+    last_step = [""]
+
+    def report(progress: GuideProgress) -> None:
+        now = time.monotonic()
+        key = f"{progress.phase}:{progress.step}"
+        if now - last_time[0] < every and key == last_step[0]:
+            return
+        last_time[0], last_step[0] = now, key
+        within = min(progress.tokens / progress.token_budget, 1.0) if progress.token_budget else 0.0
+        done = (progress.step - 1 + within) / max(progress.steps, 1)
+        if progress.phase == "outline":
+            phase, text = "outline", ctx.text("outlining_part", current=progress.step, total=progress.steps)
+            detail = {"outline_part": progress.step, "outline_parts": progress.steps}
+        else:
+            phase, text = "sections", ctx.text("writing_section", current=progress.step, total=progress.steps)
+            detail = {"current_section": progress.step, "total_sections": progress.steps}
+        detail = {**ctx.job.detail, **detail, "tokens": progress.tokens, "token_budget": progress.token_budget}
+        ctx.loop.create_task(tracker.report(phase, done=done, message=text, detail=detail))
+
+    return report
+
+
+async def _load_model(ctx: JobContext) -> Any:
+    generator = await ctx.runtime.generator()
+    loader = getattr(generator, "load", None)
+    if loader is not None:
+        await loader()  # a local model is read into memory once per daemon
+    return generator
+
+
+async def _existing_guide(ctx: JobContext) -> uuid.UUID | None:
+    async with ctx.runtime.store.db.get_session_context() as session:
+        found: uuid.UUID | None = await session.scalar(select(StudyGuide.id).where(StudyGuide.job_id == ctx.job.id))
+        return found
+
+
+async def _load_document(ctx: JobContext) -> Document:
+    raw = ctx.job.params.get("document_id")
+    try:
+        document_id = uuid.UUID(str(raw))
+    except ValueError:
+        raise UserFacingError("document_missing") from None
+    async with ctx.runtime.store.db.get_session_context() as session:
+        stmt = select(Document).where(Document.id == document_id).options(undefer(Document.text))
+        document = (await session.scalars(stmt)).first()
+    if document is None:
+        raise UserFacingError("document_missing")
+    if not (document.text or "").strip():
+        raise UserFacingError("no_text")
+    return document
+
+
+async def _mark(
+    ctx: JobContext, document_id: uuid.UUID, stages: tuple[str, ...], status: StageStatus, result: str | None = None
+) -> None:
+    async with ctx.runtime.store.db.get_session_context() as session:
+        document = await session.get(Document, document_id)
+        if document is None:
+            return
+        for stage in stages:
+            if result is None:
+                DOCUMENT_STAGES.mark(document, stage, status)
+            else:
+                DOCUMENT_STAGES.mark(document, stage, status, result=result)
+
+
+async def _export(ctx: JobContext, document: Document, guide: WrittenGuide, generator: Any) -> uuid.UUID:
+    folder = Path(ctx.runtime.settings.output_dir)
+    path = folder / guide_file_name(document.source_name, ctx.job.id)
+    try:
+        await ctx.in_thread(_write_atomically, path, guide.markdown)
+    except OSError as error:
+        raise UserFacingError("output_unwritable", folder=str(folder), reason=error.strerror or str(error)) from error
+    model_name = str(getattr(generator, "model_name", "") or getattr(generator, "path", "") or "")
+    row = StudyGuide(
+        id=uuid.uuid4(),
+        document_id=document.id,
+        job_id=ctx.job.id,
+        title=guide.title,
+        language=guide.language,
+        path=str(path),
+        markdown=guide.markdown,
+        model_name=Path(model_name).name if model_name else "",
+        section_count=len(guide.sections),
+    )
+    try:
+        async with ctx.runtime.store.db.get_session_context() as session:
+            session.add(row)
+    except IntegrityError:
+        existing = await _existing_guide(ctx)
+        if existing is None:
+            raise
+        return existing
+    return row.id
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".md.part")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

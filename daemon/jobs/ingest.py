@@ -1,0 +1,98 @@
+"""``ingest``: one file → one ``documents`` row (phases ``read``, ``clean``, ``save``), then its ``generate`` job.
+
+Idempotent: the document's id is derived from the job's id, and so is the follow-up ``generate`` job's, so a
+re-run after a crash updates the same rows instead of making new ones.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import uuid
+from pathlib import Path
+
+from core.schema import DOCUMENT_STAGES, Document
+from core.stages import StageStatus
+from daemon.jobs.context import JobContext, UserFacingError
+from daemon.plans import plan_for
+from daemon.readers import ExtractedDocument, read_document
+
+__all__ = ["GENERATE_NAMESPACE", "clean_text", "document_id_for", "generate_job_id_for", "run_ingest"]
+
+DOCUMENT_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b001")
+GENERATE_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b002")
+_SPACES = re.compile(r"[ \t\u00a0]+")
+_BLANKS = re.compile(r"\n{3,}")
+
+
+def document_id_for(job_id: uuid.UUID) -> uuid.UUID:
+    """The id of the document an ``ingest`` job makes (the same on every attempt)."""
+    return uuid.uuid5(DOCUMENT_NAMESPACE, str(job_id))
+
+
+def generate_job_id_for(ingest_job_id: uuid.UUID) -> uuid.UUID:
+    """The id of the ``generate`` job an ``ingest`` job enqueues (the same on every attempt)."""
+    return uuid.uuid5(GENERATE_NAMESPACE, str(ingest_job_id))
+
+
+def clean_text(text: str) -> str:
+    """Normalise Unicode (NFC), drop control characters, fold runs of spaces and of blank lines."""
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C")
+    lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+    return _BLANKS.sub("\n\n", "\n".join(lines)).strip()
+
+
+async def run_ingest(ctx: JobContext) -> uuid.UUID:
+    """Read the file named in ``params["path"]``, save it as a document, and queue its study guide."""
+    path = Path(str(ctx.job.params.get("path", "")))
+    plan = plan_for("ingest")
+    tracker = ctx.tracker(plan)
+    await tracker.message("read", ctx.text("reading"))
+    extracted: ExtractedDocument = await tracker.run(
+        "read",
+        ctx.in_thread(
+            read_document, path, on_progress=ctx.counter(tracker, "read", "reading_page"), stop_event=ctx.stop_event
+        ),
+        stop_event=ctx.stop_event,
+    )
+    await tracker.message("clean", ctx.text("cleaning"))
+    text = await tracker.run("clean", ctx.in_thread(clean_text, extracted.text), size=extracted.char_count)
+    if not text:
+        raise UserFacingError("no_text")
+    await tracker.message("save", ctx.text("saving"))
+    wants_guide = not ctx.job.params.get("only_extract", False)
+    document_id = await tracker.run("save", _save(ctx, path, extracted, text, wants_guide), size=len(text))
+    if wants_guide:
+        generate = await ctx.runtime.store.enqueue(
+            "generate",
+            job_id=generate_job_id_for(ctx.job.id),
+            title=ctx.job.title or path.name,
+            params={"document_id": str(document_id)},
+            detail={"document_id": str(document_id), "ingest_job_id": str(ctx.job.id)},
+        )
+        ctx.runtime.dispatch("generate", generate.id, 0.0)
+    return document_id
+
+
+async def _save(ctx: JobContext, path: Path, extracted: ExtractedDocument, text: str, wants_guide: bool) -> uuid.UUID:
+    document_id = document_id_for(ctx.job.id)
+    async with ctx.runtime.store.db.get_session_context() as session:
+        document = await session.get(Document, document_id)
+        if document is None:
+            document = Document(id=document_id)
+            session.add(document)
+        document.source_name = path.name
+        document.source_path = str(path)
+        document.size_bytes = extracted.size_bytes
+        document.content_hash = extracted.sha256
+        document.format = extracted.format
+        document.language = extracted.language
+        document.page_count = extracted.page_count
+        document.char_count = len(text)
+        document.text = text
+        DOCUMENT_STAGES.mark(document, "extract", StageStatus.DONE, result=str(len(text)))
+        if wants_guide:
+            for stage in ("outline", "write"):
+                DOCUMENT_STAGES.mark(document, stage, StageStatus.PENDING)
+    return document_id

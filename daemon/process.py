@@ -1,0 +1,120 @@
+"""``studyjobs daemon``: the worker process — Dramatiq started from our code, never from the ``dramatiq`` CLI.
+
+Start: settings and the rotating log; the data folder lock (one daemon per folder; a second start exits with a
+message, or silently with ``--autostart``); the broker is set *before* the actors are imported; the supervisor
+registers the worker row; the Dramatiq worker starts its threads and the ``AsyncIO`` middleware's event loop, on
+which the runtime opens the database.
+
+Graceful stop (SIGTERM, SIGINT): take no more work, stop the jobs in flight through their stop events, hand their
+claims back to the queue without spending an attempt, exit within 10 s. A crash (``kill -9``) leaves leases that
+expire; the next daemon — here or on another machine — takes the jobs over.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+from types import FrameType
+
+import dramatiq
+import dramatiq.worker
+from dramatiq.asyncio import get_event_loop_thread
+
+from core import __version__
+from core.config import Settings
+from core.logs import configure_logging
+from daemon.brokers import create_broker
+from daemon.lock import DataFolderLock, DataFolderLocked
+from daemon.runtime import Runtime, install
+from daemon.supervisor import Supervisor
+
+__all__ = ["EXIT_ALREADY_RUNNING", "run_daemon"]
+
+log = logging.getLogger(__name__)
+EXIT_ALREADY_RUNNING = 3
+GRACE_SECONDS = 7.0
+"""How long in-flight jobs get to stop and hand their claims back before the worker is stopped."""
+
+
+def _backoff_override() -> tuple[float, ...] | None:
+    """``STUDYJOBS_BACKOFF="1,2"`` shortens the retry schedule (tests, demos)."""
+    raw = os.environ.get("STUDYJOBS_BACKOFF", "").strip()
+    return tuple(float(x) for x in raw.split(",")) if raw else None
+
+
+def run_daemon(settings: Settings, *, threads: int | None = None, autostart: bool = False) -> int:
+    """Run the worker until SIGTERM/SIGINT; returns the exit code."""
+    configure_logging(settings.log_dir, "daemon")
+    lock = DataFolderLock(settings.data_dir)
+    try:
+        lock.acquire()
+    except DataFolderLocked as locked:
+        if not autostart:
+            print(str(locked))
+        return 0 if autostart else EXIT_ALREADY_RUNNING
+    worker_threads = threads or settings.worker_threads
+    # One message in hand per thread: a long job must not hold a second one another daemon could run now.
+    dramatiq.worker.QUEUE_PREFETCH = 1
+    stop = threading.Event()
+
+    def request_stop(signum: int, _frame: FrameType | None) -> None:
+        log.info("received signal %d: stopping", signum)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+    try:
+        broker = create_broker(settings.broker_url)
+        dramatiq.set_broker(broker)
+        from daemon import actors  # the broker is set: now the actors may be declared
+
+        runtime = Runtime(settings, backoff=_backoff_override())
+        runtime.dispatch = actors.dispatch
+        install(runtime)
+        supervisor = Supervisor(runtime, version=__version__, threads=worker_threads)
+        supervisor.start()
+        supervisor.wait_registered()
+        worker = dramatiq.Worker(broker, worker_threads=worker_threads, worker_timeout=100)
+        worker.start()
+        loop_thread = get_event_loop_thread()
+        if loop_thread is None:
+            raise RuntimeError("Dramatiq's AsyncIO middleware is not installed on the broker")
+        loop_thread.run_coroutine(runtime.start())
+        log.info("worker %s started: %d thread(s), broker %s", runtime.worker_id, worker_threads, broker)
+        print(f"StudyJobs worker running ({worker_threads} thread(s)). Press Ctrl+C to stop.", flush=True)
+        while not stop.wait(0.5):
+            if not supervisor.is_alive():
+                log.error("the supervisor thread died; stopping")
+                break
+        _shutdown(runtime, worker, supervisor, loop_thread)
+        return 0
+    except Exception:
+        log.exception("the worker could not run")
+        raise
+    finally:
+        install(None)
+        lock.release()
+
+
+def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor, loop_thread: object) -> None:
+    started = time.monotonic()
+    runtime.stop_all()  # first: Worker.pause() would wait for every running message to finish
+    while runtime.running() and time.monotonic() - started < GRACE_SECONDS:
+        time.sleep(0.02)
+    if runtime.running():
+        log.warning("%d job(s) did not stop in time; their leases will expire", len(runtime.running()))
+    run = getattr(loop_thread, "run_coroutine", None)
+    if run is not None:
+        try:
+            run(runtime.close())
+        except Exception:
+            log.warning("closing the runtime failed", exc_info=True)
+    worker.stop(timeout=2000)
+    close = getattr(worker.broker, "close", None)
+    if close is not None:
+        close()  # unacked messages go back to the queue now, not when their lease runs out
+    supervisor.stop()
+    log.info("worker stopped in %.1f s", time.monotonic() - started)

@@ -1,0 +1,174 @@
+"""Reading documents: the text of a PDF, Word, EPUB, text, Markdown or HTML file, for the model phases.
+
+:func:`read_document` is the one entry point. It reads the file's bytes once (so the hash and the text agree),
+decides what the file really is from its content (magic bytes) with the name as a hint, and hands the bytes to
+the reader for that format. Each reader lives in its own module and never imports this one.
+
+Threading rules: :func:`read_document` is synchronous and blocking: the daemon runs it in a worker thread. Any
+number of threads may call it at once; PDF pages go through PDFium one thread at a time
+(:data:`daemon.readers.pdf.PDFIUM_LOCK`). ``on_progress`` is called on the calling thread; ``stop_event`` may be
+set from any thread and is honoured between pages (PDF) or parts (other formats).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import stat
+import threading
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+from core.formats import MAX_DOCUMENT_BYTES, document_format
+from daemon.readers.base import ExtractedDocument, Progress, ProgressCallback, ReaderOutput
+from daemon.readers.epub import read_epub
+from daemon.readers.errors import EXTRACTION_CODES, ExtractionCode, ExtractionError, ExtractionStopped
+from daemon.readers.language import detect_language, normalize_language_tag
+from daemon.readers.markup import read_html
+from daemon.readers.pdf import PDFIUM_LOCK, read_pdf
+from daemon.readers.plain import read_markdown, read_text
+from daemon.readers.sniff import looks_like_html, ole_is_encrypted, open_zip, sniff, zip_kind
+from daemon.readers.word import read_docx
+
+__all__ = [
+    "EXTRACTION_CODES",
+    "PDFIUM_LOCK",
+    "ExtractedDocument",
+    "ExtractionCode",
+    "ExtractionError",
+    "ExtractionStopped",
+    "ProgressCallback",
+    "read_document",
+]
+
+Reader = Callable[[bytes, Progress], ReaderOutput]
+_MIB = 1024 * 1024
+_TEXT_READERS: dict[str, Reader] = {"text": read_text, "markdown": read_markdown, "html": read_html}
+
+
+def _megabytes(size: int) -> int:
+    return max(1, math.ceil(size / _MIB))
+
+
+def _read_bytes(path: Path, max_bytes: int) -> bytes:
+    """The whole file, after the checks that need no content (missing, unreadable, empty, too large)."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise ExtractionError("file_unreadable", detail=f"{path} is not a regular file")
+        if info.st_size == 0:
+            raise ExtractionError("empty_file", detail=str(path))
+        if info.st_size > max_bytes:
+            raise ExtractionError(
+                "too_large", size_mb=_megabytes(info.st_size), max_mb=_megabytes(max_bytes), detail=str(path)
+            )
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        raise ExtractionError("file_missing", detail=str(exc)) from None
+    except OSError as exc:  # permissions, a folder, an I/O error of the disk
+        raise ExtractionError("file_unreadable", detail=str(exc)) from None
+    if not data:
+        raise ExtractionError("empty_file", detail=f"{path} became empty while being read")
+    if len(data) > max_bytes:
+        raise ExtractionError(
+            "too_large", size_mb=_megabytes(len(data)), max_mb=_megabytes(max_bytes), detail=f"{path} grew"
+        )
+    return data
+
+
+def _hint(named: str | None) -> dict[str, str]:
+    return {"format": named} if named else {}
+
+
+def _zip_reader(data: bytes, named: str | None) -> Reader:
+    try:
+        with open_zip(data) as archive:
+            kind = zip_kind(archive)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        raise _not_readable(named, "corrupt_file", f"{type(exc).__name__}: {exc}") from None
+    if kind == "epub":
+        return read_epub
+    if kind == "docx":
+        return read_docx
+    if kind == "zip" and named in ("docx", "epub"):
+        raise ExtractionError("corrupt_file", detail="a zip without the parts of its format", **_hint(named))
+    raise _not_readable(named, "unsupported_format", f"zip archive holding {kind}")
+
+
+def _not_readable(named: str | None, code: ExtractionCode, detail: str) -> ExtractionError:
+    """The error for content that is not what the name says: ``not_a_pdf`` for a ``.pdf``; ``code`` for a
+    Word/EPUB name (damaged); ``unsupported_format`` for other names."""
+    if named == "pdf":
+        return ExtractionError("not_a_pdf", detail=detail)
+    if named in ("docx", "epub"):
+        return ExtractionError(code, detail=detail, **_hint(named))
+    return ExtractionError("unsupported_format", detail=detail, **_hint(named))
+
+
+def _choose_reader(path: Path, data: bytes) -> Reader:
+    """The reader for ``data``: by content first, the file name only to read text and to word the error."""
+    named = document_format(path)
+    kind = sniff(data, named_text=named in _TEXT_READERS)
+    if kind == "pdf":
+        return read_pdf
+    if kind == "zip":
+        return _zip_reader(data, named)
+    if kind == "ole":
+        if ole_is_encrypted(data):
+            raise ExtractionError("encrypted", format="docx", detail="OLE container with an EncryptedPackage")
+        raise _not_readable(named, "unsupported_format", "OLE compound file (old Office format)")
+    if kind == "text":
+        if named in _TEXT_READERS:
+            return _TEXT_READERS[named]
+        if named is None and looks_like_html(data):
+            return read_html
+        raise _not_readable(named, "corrupt_file", "text content")
+    raise _not_readable(named, "corrupt_file", "binary content of no format we read")
+
+
+def read_document(
+    path: Path,
+    *,
+    on_progress: Callable[[int, int], None] | None = None,
+    stop_event: threading.Event | None = None,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
+) -> ExtractedDocument:
+    """Read a document's text.
+
+    Args:
+        path: The file. Its suffix is a hint; the content decides the format (a Word file named ``.pdf`` is
+            read as Word; a text file named ``.pdf`` is refused with ``not_a_pdf``).
+        on_progress: Called as ``on_progress(done, total)`` on this thread as the work advances: pages for a
+            PDF, chapters for an EPUB, body blocks for Word, paragraphs for text and Markdown, 64 KiB blocks for
+            HTML. Starts with ``(0, total)``, ends with ``(total, total)``; throttled to about 200 calls.
+        stop_event: When set (from any thread), reading stops at the next page or part.
+        max_bytes: Larger files are refused with ``too_large``.
+
+    Returns:
+        The document's clean text and what was learnt about it.
+
+    Raises:
+        ExtractionError: The document cannot be read (``code`` says why; never transient).
+        ExtractionStopped: ``stop_event`` was set.
+    """
+    progress = Progress(on_progress, stop_event)
+    progress.check()
+    path = Path(path)
+    data = _read_bytes(path, max_bytes)
+    digest = hashlib.sha256(data).hexdigest()
+    reader = _choose_reader(path, data)
+    progress.check()
+    output = reader(data, progress)
+    language = detect_language(output.text) or normalize_language_tag(output.language_hint)
+    return ExtractedDocument(
+        text=output.text,
+        format=output.format,
+        page_count=output.page_count,
+        char_count=len(output.text),
+        language=language,
+        title=output.title,
+        sha256=digest,
+        size_bytes=len(data),
+    )

@@ -1,0 +1,133 @@
+"""Text normalisation shared by every reader: one shape of clean text whatever the format.
+
+The shape: NFC Unicode; ``\\n`` line ends; no control characters but ``\\n`` and ``\\t``; no zero-width or
+soft-hyphen characters; typographic ligatures (ﬁ, ﬂ …) spelled out; no trailing spaces; paragraphs separated
+by exactly one blank line; no blank lines at the start or the end. Pure functions, thread-safe.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+__all__ = [
+    "clean_text",
+    "collapse_spaces",
+    "has_words",
+    "join_paragraphs",
+    "normalize_newlines",
+    "remove_invisibles",
+    "title_candidate",
+    "to_nfc",
+]
+
+_LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+_LIGATURE = re.compile("[\ufb00-\ufb06]")
+_SPACE_CHARACTERS = frozenset(
+    "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+)
+# C0/C1 controls but \t and \n, the BOM, zero-width characters, the soft hyphen, the non-characters PDF text
+# layers use as markers (U+FFFE, U+FFFF) and the object replacement character, all dropped; and the Unicode
+# spaces, which become plain spaces. One character class: the regex engine scans for it at full speed.
+_ODD_CHARACTERS = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u200b-\u200d\u2060\ufeff\ufffe\uffff\ufffc"
+    "\u00a0\u2000-\u200a\u202f\u205f\u3000]"
+)
+_MULTISPACE = re.compile(" {2,}")
+# Characters NFC may compose with what precedes them; text without any is already NFC.
+_COMPOSING = re.compile("[\u0300-\u036f\u0653-\u0655\u093c\u1100-\u11ff\u1dc0-\u1dff\u20d0-\u20ff\u3099\u309a]")
+_TRAILING = re.compile(r"[ \t]+\n")
+_BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def normalize_newlines(text: str) -> str:
+    """``\\r\\n`` and lone ``\\r`` (and the Unicode line/paragraph separators) become ``\\n``."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\u2028" in text or "\u2029" in text or "\x85" in text:
+        text = text.replace("\u2028", "\n").replace("\u2029", "\n\n").replace("\x85", "\n")
+    return text
+
+
+def _replacement(match: re.Match[str]) -> str:
+    return " " if match.group() in _SPACE_CHARACTERS else ""
+
+
+def remove_invisibles(text: str) -> str:
+    """Drop control, zero-width and soft-hyphen characters (keeps ``\\n`` and ``\\t``), turn Unicode spaces
+    (no-break, thin …) into plain spaces, spell out ligatures."""
+    text = _ODD_CHARACTERS.sub(_replacement, text)
+    if _LIGATURE.search(text) is None:
+        return text
+    return _LIGATURE.sub(lambda match: _LIGATURES[match.group()], text)
+
+
+def to_nfc(text: str) -> str:
+    """``text`` in Unicode NFC (composed accents), cheaply when it is already (no combining marks)."""
+    if text.isascii() or _COMPOSING.search(text) is None:
+        return text
+    return unicodedata.normalize("NFC", text)
+
+
+def collapse_spaces(text: str) -> str:
+    """Tabs become spaces and runs of spaces one space (for layout-born whitespace; run :func:`remove_invisibles`
+    first for the other Unicode spaces)."""
+    if "\t" in text:
+        text = text.replace("\t", " ")
+    return _MULTISPACE.sub(" ", text) if "  " in text else text
+
+
+def clean_text(text: str, *, collapse: bool = False) -> str:
+    """The normal shape of a document's text (see the module docstring).
+
+    Args:
+        text: Raw text in any of the usual newline conventions.
+        collapse: Also collapse runs of spaces (PDF and HTML, where spaces are layout); keep ``False`` for plain
+            text and Markdown, where indentation may mean something.
+    """
+    text = to_nfc(remove_invisibles(normalize_newlines(text)))
+    if collapse:
+        text = collapse_spaces(text)
+    text = _TRAILING.sub("\n", text)
+    text = _BLANK_RUNS.sub("\n\n", text)
+    return text.strip()
+
+
+def join_paragraphs(paragraphs: Iterable[str]) -> str:
+    """Paragraphs (already clean) joined by one blank line, empty ones left out."""
+    return "\n\n".join(p for p in (p.strip() for p in paragraphs) if p)
+
+
+def has_words(text: str) -> bool:
+    """Whether ``text`` holds at least one word of two or more letters (any script)."""
+    return _WORD.search(text) is not None
+
+
+def title_candidate(text: str | None, *, max_length: int = 200) -> str | None:
+    """``text`` as a title: one line, spaces collapsed, at most ``max_length`` characters, with a letter in it.
+
+    Returns ``None`` for empty text, text without letters, and placeholders such as *Untitled* or *Microsoft Word
+    - file.docx* (the program's name prefix is removed; a bare file name is refused).
+    """
+    if text is None:
+        return None
+    title = collapse_spaces(remove_invisibles(normalize_newlines(text)).replace("\n", " ")).strip()
+    title = unicodedata.normalize("NFC", title)
+    title = re.sub(r"^Microsoft (?:Word|PowerPoint) - ", "", title)
+    if not title or not has_words(title) or len(title) > max_length:
+        return None
+    if title.lower() in {"untitled", "sem título", "sem titulo", "title", "document", "documento"}:
+        return None
+    if re.fullmatch(r"[\w\-. ]+\.(?:docx?|pdf|odt|rtf|txt|tex|dvi|epub|html?|indd|qxd)", title, re.IGNORECASE):
+        return None
+    return title

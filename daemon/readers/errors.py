@@ -1,0 +1,91 @@
+"""Why a document could not be read.
+
+Every :class:`ExtractionError` is permanent (``transient = False``): reading the same bytes again fails the same
+way until the user changes the file. It carries a stable ``code`` (translated by :func:`daemon.i18n.message`), the
+``values`` its sentence needs, one plain English sentence as ``str(error)``, and a ``detail`` for the log (the
+library's own words; never shown to the user).
+
+:class:`ExtractionStopped` is not a failure: the caller set the stop event.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+from daemon.i18n import message
+
+__all__ = ["EXTRACTION_CODES", "ExtractionCode", "ExtractionError", "ExtractionStopped"]
+
+ExtractionCode = Literal[
+    "file_missing",
+    "file_unreadable",
+    "empty_file",
+    "too_large",
+    "unsupported_format",
+    "not_a_pdf",
+    "corrupt_file",
+    "encrypted",
+    "no_text",
+]
+"""The codes an :class:`ExtractionError` can carry.
+
+* ``file_missing`` — no file at that path (or it vanished while being read).
+* ``file_unreadable`` — the file exists but the operating system refuses to let us read it (permissions, a
+  folder, a device).
+* ``empty_file`` — zero bytes.
+* ``too_large`` — bigger than the limit (values ``size_mb``, ``max_mb``).
+* ``unsupported_format`` — neither the name nor the content is a format StudyJobs reads (an old ``.doc``, a
+  spreadsheet, an image …).
+* ``not_a_pdf`` — named ``.pdf`` but the content is text, random bytes or another binary format.
+* ``corrupt_file`` — the right kind of file, but truncated or damaged (bad zip, bad PDF structure, bad XML).
+* ``encrypted`` — password-protected PDF (any scheme) or Word file, or an EPUB with DRM (value ``format``).
+* ``no_text`` — nothing to read: a scanned (image-only) PDF, an empty document (value ``format``).
+"""
+
+EXTRACTION_CODES: tuple[ExtractionCode, ...] = get_args(ExtractionCode)
+
+
+class ExtractionError(Exception):
+    """A document cannot be read, and reading it again will not help.
+
+    Attributes:
+        code: One of :data:`EXTRACTION_CODES`.
+        transient: Always ``False``.
+        values: Values for the user's sentence (``format``, ``size_mb`` …); pass them to
+            :func:`daemon.i18n.message`.
+        message: The English sentence (also ``str(error)``).
+        detail: What the library said, for the log.
+    """
+
+    transient: bool = False
+
+    def __init__(self, code: ExtractionCode, *, detail: str = "", **values: str | int) -> None:
+        self.code: ExtractionCode = code
+        self.values: dict[str, str | int] = dict(values)
+        self.detail = detail
+        self.message = message(code, "en", **self.values)
+        super().__init__(self.message)
+
+    def user_message(self, language: str) -> str:
+        """The sentence for the user in ``language`` (``"pt_BR"`` or ``"en"``)."""
+        return message(self.code, language, **self.values)
+
+    def __repr__(self) -> str:
+        return f"ExtractionError({self.code!r}, values={self.values!r}, detail={self.detail!r})"
+
+
+class ExtractionStopped(Exception):
+    """The stop event was set: reading ended early on purpose. Not a failure.
+
+    Attributes:
+        code: ``"stopped"``.
+        done: Units (pages, parts) read before the stop.
+        total: Units in the document (0 when the stop came before it was known).
+    """
+
+    code = "stopped"
+
+    def __init__(self, done: int = 0, total: int = 0) -> None:
+        super().__init__("Reading the document was stopped on request.")
+        self.done = done
+        self.total = total

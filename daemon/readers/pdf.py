@@ -1,0 +1,147 @@
+"""PDF text with pypdfium2 (PDFium, Apache-2.0/BSD).
+
+Threading rule: PDFium is not thread-safe, not even across different documents, so every PDFium call in this
+process goes through :data:`PDFIUM_LOCK`. :func:`read_pdf` takes it for opening the document, for each page, and
+for closing, never across a page boundary, so two documents being read at once take turns page by page, and a
+stop request is honoured between pages (also while waiting for the lock). Every PDFium object is closed
+explicitly under the lock, so no finaliser runs PDFium code later on another thread. Other code in the process
+that calls pypdfium2 must hold :data:`PDFIUM_LOCK` too.
+
+While the pages are read, a helper thread inflates the file's compressed streams to find bit rot
+(:class:`~daemon.readers.pdf_integrity.BackgroundStreamCheck`; no PDFium calls); it is joined before
+:func:`read_pdf` returns or raises.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pypdfium2 as pdfium  # type: ignore[import-untyped]
+import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
+
+from daemon.readers.base import Progress, ReaderOutput
+from daemon.readers.cleanup import title_candidate
+from daemon.readers.errors import ExtractionError
+from daemon.readers.pdf_integrity import BackgroundStreamCheck, StreamDamage
+from daemon.readers.pdf_text import enough_words, page_lines, pages_to_text
+
+__all__ = ["PDFIUM_LOCK", "pdfium_lock", "read_pdf"]
+
+PDFIUM_LOCK = threading.Lock()
+"""Held around every PDFium call in the process (see the module docstring)."""
+
+_LOCK_POLL = 0.05
+_ENCRYPTED_CODES = frozenset({pdfium_c.FPDF_ERR_PASSWORD, pdfium_c.FPDF_ERR_SECURITY})
+
+
+@contextmanager
+def pdfium_lock(progress: Progress | None = None) -> Iterator[None]:
+    """Hold :data:`PDFIUM_LOCK`; while waiting for it, raise :class:`ExtractionStopped` if ``progress``'s stop
+    event is set (checked every 50 ms)."""
+    while not PDFIUM_LOCK.acquire(timeout=_LOCK_POLL):
+        if progress is not None:
+            progress.check()
+    try:
+        yield
+    finally:
+        PDFIUM_LOCK.release()
+
+
+def _open(data: bytes) -> Any:
+    """Open ``data`` with PDFium (lock held by the caller); translate PDFium's refusal into our codes."""
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        if getattr(exc, "err_code", None) in _ENCRYPTED_CODES:
+            raise ExtractionError("encrypted", format="pdf", detail=str(exc)) from None
+        raise ExtractionError("corrupt_file", format="pdf", detail=str(exc)) from None
+
+
+def _page_text(document: Any, index: int) -> str:
+    """The raw text of page ``index`` (lock held by the caller); the page and its text page are closed."""
+    try:
+        page = document[index]
+    except pdfium.PdfiumError as exc:
+        raise ExtractionError("corrupt_file", format="pdf", detail=f"page {index + 1}: {exc}") from None
+    try:
+        textpage = page.get_textpage()
+        try:
+            return str(textpage.get_text_range())
+        finally:
+            textpage.close()
+    except pdfium.PdfiumError as exc:
+        raise ExtractionError("corrupt_file", format="pdf", detail=f"page {index + 1}: {exc}") from None
+    finally:
+        page.close()
+
+
+def _metadata_title(document: Any) -> str | None:
+    try:
+        metadata: dict[str, str] = document.get_metadata_dict(skip_empty=True)
+    except (pdfium.PdfiumError, UnicodeDecodeError, ValueError):
+        return None
+    return metadata.get("Title")
+
+
+def _raise_if_damaged(damage: StreamDamage | None) -> None:
+    if damage is not None:
+        detail = f"{damage.count} damaged streams, the first at byte {damage.first_offset}: {damage.first_error}"
+        raise ExtractionError("corrupt_file", format="pdf", detail=detail)
+
+
+def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
+    """Read a PDF's text page by page; the progress counter is pages.
+
+    Args:
+        data: The file's bytes (they start with ``%PDF-`` within the first KiB).
+        progress: Reports ``(pages done, pages)`` and raises :class:`ExtractionStopped` between pages.
+
+    Raises:
+        ExtractionError: ``encrypted`` (a user password, any security handler), ``corrupt_file`` (PDFium cannot
+            parse the file or one of its pages, it has no pages, or a compressed stream that may hold text is
+            damaged: see :mod:`daemon.readers.pdf_integrity`), ``no_text`` (no words: scanned pages).
+        ExtractionStopped: The stop event was set.
+    """
+    with pdfium_lock(progress):
+        document = _open(data)
+        try:
+            page_count = len(document)
+            title = _metadata_title(document)
+            encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(document) != -1
+        except BaseException:
+            document.close()
+            raise
+    # Encrypted streams are ciphertext: nothing to inflate. The others are checked while the pages are read.
+    check = None if encrypted or page_count <= 0 else BackgroundStreamCheck(data)
+    try:
+        if page_count <= 0:
+            raise ExtractionError("corrupt_file", format="pdf", detail="the document has no pages")
+        progress.start(page_count)
+        pages: list[list[str]] = []
+        for index in range(page_count):
+            with pdfium_lock(progress):
+                raw = _page_text(document, index)
+            pages.append(page_lines(raw))
+            if check is not None:
+                _raise_if_damaged(check.result(wait=False))
+            progress.advance(index + 1)
+        if check is not None:
+            _raise_if_damaged(check.result(wait=True))
+    finally:
+        if check is not None:
+            check.close()
+        with pdfium_lock():
+            document.close()
+    text = pages_to_text(pages)
+    if not enough_words(text, max(3, min(page_count, 20))):
+        raise ExtractionError("no_text", format="pdf", detail=f"{len(text)} characters in {page_count} pages")
+    first_line = next((lines[0] for lines in pages if lines), None)
+    return ReaderOutput(
+        text=text,
+        format="pdf",
+        page_count=page_count,
+        title=title_candidate(title) or title_candidate(first_line, max_length=150),
+    )

@@ -1,0 +1,116 @@
+"""Word documents (.docx) with python-docx (MIT).
+
+The body is read in document order: paragraphs and tables (one line per row, cells separated by `` | ``),
+including those inside content controls. Headers, footers, comments and footnotes are left out. The title is the
+document's *Title* property, else its first *Title* or *Heading 1* paragraph; the language hint is its *Language*
+property. The progress counter is body blocks (paragraphs and tables). Synchronous, thread-safe (no shared state).
+
+A password-protected Word file is not a zip but an OLE container; the factory recognises it before this reader
+runs (:func:`daemon.readers.sniff.ole_is_encrypted`).
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+import docx
+from docx.opc.exceptions import PackageNotFoundError
+from docx.oxml.ns import qn
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+
+from daemon.readers.base import Progress, ReaderOutput
+from daemon.readers.cleanup import clean_text, has_words, join_paragraphs, title_candidate
+from daemon.readers.errors import ExtractionError
+
+__all__ = ["read_docx"]
+
+_P, _TBL, _SDT, _SDT_CONTENT = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:sdtContent")
+_TITLE_STYLES = ("title", "heading 1", "título", "título 1", "titulo", "titulo 1")
+# What python-docx and the libraries under it raise for a damaged package: a broken zip or deflate stream, a
+# missing part, bad XML (lxml's XMLSyntaxError is a SyntaxError), a truncated member.
+_DAMAGED = (PackageNotFoundError, zipfile.BadZipFile, zlib.error, KeyError, SyntaxError, EOFError, OSError)
+
+
+def _blocks(container: Any, parent: Any) -> Iterator[Paragraph | Table]:
+    """Paragraphs and tables of a body element in order, descending into content controls (``w:sdt``)."""
+    for child in container.iterchildren():
+        if child.tag == _P:
+            yield Paragraph(child, parent)
+        elif child.tag == _TBL:
+            yield Table(child, parent)
+        elif child.tag == _SDT:
+            content = child.find(_SDT_CONTENT)
+            if content is not None:
+                yield from _blocks(content, parent)
+
+
+def _table_text(table: Table) -> str:
+    rows: list[str] = []
+    for row in table.rows:
+        cells: list[str] = []
+        previous: object = None
+        for cell in row.cells:
+            if cell._tc is previous:  # a merged cell is returned once per grid column it spans
+                continue
+            previous = cell._tc
+            cells.append(" ".join(cell.text.split()))
+        if any(cells):
+            rows.append(" | ".join(cells))
+    return "\n".join(rows)
+
+
+def _style_name(paragraph: Paragraph) -> str:
+    try:
+        style = paragraph.style
+    except (KeyError, ValueError):
+        return ""
+    return (style.name or "").lower() if style is not None else ""
+
+
+def read_docx(data: bytes, progress: Progress) -> ReaderOutput:
+    """Read a .docx file's body text.
+
+    Raises:
+        ExtractionError: ``corrupt_file`` (a damaged package), ``unsupported_format`` (a zip that python-docx
+            does not take for a Word document, e.g. a macro-enabled .docm), ``no_text`` (no words in the body).
+        ExtractionStopped: The stop event was set.
+    """
+    try:
+        document = docx.Document(io.BytesIO(data))
+        body = document.element.body
+        blocks = list(_blocks(body, document._body))
+        properties = document.core_properties
+        meta_title, meta_language = properties.title, properties.language
+    except ValueError as exc:
+        raise ExtractionError("unsupported_format", format="docx", detail=str(exc)) from None
+    except _DAMAGED as exc:
+        raise ExtractionError("corrupt_file", format="docx", detail=f"{type(exc).__name__}: {exc}") from None
+    progress.start(len(blocks))
+    paragraphs: list[str] = []
+    heading: str | None = None
+    try:
+        for block in blocks:
+            if isinstance(block, Paragraph):
+                text = block.text
+                if heading is None and text.strip() and _style_name(block) in _TITLE_STYLES:
+                    heading = text
+            else:
+                text = _table_text(block)
+            paragraphs.append(clean_text(text))
+            progress.advance()
+    except _DAMAGED as exc:
+        raise ExtractionError("corrupt_file", format="docx", detail=f"{type(exc).__name__}: {exc}") from None
+    text = join_paragraphs(paragraphs)
+    if not has_words(text):
+        raise ExtractionError("no_text", format="docx", detail=f"{len(blocks)} blocks without words")
+    return ReaderOutput(
+        text=text,
+        format="docx",
+        title=title_candidate(meta_title) or title_candidate(heading),
+        language_hint=meta_language or None,
+    )

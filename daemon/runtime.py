@@ -1,0 +1,169 @@
+"""What one daemon process shares between its jobs: settings, the store, the model, and the jobs it runs now.
+
+Threading: the database manager and the store belong to Dramatiq's asyncio event loop (the ``AsyncIO``
+middleware's thread), where every actor runs; create them with :meth:`Runtime.start` on that loop. The registry of
+running jobs is read by the supervisor thread (to renew leases) and written on the loop: it is guarded by a lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.appdb import make_app_store, open_app_database
+from core.config import Settings
+from core.db import AsyncDatabaseManager
+from core.schema import Job
+from core.store import JobStore
+from daemon.llm import ModelChoice, create_generator
+from daemon.llm.base import TextGenerator
+
+__all__ = ["RunningJob", "Runtime", "current", "install"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunningJob:
+    """A job this process runs now: its claim token and the event that stops its thread."""
+
+    job_id: uuid.UUID
+    kind: str
+    attempt: int
+    stop_event: threading.Event = field(default_factory=threading.Event)
+    task: asyncio.Task[Any] | None = None
+    shutdown: bool = False
+
+
+class Runtime:
+    """The daemon's shared state (one per process).
+
+    Args:
+        settings: The user's settings.
+        worker_id: This process's id in the ``workers`` table.
+        backoff: The store's retry delays (seconds); shortened in tests.
+    """
+
+    def __init__(self, settings: Settings, *, worker_id: str | None = None, backoff: tuple[float, ...] | None = None):
+        self.settings = settings
+        self.worker_id = worker_id or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.language = settings.user_language()
+        self.backoff = backoff
+        self.db: AsyncDatabaseManager | None = None
+        self._store: JobStore[Job] | None = None
+        self._running: dict[uuid.UUID, RunningJob] = {}
+        self._lock = threading.Lock()
+        self._generator: TextGenerator | None = None
+        self._generator_lock: asyncio.Lock | None = None
+        self._start_lock: asyncio.Lock | None = None
+        self.stopping = threading.Event()
+        self.dispatch: Callable[[str, uuid.UUID, float], None] = _no_dispatch
+
+    @property
+    def store(self) -> JobStore[Job]:
+        """The job store (after :meth:`start`)."""
+        if self._store is None:
+            raise RuntimeError("the runtime has not been started")
+        return self._store
+
+    async def start(self) -> None:
+        """Open the database (upgrading it) on the current loop — Dramatiq's event loop. Idempotent.
+
+        The process calls it as soon as the loop exists, and every job awaits it too: a message consumed in the
+        instant between the worker's start and that call must not find the store missing.
+        """
+        if self._start_lock is None:
+            self._start_lock = asyncio.Lock()
+        async with self._start_lock:
+            if self._store is None:
+                await self._open()
+
+    async def _open(self) -> None:
+        self.db = await open_app_database(self.settings.database_url)
+        kwargs: dict[str, Any] = {"stale_after": self.settings.stale_after}
+        if self.backoff is not None:
+            kwargs["backoff"] = self.backoff
+        self._store = make_app_store(self.db, **kwargs)
+        self._generator_lock = asyncio.Lock()
+
+    async def close(self) -> None:
+        """Dispose of the engine and the model's resources."""
+        closer = getattr(self._generator, "close", None)
+        if closer is not None:
+            result = closer()
+            if asyncio.iscoroutine(result):
+                await result
+        if self.db is not None:
+            await self.db.dispose()
+
+    async def generator(self) -> TextGenerator:
+        """The model chosen in the settings, created once per process (loading happens on first use)."""
+        assert self._generator_lock is not None
+        async with self._generator_lock:
+            if self._generator is None:
+                model = self.settings.model
+                choice = ModelChoice(
+                    kind=model.kind,  # type: ignore[arg-type]
+                    path=model.gguf_path,
+                    endpoint=model.endpoint,
+                    model_name=model.model_name,
+                    n_threads=model.n_threads,
+                )
+                self._generator = create_generator(choice)
+            return self._generator
+
+    # -- the jobs running now ---------------------------------------------------------------------------
+
+    def track(self, job: RunningJob) -> None:
+        with self._lock:
+            self._running[job.job_id] = job
+
+    def untrack(self, job_id: uuid.UUID) -> None:
+        with self._lock:
+            self._running.pop(job_id, None)
+
+    def claims(self) -> dict[uuid.UUID, int | None]:
+        """``{job_id: attempt}`` of every job running here (thread-safe snapshot)."""
+        with self._lock:
+            return {job.job_id: job.attempt for job in self._running.values()}
+
+    def running(self) -> list[RunningJob]:
+        with self._lock:
+            return list(self._running.values())
+
+    def stop_all(self) -> None:
+        """Graceful shutdown: stop every running job's thread and task; they hand their claims back."""
+        self.stopping.set()
+        for job in self.running():
+            job.shutdown = True
+            job.stop_event.set()
+            task = job.task
+            if task is not None:
+                task.get_loop().call_soon_threadsafe(task.cancel)
+
+
+def _no_dispatch(kind: str, job_id: uuid.UUID, delay: float = 0.0) -> None:
+    log.warning("no dispatcher installed: %s job %s waits for the sweep", kind, job_id)
+
+
+_current: Runtime | None = None
+
+
+def install(runtime: Runtime | None) -> None:
+    """Make ``runtime`` the process's runtime (the actors find it with :func:`current`)."""
+    global _current
+    _current = runtime
+
+
+def current() -> Runtime:
+    """The process's runtime."""
+    if _current is None:
+        raise RuntimeError("no StudyJobs runtime is installed in this process")
+    return _current

@@ -1,0 +1,194 @@
+"""The supervisor thread: leases, the worker row, and the sweep — on a thread and an engine of its own.
+
+It keeps running while every job thread is busy in native code (a local model holding the CPU releases the GIL),
+so a live job's lease never lapses. Each tick it may:
+
+* renew the lease of every job this daemon runs, and ``last_seen`` of its worker row (every ``heartbeat_every``);
+  a claim found lost (the job was cancelled or taken over) sets that job's stop event;
+* dispatch queued rows that may run now and have no message yet (new rows the screen wrote, requeued rows,
+  retries whose time has come, rows whose message was lost) — checked cheaply (SQLite ``data_version``);
+* reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from sqlalchemy import text
+
+from core.appdb import make_app_store, open_app_database
+from core.config import redact_url
+from core.db import AsyncDatabaseManager
+from core.schema import Job
+from core.store import JobStore
+from core.workers import forget_dead_workers, register_worker, touch_worker, unregister_worker
+from daemon.i18n import message
+from daemon.runtime import Runtime
+
+__all__ = ["Supervisor"]
+
+log = logging.getLogger(__name__)
+SWEEP_LOCK_KEY = 0x5354_4A42  # "STJB": the PostgreSQL advisory lock of the sweep
+
+
+class Supervisor(threading.Thread):
+    """Leases, liveness and dispatch for one daemon. ``start()``, then ``stop()`` at shutdown.
+
+    Args:
+        runtime: The daemon's runtime (its running jobs and dispatcher).
+        version: Written to the worker row.
+        threads: How many jobs the daemon runs at once (written to the worker row).
+        dispatch_every: Seconds between dispatch checks.
+        redispatch_after: A queued row still waiting this long after its message gets another one.
+    """
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        *,
+        version: str,
+        threads: int,
+        dispatch_every: float = 0.05,
+        redispatch_after: float = 120.0,
+    ) -> None:
+        super().__init__(name="studyjobs-supervisor", daemon=True)
+        self.runtime = runtime
+        self.version = version
+        self.threads = threads
+        self.dispatch_every = dispatch_every
+        self.redispatch_after = redispatch_after
+        stale_after = runtime.settings.stale_after
+        self.heartbeat_every = max(min(5.0, stale_after / 4), 0.05)
+        self.reclaim_every = max(min(10.0, stale_after / 2), 0.1)
+        self.worker_id = runtime.worker_id
+        self._stopping = threading.Event()
+        self._registered = threading.Event()
+        self._sent: dict[uuid.UUID, tuple[tuple[Any, ...], float]] = {}
+        self._failure: BaseException | None = None
+
+    def wait_registered(self, timeout: float = 30.0) -> None:
+        """Block until the worker row exists (raises what went wrong if the thread failed first)."""
+        deadline = time.monotonic() + timeout
+        while not self._registered.wait(0.05):
+            if self._failure is not None:
+                raise self._failure
+            if time.monotonic() > deadline:
+                raise TimeoutError("the supervisor did not start")
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the loop, remove the worker row, and wait for the thread."""
+        self._stopping.set()
+        self.join(timeout)
+
+    def run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as error:  # the daemon's main loop reports it
+            self._failure = error
+            log.exception("the supervisor stopped")
+
+    async def _main(self) -> None:
+        db = await open_app_database(self.runtime.settings.database_url)  # upgrades an older database first
+        store = make_app_store(db, stale_after=self.runtime.settings.stale_after)
+        try:
+            await self._register(db)
+            self._registered.set()
+            await self._loop(db, store)
+        finally:
+            with contextlib.suppress(Exception):
+                await unregister_worker(db, self.worker_id)
+            await db.dispose()
+
+    async def _register(self, db: AsyncDatabaseManager) -> None:
+        self.worker_id = await register_worker(
+            db,
+            host=socket.gethostname(),
+            pid=os.getpid(),
+            version=self.version,
+            threads=self.threads,
+            broker=redact_url(self.runtime.settings.broker_url),
+        )
+        self.runtime.worker_id = self.worker_id
+
+    async def _loop(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
+        next_beat = next_reclaim = next_poll = 0.0
+        version: int | None = None
+        while not self._stopping.is_set():
+            now = time.monotonic()
+            try:
+                if now >= next_beat:
+                    next_beat = now + self.heartbeat_every
+                    await self._heartbeat(db, store)
+                if now >= next_reclaim:
+                    next_reclaim = now + self.reclaim_every
+                    await self._reclaim(db, store)
+                    version = None  # look for what the reclaim requeued
+                current = db.data_version()
+                if current is None and now >= next_poll:  # no cheap check on this backend: poll every second
+                    next_poll, version = now + 1.0, None
+                if current is None or current != version or now >= next_poll:
+                    version = current
+                    next_poll = max(next_poll, now + self.redispatch_after / 4)
+                    await self._dispatch(store)
+            except Exception:
+                log.warning("supervisor tick failed; retrying", exc_info=True)
+            await asyncio.sleep(self.dispatch_every)
+
+    async def _heartbeat(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
+        claims = self.runtime.claims()
+        held = await store.heartbeat_many(claims) if claims else set()
+        for job in self.runtime.running():
+            if job.job_id in claims and job.job_id not in held:
+                log.info("job %s is no longer ours (cancelled or taken over): stopping it", job.job_id)
+                job.stop_event.set()
+        if not await touch_worker(db, self.worker_id, running=len(claims), stopping=self.runtime.stopping.is_set()):
+            await self._register(db)  # another daemon forgot us as dead while we were busy
+
+    async def _reclaim(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
+        async with self._single_flight(db) as leader:
+            if not leader:
+                return
+            count = await store.reclaim_stale(reason=message("worker_lost", self.runtime.language))
+            if count:
+                log.warning("reclaimed %d job(s) whose worker stopped responding", count)
+            await forget_dead_workers(db, older_than=86_400)
+
+    async def _dispatch(self, store: JobStore[Job]) -> None:
+        if self.runtime.stopping.is_set():
+            return
+        due = await store.due_jobs(limit=500)
+        now = time.monotonic()
+        seen: set[uuid.UUID] = set()
+        for job in due:
+            seen.add(job.id)
+            signature = (job.attempts, job.run_after, job.updated_at)
+            sent = self._sent.get(job.id)
+            if sent is not None and sent[0] == signature and now - sent[1] < self.redispatch_after:
+                continue
+            self.runtime.dispatch(job.kind, job.id, 0.0)
+            self._sent[job.id] = (signature, now)
+        for job_id in [j for j in self._sent if j not in seen]:
+            del self._sent[job_id]
+
+    @contextlib.asynccontextmanager
+    async def _single_flight(self, db: AsyncDatabaseManager) -> AsyncIterator[bool]:
+        """Whether this daemon leads the sweep now. SQLite: one daemon per file (the data folder lock)."""
+        if db.dialect_name != "postgresql":
+            yield True
+            return
+        async with db.engine.connect() as conn:
+            got = bool(await conn.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": SWEEP_LOCK_KEY}))
+            try:
+                yield got
+            finally:
+                if got:
+                    await conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SWEEP_LOCK_KEY})

@@ -1,0 +1,182 @@
+"""The worker daemon end to end, embedded mode: real daemon processes, real documents, the tiny real model."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+import uuid
+from pathlib import Path
+
+from sqlalchemy import func, select
+from workerhome import DaemonHome, poll, run
+
+from core.appdb import make_app_store, open_app_database
+from core.schema import Document, StudyGuide
+from daemon.jobs.ingest import generate_job_id_for
+
+PORTUGUESE = (
+    "A fotossíntese é o processo pelo qual as plantas transformam a luz do sol em energia química. "
+    "Ela acontece nos cloroplastos, que contêm clorofila, o pigmento verde que absorve a luz.\n\n"
+    "Na fase clara, a água é quebrada e o oxigênio é liberado para a atmosfera. Na fase escura, o gás "
+    "carbônico é fixado e transformado em glicose, que a planta usa para crescer e se manter viva.\n\n"
+    "Sem a fotossíntese não haveria oxigênio suficiente no ar nem alimento para os outros seres vivos."
+)
+
+
+async def _snapshot(home: DaemonHome) -> dict:
+    db = await open_app_database(f"sqlite+aiosqlite:///{home.data_dir / 'studyjobs.db'}")
+    try:
+        store = make_app_store(db)
+        jobs = await store.list_recent(limit=200)
+        async with db.get_session_context() as session:
+            guides = (await session.scalars(select(StudyGuide))).all()
+            documents = (await session.scalars(select(Document))).all()
+            guide_count = await session.scalar(select(func.count()).select_from(StudyGuide))
+        return {"jobs": {j.id: j for j in jobs}, "guides": guides, "documents": documents, "guide_count": guide_count}
+    finally:
+        await db.dispose()
+
+
+def snapshot(home: DaemonHome) -> dict:
+    return run(_snapshot(home))
+
+
+def add(home: DaemonHome, *paths: Path, only_extract: bool = False) -> list[uuid.UUID]:
+    args = ["add", "--no-start", "--json", *map(str, paths)]
+    if only_extract:
+        args.append("--only-extract")
+    done = home.cli(*args)
+    assert done.returncode == 0, done.stderr
+    return [uuid.UUID(x) for x in json.loads(done.stdout)]
+
+
+def wait_ended(home: DaemonHome, job_ids: list[uuid.UUID], timeout: float = 120) -> dict:
+    def ended() -> dict | None:
+        state = snapshot(home)
+        jobs = state["jobs"]
+        if all(j in jobs and jobs[j].status in ("done", "failed", "cancelled") for j in job_ids):
+            return state
+        return None
+
+    return poll(ended, timeout=timeout, interval=0.2, what=f"jobs {job_ids} to end")  # type: ignore[return-value]
+
+
+def test_a_text_document_becomes_a_study_guide_through_both_jobs(home: DaemonHome, tmp_path: Path):
+    source = tmp_path / "fotossintese.txt"
+    source.write_text(PORTUGUESE, encoding="utf-8")
+    home.start()
+    (ingest,) = add(home, source)
+    generate = generate_job_id_for(ingest)
+    state = wait_ended(home, [ingest, generate])
+    ingest_job, generate_job = state["jobs"][ingest], state["jobs"][generate]
+    assert (ingest_job.status, generate_job.status) == ("done", "done"), (ingest_job.error, generate_job.error)
+    assert [p["name"] for p in ingest_job.phases] == ["read", "clean", "save"]
+    assert [p["name"] for p in generate_job.phases] == ["load_model", "outline", "sections", "export"]
+    assert all(p.get("finished_at") for p in generate_job.phases)
+    (document,) = state["documents"]
+    assert document.language == "pt" and document.status_extract == "done" and document.status_write == "done"
+    (guide,) = state["guides"]
+    assert guide.job_id == generate and generate_job.result_id == guide.id
+    markdown = Path(guide.path).read_text(encoding="utf-8")
+    assert markdown.startswith("# fotossintese") and "## " in markdown
+
+
+def test_extraction_only_makes_no_study_guide(home: DaemonHome, tmp_path: Path):
+    source = tmp_path / "notes.md"
+    source.write_text("# Notes\n\nPhotosynthesis turns light into chemical energy in plants.\n", encoding="utf-8")
+    home.start()
+    (ingest,) = add(home, source, only_extract=True)
+    state = wait_ended(home, [ingest])
+    assert state["jobs"][ingest].status == "done"
+    assert generate_job_id_for(ingest) not in state["jobs"]
+    assert state["guide_count"] == 0
+
+
+def test_bad_files_fail_with_a_plain_message_and_no_retry_and_a_good_file_still_succeeds(
+    home: DaemonHome, tmp_path: Path
+):
+    empty = tmp_path / "vazio.pdf"
+    empty.write_bytes(b"")
+    fake = tmp_path / "falso.pdf"
+    fake.write_text("isto não é um PDF", encoding="utf-8")
+    broken = tmp_path / "quebrado.docx"
+    broken.write_bytes(b"PK\x03\x04 not really a zip")
+    good = tmp_path / "bom.txt"
+    good.write_text(PORTUGUESE, encoding="utf-8")
+    daemon = home.start()
+    bad_ids = add(home, empty, fake, broken)
+    (good_id,) = add(home, good, only_extract=True)
+    state = wait_ended(home, [*bad_ids, good_id])
+    for job_id in bad_ids:
+        job = state["jobs"][job_id]
+        assert job.status == "failed" and job.attempts == 1 and not job.error_transient
+        assert job.error and "Traceback" not in job.error and len(job.error) < 300
+    assert state["jobs"][good_id].status == "done"
+    assert daemon.poll() is None, "the daemon died"
+
+
+def test_a_second_daemon_on_the_same_data_folder_exits_with_a_message(home: DaemonHome):
+    first = home.start()
+    poll(lambda: json.loads(home.cli("workers", "--json").stdout or "[]"), what="the first worker row")
+    second = home.start()
+    assert second.wait(30) == 3
+    assert "already running" in (second.stdout.read() if second.stdout else "")
+    quiet = home.start("--autostart")
+    assert quiet.wait(30) == 0
+    assert first.poll() is None
+
+
+def test_sigterm_hands_the_running_job_back_and_exits_within_ten_seconds(home: DaemonHome, tmp_path: Path):
+    home.settings["model"]["n_threads"] = 1
+    home.write_settings()
+    source = tmp_path / "longo.txt"
+    source.write_text("\n\n".join([PORTUGUESE] * 300), encoding="utf-8")
+    daemon = home.start()
+    (ingest,) = add(home, source)
+    generate = generate_job_id_for(ingest)
+    poll(lambda: (j := snapshot(home)["jobs"].get(generate)) is not None and j.status == "running", what="generate")
+    started = time.monotonic()
+    daemon.send_signal(signal.SIGTERM)
+    assert daemon.wait(15) == 0
+    assert time.monotonic() - started < 10
+    job = snapshot(home)["jobs"][generate]
+    assert (job.status, job.attempts) == ("queued", 0)
+    assert json.loads(home.cli("workers", "--json").stdout) == []
+
+
+def test_kill_9_mid_job_and_a_new_daemon_finishes_it_once(home: DaemonHome, tmp_path: Path):
+    source = tmp_path / "longo.txt"
+    source.write_text("\n\n".join([PORTUGUESE] * 300), encoding="utf-8")
+    daemon = home.start()
+    (ingest,) = add(home, source)
+    generate = generate_job_id_for(ingest)
+    poll(lambda: (j := snapshot(home)["jobs"].get(generate)) is not None and j.status == "running", what="generate")
+    os.kill(daemon.pid, signal.SIGKILL)
+    daemon.wait(10)
+    home.start()
+    state = wait_ended(home, [generate], timeout=180)
+    job = state["jobs"][generate]
+    assert job.status == "done" and job.attempts == 2
+    assert state["guide_count"] == 1
+
+
+def test_cancel_during_generation_stops_it_and_the_next_job_runs(home: DaemonHome, tmp_path: Path):
+    source = tmp_path / "longo.txt"
+    source.write_text("\n\n".join([PORTUGUESE] * 300), encoding="utf-8")
+    nxt = tmp_path / "curto.txt"
+    nxt.write_text(PORTUGUESE, encoding="utf-8")
+    home.start()
+    (ingest,) = add(home, source)
+    generate = generate_job_id_for(ingest)
+    poll(
+        lambda: (j := snapshot(home)["jobs"].get(generate)) is not None and j.stage in ("outline", "sections"),
+        what="the model phases",
+    )
+    assert home.cli("cancel", str(generate)).returncode == 0
+    (second,) = add(home, nxt, only_extract=True)
+    state = wait_ended(home, [generate, second])
+    assert state["jobs"][generate].status == "cancelled"
+    assert state["jobs"][second].status == "done"
+    assert state["guide_count"] == 0
