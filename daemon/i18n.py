@@ -38,8 +38,17 @@ _EN: dict[str, str] = {
         "Something went wrong while working on this document. Try again; if it happens again, the log file "
         "has the details."
     ),
+    "internal_error": (
+        "Something went wrong inside StudyJobs while working on this document. Try again; if it happens again, "
+        "the log file has the details."
+    ),
     "worker_lost": "The program working on this job stopped responding.",
     "stopped": "Stopped on request.",
+    "document_missing": "The document of this job is no longer saved in StudyJobs. Add the file again.",
+    "output_unwritable": (
+        "StudyJobs could not save the study guide in the folder {folder} ({reason}). Choose another output "
+        "folder in Settings."
+    ),
     # Reading documents (daemon.readers.errors).
     "file_missing": "The file was not found. It may have been moved, renamed or deleted: add it again.",
     "file_unreadable": (
@@ -113,12 +122,14 @@ _EN: dict[str, str] = {
     "rate_limited": "The model server is receiving too many requests right now. StudyJobs will try again in a while.",
     "server_error": "The model server had a problem on its side. StudyJobs will try again in a while.",
     # Progress.
+    "reading": "Reading the document…",
     "reading_page": "Reading page {done} of {total}…",
     "reading_part": "Reading part {done} of {total}…",
     "cleaning": "Cleaning up the text…",
     "saving": "Saving…",
     "loading_model": "Loading the language model…",
     "outlining": "Planning the study guide…",
+    "outlining_part": "Planning the study guide: part {current} of {total}…",
     "writing_section": "Writing section {current} of {total}…",
     "exporting": "Saving the study guide…",
     "waiting_retry": "Waiting to try again…",
@@ -129,8 +140,17 @@ _PT_BR: dict[str, str] = {
         "Algo deu errado ao trabalhar neste documento. Tente de novo; se acontecer outra vez, o arquivo de "
         "registro (log) tem os detalhes."
     ),
+    "internal_error": (
+        "Algo deu errado dentro do StudyJobs ao trabalhar neste documento. Tente de novo; se acontecer outra vez, "
+        "o arquivo de registro (log) tem os detalhes."
+    ),
     "worker_lost": "O programa que estava trabalhando nesta tarefa parou de responder.",
     "stopped": "Interrompido a pedido.",
+    "document_missing": "O documento desta tarefa não está mais salvo no StudyJobs. Adicione o arquivo de novo.",
+    "output_unwritable": (
+        "O StudyJobs não conseguiu salvar o guia de estudo na pasta {folder} ({reason}). Escolha outra pasta de "
+        "saída nas Configurações."
+    ),
     "file_missing": (
         "O arquivo não foi encontrado. Ele pode ter sido movido, renomeado ou apagado: adicione-o de novo."
     ),
@@ -216,12 +236,14 @@ _PT_BR: dict[str, str] = {
         "O servidor do modelo está recebendo pedidos demais agora. O StudyJobs vai tentar de novo daqui a pouco."
     ),
     "server_error": "O servidor do modelo teve um problema. O StudyJobs vai tentar de novo daqui a pouco.",
+    "reading": "Lendo o documento…",
     "reading_page": "Lendo página {done} de {total}…",
     "reading_part": "Lendo parte {done} de {total}…",
     "cleaning": "Limpando o texto…",
     "saving": "Salvando…",
     "loading_model": "Carregando o modelo de linguagem…",
     "outlining": "Planejando o guia de estudo…",
+    "outlining_part": "Planejando o guia de estudo: parte {current} de {total}…",
     "writing_section": "Escrevendo a seção {current} de {total}…",
     "exporting": "Salvando o guia de estudo…",
     "waiting_retry": "Aguardando para tentar de novo…",

@@ -11,6 +11,7 @@ import unicodedata
 import uuid
 from pathlib import Path
 
+from core.formats import document_format
 from core.schema import DOCUMENT_STAGES, Document
 from core.stages import StageStatus
 from daemon.jobs.context import JobContext, UserFacingError
@@ -21,8 +22,8 @@ __all__ = ["GENERATE_NAMESPACE", "clean_text", "document_id_for", "generate_job_
 
 DOCUMENT_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b001")
 GENERATE_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b002")
-_SPACES = re.compile(r"[ \t\u00a0]+")
-_BLANKS = re.compile(r"\n{3,}")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BLANKS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
 def document_id_for(job_id: uuid.UUID) -> uuid.UUID:
@@ -36,11 +37,13 @@ def generate_job_id_for(ingest_job_id: uuid.UUID) -> uuid.UUID:
 
 
 def clean_text(text: str) -> str:
-    """Normalise Unicode (NFC), drop control characters, fold runs of spaces and of blank lines."""
+    """Normalise Unicode (NFC), drop stray control characters, fold runs of blank lines; keep indentation.
+
+    The readers already return clean paragraphs; this is the last, cheap pass before the text is stored.
+    """
     text = unicodedata.normalize("NFC", text)
-    text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C")
-    lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
-    return _BLANKS.sub("\n\n", "\n".join(lines)).strip()
+    text = _CONTROL.sub("", text)
+    return _BLANKS.sub("\n\n", text).strip()
 
 
 async def run_ingest(ctx: JobContext) -> uuid.UUID:
@@ -49,11 +52,10 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     plan = plan_for("ingest")
     tracker = ctx.tracker(plan)
     await tracker.message("read", ctx.text("reading"))
+    unit = "reading_page" if document_format(path) == "pdf" else "reading_part"
     extracted: ExtractedDocument = await tracker.run(
         "read",
-        ctx.in_thread(
-            read_document, path, on_progress=ctx.counter(tracker, "read", "reading_page"), stop_event=ctx.stop_event
-        ),
+        ctx.in_thread(read_document, path, on_progress=ctx.counter(tracker, "read", unit), stop_event=ctx.stop_event),
         stop_event=ctx.stop_event,
     )
     await tracker.message("clean", ctx.text("cleaning"))

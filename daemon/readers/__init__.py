@@ -6,7 +6,9 @@ the reader for that format. Each reader lives in its own module and never import
 
 Threading rules: :func:`read_document` is synchronous and blocking: the daemon runs it in a worker thread. Any
 number of threads may call it at once; PDF pages go through PDFium one thread at a time
-(:data:`daemon.readers.pdf.PDFIUM_LOCK`). ``on_progress`` is called on the calling thread; ``stop_event`` may be
+(:data:`daemon.readers.pdf.PDFIUM_LOCK`, taken per page; any other PDFium user in the process must take it too).
+Reading a PDF also runs one short-lived helper thread (the bit-rot check), always joined before
+:func:`read_document` returns or raises. ``on_progress`` is called on the calling thread; ``stop_event`` may be
 set from any thread and is honoured between pages (PDF) or parts (other formats).
 """
 

@@ -78,7 +78,7 @@ def _spine(package: ElementTree.Element, base: str) -> list[str]:
     for item in package.iterfind("opf:manifest/opf:item", _NS):
         href = item.get("href")
         if item.get("id") and href:
-            path = posixpath.normpath(posixpath.join(base, unquote(urldefrag(href).url)))
+            path = posixpath.normpath(posixpath.join(base, unquote(urldefrag(href).url))).lstrip("/")
             manifest[item.get("id", "")] = (path, item.get("media-type", ""), item.get("properties", ""))
     chapters: list[str] = []
     for ref in package.iterfind("opf:spine/opf:itemref", _NS):

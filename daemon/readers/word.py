@@ -83,7 +83,7 @@ def read_docx(data: bytes, progress: Progress) -> ReaderOutput:
     try:
         document = docx.Document(io.BytesIO(data))
         body = document.element.body
-        blocks = list(_blocks(body, document._body))
+        blocks = list(_blocks(body, document))
         properties = document.core_properties
         meta_title, meta_language = properties.title, properties.language
     except ValueError as exc:

@@ -1,0 +1,88 @@
+"""The daemon's message catalog: every code has a plain sentence in Portuguese and English."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+from daemon.i18n import CATALOG, has_message, message, normalize_language
+from daemon.llm import errors as llm_errors
+from daemon.readers import EXTRACTION_CODES
+
+PROGRESS = (
+    "reading_page", "reading_part", "cleaning", "saving", "loading_model", "outlining", "writing_section",
+    "exporting", "waiting_retry",
+)  # fmt: skip
+
+
+def llm_codes() -> set[str]:
+    classes = [getattr(llm_errors, name) for name in llm_errors.__all__]
+    return {cls.code for cls in classes if isinstance(cls, type) and issubclass(cls, Exception)}
+
+
+def placeholders(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def test_every_error_and_progress_code_has_a_sentence_in_both_languages() -> None:
+    codes = {*EXTRACTION_CODES, *llm_codes(), "worker_lost", "timeout", *PROGRESS}
+    assert {"model_missing", "server_unreachable", "rate_limited", "context_overflow", "stopped"} <= codes
+    assert not [code for code in codes if not has_message(code)]
+
+
+def test_every_code_the_daemon_asks_for_has_a_sentence() -> None:
+    daemon = Path(__file__).resolve().parents[3] / "daemon"
+    asked: set[str] = set()
+    for source in daemon.rglob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        asked |= set(re.findall(r'\.text\(\s*"([a-z_]+)"', text))
+        asked |= set(re.findall(r'(?<![.\w])message\(\s*"([a-z_]+)"', text))
+        asked |= set(re.findall(r'(?:UserFacingError|ExtractionError)\(\s*"([a-z_]+)"', text))
+        asked |= set(re.findall(r'counter\([^)]*"([a-z_]+)"\s*[,)]', text))
+    assert "worker_lost" in asked
+    assert not sorted(code for code in asked if not has_message(code))
+
+
+def test_both_languages_have_the_same_entries_with_the_same_placeholders() -> None:
+    assert CATALOG["pt_BR"].keys() == CATALOG["en"].keys()
+    for key, english in CATALOG["en"].items():
+        assert placeholders(CATALOG["pt_BR"][key]) == placeholders(english), key
+
+
+def test_every_sentence_is_plain() -> None:
+    for language, table in CATALOG.items():
+        for key, sentence in table.items():
+            assert sentence[:1].isupper() and sentence.endswith((".", "…")), (language, key)
+            assert "  " not in sentence and "\n" not in sentence, (language, key)
+            assert not re.search(r"\b(exception|traceback|errno|stack)\b", sentence, re.IGNORECASE), (language, key)
+
+
+def test_progress_messages_fill_in_their_counters() -> None:
+    assert message("reading_page", "pt_BR", done=3, total=10) == "Lendo página 3 de 10…"
+    assert message("reading_page", "en", done=3, total=10) == "Reading page 3 of 10…"
+    assert message("writing_section", "pt_BR", current=2, total=5) == "Escrevendo a seção 2 de 5…"
+    assert message("writing_section", "en", current=2, total=5) == "Writing section 2 of 5…"
+
+
+def test_the_worker_lost_sentence() -> None:
+    assert message("worker_lost", "en") == "The program working on this job stopped responding."
+    assert message("worker_lost", "pt_BR") == "O programa que estava trabalhando nesta tarefa parou de responder."
+
+
+def test_a_format_picks_a_sharper_sentence_when_there_is_one() -> None:
+    assert message("encrypted", "pt_BR", format="pdf") == (
+        "Este PDF está protegido por senha. Remova a senha e adicione o arquivo de novo."
+    )
+    assert "DRM" in message("encrypted", "en", format="epub")
+    assert message("encrypted", "en", format="html") == message("encrypted", "en")
+
+
+def test_unknown_codes_languages_and_values_never_raise() -> None:
+    assert message("no_such_code", "en").startswith("Something went wrong")
+    assert message("no_such_code", "pt_BR").startswith("Algo deu errado")
+    assert message("reading_page", "fr_FR", done=1, total=2) == "Reading page 1 of 2…"
+    assert message("reading_page", "en") == "Reading page {done} of {total}…"
+    for spelling in ("pt", "pt-BR", "pt_PT", "Portuguese_Brazil.1252"):
+        assert normalize_language(spelling) == "pt_BR"
+    assert normalize_language("system") == "en"
