@@ -54,7 +54,7 @@ def run(qloop: qasync.QEventLoop) -> Run:
     return runner
 
 
-async def until(predicate: Callable[[], Any], *, timeout: float = 10.0, message: str = "condition") -> Any:
+async def until(predicate: Callable[[], Any], *, timeout: float = 30.0, message: str = "condition") -> Any:
     """Await ``predicate()`` (sync or async) until it is truthy, on the running loop; fail after ``timeout``."""
     deadline = time.monotonic() + timeout
     while True:

@@ -142,7 +142,7 @@ def test_a_waiting_consumer_does_not_spin(sqlite_kit: BrokerKit):
 
 def test_a_consumer_whose_lease_was_lost_cannot_ack_the_message_away_from_its_new_holder(sqlite_kit: BrokerKit):
     first = sqlite_broker(sqlite_kit, lease_seconds=600.0, heartbeat_seconds=300.0)  # beats once, then not for 5 min
-    second = sqlite_broker(sqlite_kit)
+    second = sqlite_broker(sqlite_kit, lease_seconds=5.0, heartbeat_seconds=0.2)  # looks for dead consumers often
     queue = unique_queue()
     for broker in (first, second):
         broker.declare_queue(queue)
@@ -154,7 +154,7 @@ def test_a_consumer_whose_lease_was_lost_cannot_ack_the_message_away_from_its_ne
     with sqlite3.connect(first.path) as conn:
         conn.execute("UPDATE dramatiq_consumers SET heartbeat_at = 0 WHERE consumer_id = ?", (first.consumer_id,))
     consumer = second.consume(queue, prefetch=1, timeout=100)
-    fresh = take(consumer, timeout=15)
+    fresh = take(consumer, timeout=30)
     assert fresh is not None and fresh.message_id == stale.message_id
 
     first.consume(queue, prefetch=1, timeout=100).ack(stale)  # the zombie's ack: refused, logged
