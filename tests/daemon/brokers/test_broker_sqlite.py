@@ -4,6 +4,7 @@ job store's own file."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import statistics
@@ -150,11 +151,15 @@ def test_a_consumer_whose_lease_was_lost_cannot_ack_the_message_away_from_its_ne
     stale = take(first.consume(queue, prefetch=1, timeout=100), timeout=10)
     assert stale is not None
 
-    # The first broker stalls past its lease (as a frozen process would): its heartbeat is made ancient.
-    with sqlite3.connect(first.path) as conn:
-        conn.execute("UPDATE dramatiq_consumers SET heartbeat_at = 0 WHERE consumer_id = ?", (first.consumer_id,))
+    # The first broker stalls past its lease (as a frozen process would): its heartbeat is made ancient — again
+    # each round, because its heartbeat thread's one beat may land after our first write on a loaded machine.
     consumer = second.consume(queue, prefetch=1, timeout=100)
-    fresh = take(consumer, timeout=30)
+    deadline = time.monotonic() + 30
+    fresh = None
+    while fresh is None and time.monotonic() < deadline:
+        with contextlib.closing(sqlite3.connect(first.path)) as conn, conn:
+            conn.execute("UPDATE dramatiq_consumers SET heartbeat_at = 0 WHERE consumer_id = ?", (first.consumer_id,))
+        fresh = take(consumer, timeout=1)
     assert fresh is not None and fresh.message_id == stale.message_id
 
     first.consume(queue, prefetch=1, timeout=100).ack(stale)  # the zombie's ack: refused, logged
