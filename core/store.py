@@ -13,30 +13,28 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from datetime import datetime
 from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import CursorResult, and_, case, delete, false, func, literal, null, or_, select, update
+from sqlalchemy import CursorResult, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import undefer
 from sqlalchemy.sql import ColumnElement
 
-from core import leases
+from core import closing, leases
 from core.db import AsyncDatabaseManager
-from core.errors import JobAlreadyFinishedError, JobCancelledError, JobClaimLostError, JobNotFoundError
+from core.errors import JobNotFoundError
+from core.listing import Cursor, job_filters, newest_first
 from core.models import BaseJobModel
 from core.retry import DEFAULT_BACKOFF, Backoff
 from core.status import CANCELLABLE_JOB_STATUSES, TERMINAL_JOB_STATUSES, JobStatus
-from core.types import UTCDateTime, utcnow
+from core.types import utcnow
 from core.watch import DEFAULT_EMIT_ON, ChangeHub, watch_job
 
 __all__ = ["Cursor", "JobStore"]
 
 M = TypeVar("M", bound=BaseJobModel)
 
-Cursor = tuple[datetime, uuid.UUID]
-"""Where a page of ``list_recent`` ended: the last row's ``(created_at, id)``."""
 
 _OPEN = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
 _CANCELLABLE = tuple(s.value for s in CANCELLABLE_JOB_STATUSES)
@@ -136,21 +134,8 @@ class JobStore(Generic[M]):
                 new jobs arrive, and fast however deep the page.
             search: Case-insensitive substring of the title.
         """
-        if limit <= 0:
-            raise ValueError("limit must be at least 1")
-        if offset < 0:
-            raise ValueError("offset cannot be negative")
-        m = self.model
-        stmt = (
-            select(m)
-            .where(*self._filters(kind=kind, status=status, statuses=statuses, search=search))
-            .order_by(m.created_at.desc(), m.id.desc())
-            .limit(limit)
-            .offset(offset)
-        )
-        if before is not None:
-            created, last_id = before
-            stmt = stmt.where(or_(m.created_at < created, and_(m.created_at == created, m.id < last_id)))
+        filters = job_filters(self.model, kind=kind, status=status, statuses=statuses, search=search)
+        stmt = newest_first(self.model, filters, limit=limit, offset=offset, before=before)
         async with self.db.get_session_context() as session:
             return list((await session.scalars(stmt)).all())
 
@@ -163,8 +148,8 @@ class JobStore(Generic[M]):
         search: str | None = None,
     ) -> int:
         """How many jobs match the same filters as :meth:`list_recent`."""
-        stmt = select(func.count()).select_from(self.model)
-        stmt = stmt.where(*self._filters(kind=kind, status=status, statuses=statuses, search=search))
+        filters = job_filters(self.model, kind=kind, status=status, statuses=statuses, search=search)
+        stmt = select(func.count()).select_from(self.model).where(*filters)
         async with self.db.get_session_context() as session:
             return int(await session.scalar(stmt) or 0)
 
@@ -318,33 +303,9 @@ class JobStore(Generic[M]):
         Raises:
             The same errors as :meth:`succeed`.
         """
-        m = self.model
-        now = utcnow()
-        requeue: ColumnElement[bool] = (m.attempts < m.max_attempts) if transient else false()
-        steps = self.backoff.steps
-        retry_at = case(
-            *[
-                (m.attempts <= i + 1, literal(self.backoff.retry_at(i + 1, now), UTCDateTime()))
-                for i in range(len(steps))
-            ],
-            else_=literal(self.backoff.retry_at(len(steps), now), UTCDateTime()),
-        )
+        values = closing.failure_values(self.model, self.backoff, reason=reason, transient=transient, now=utcnow())
         async with self.db.get_session_context() as session:
-            await self._close(
-                session,
-                job_id,
-                attempt,
-                status=case((requeue, JobStatus.QUEUED.value), else_=JobStatus.FAILED.value),
-                run_after=case((requeue, retry_at), else_=null()),
-                payload=case((requeue, m.payload), else_=null()),
-                finished_at=case((requeue, null()), else_=literal(now, UTCDateTime())),
-                progress=case((requeue, 0.0), else_=m.progress),
-                stage=case((requeue, ""), else_=m.stage),
-                heartbeat_at=None,
-                worker_id=None,
-                error=reason,
-                error_transient=transient,
-            )
+            await self._close(session, job_id, attempt, **values)
             return await self._must_select(session, job_id)
 
     async def cancel(self, job_id: uuid.UUID, *, reason: str | None = None) -> M | None:
@@ -481,32 +442,6 @@ class JobStore(Generic[M]):
 
     # -- internals -----------------------------------------------------------------------------------------
 
-    def _filters(
-        self,
-        *,
-        kind: str | None,
-        status: JobStatus | str | None,
-        statuses: Iterable[JobStatus | str] | None,
-        search: str | None,
-    ) -> list[ColumnElement[bool]]:
-        if status is not None and statuses is not None:
-            raise ValueError("pass status or statuses, not both")
-        m = self.model
-        filters: list[ColumnElement[bool]] = []
-        if kind is not None:
-            filters.append(m.kind == kind)
-        if status is not None:
-            filters.append(m.status == JobStatus(status).value)
-        if statuses is not None:
-            wanted = tuple(JobStatus(s).value for s in statuses)
-            if not wanted:
-                raise ValueError("statuses is empty")
-            filters.append(m.status.in_(wanted))
-        if search:
-            escaped = search.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            filters.append(func.lower(m.title).like(f"%{escaped}%", escape="\\"))
-        return filters
-
     async def _update(
         self, session: AsyncSession, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any
     ) -> bool:
@@ -532,13 +467,5 @@ class JobStore(Generic[M]):
         m = self.model
         held = (m.status == JobStatus.RUNNING, m.attempts == attempt)
         where: tuple[ColumnElement[bool], ...] = (m.status.in_(_OPEN),) if attempt is None else held
-        if await self._update(session, job_id, where, **values):
-            return
-        row = (await session.execute(select(m.status, m.attempts).where(m.id == job_id))).first()
-        if row is None:
-            raise JobNotFoundError(job_id)
-        if row.status == JobStatus.CANCELLED:
-            raise JobCancelledError(f"job {job_id} was cancelled")
-        if attempt is not None and (row.attempts != attempt or row.status not in _TERMINAL):
-            raise JobClaimLostError(f"job {job_id}: attempt {attempt} lost its claim (now attempt {row.attempts})")
-        raise JobAlreadyFinishedError(f"job {job_id} is already {row.status}")
+        if not await self._update(session, job_id, where, **values):
+            raise await closing.why_not_closed(session, m, job_id, attempt)
