@@ -7,7 +7,7 @@ import logging
 import threading
 
 import pytest
-from conftest import async_wait_for
+from jobtesting import async_wait_for
 
 from core import JobStore, StageInterruptedError, run_cancellable
 

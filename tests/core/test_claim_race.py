@@ -6,7 +6,7 @@ import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
 
-from conftest import SampleJob
+from jobtesting import SampleJob
 from sqlalchemy import select, update
 
 from core import AsyncDatabaseManager, JobStatus, JobStore

@@ -7,7 +7,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from conftest import SampleJob
+from jobtesting import SampleJob
 from sqlalchemy import update
 
 from core import AsyncDatabaseManager, JobClaimLostError, JobStatus, JobStore

@@ -6,7 +6,7 @@ import asyncio
 import threading
 
 import pytest
-from conftest import async_wait_for
+from jobtesting import async_wait_for
 
 from core import JobStatus, JobStore, Phase, PhasePlan, ProgressTracker, StageInterruptedError, eta_seconds
 

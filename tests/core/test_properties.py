@@ -13,9 +13,9 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 
-from conftest import SampleJob, temporary_database
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jobtesting import SampleJob, temporary_database
 from sqlalchemy import select, update
 
 from core import (

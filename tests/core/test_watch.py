@@ -6,7 +6,7 @@ import asyncio
 import uuid
 
 import pytest
-from conftest import SampleJob, async_wait_for
+from jobtesting import SampleJob, async_wait_for
 from sqlalchemy import event, text
 
 from core import AsyncDatabaseManager, JobNotFoundError, JobStatus, JobStore
