@@ -152,32 +152,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _run(args: argparse.Namespace, settings: Settings) -> int:
+async def _run(args: argparse.Namespace, settings: Settings, commands: dict[str, Command]) -> int:
     db = await open_app_database(settings.database_url)
     try:
         store = make_app_store(db, stale_after=settings.stale_after)
-        return await COMMANDS[args.command](store, settings, args)
+        return await commands[args.command](store, settings, args)
     finally:
         await db.dispose()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``studyjobs``; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+Direct = Callable[[Settings, argparse.Namespace], int]
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    parser: argparse.ArgumentParser | None = None,
+    commands: dict[str, Command] | None = None,
+    direct: dict[str, Direct] | None = None,
+) -> int:
+    """Entry point of ``studyjobs``; returns the exit code.
+
+    Args:
+        argv: The arguments (default: ``sys.argv[1:]``).
+        parser: A parser extended with more commands (the daemon's CLI adds ``daemon``, ``add``, ``workers``).
+        commands: The store commands by name (default :data:`COMMANDS`).
+        direct: Commands that run without opening the store (the worker process itself).
+    """
+    args = (parser or build_parser()).parse_args(argv)
     try:
         settings = load_settings()
     except SettingsError as error:
         print(f"Settings problem: {error}", file=sys.stderr)
         return EXIT_USAGE
+    if direct and args.command in direct:
+        return direct[args.command](settings, args)
     try:
-        return asyncio.run(_run(args, settings))
+        return asyncio.run(_run(args, settings, commands or COMMANDS))
     except JobNotFoundError:
         print(f"No job with id {getattr(args, 'job_id', '?')}.", file=sys.stderr)
         return EXIT_FAILED
     except (MigrationError, OSError) as error:
         print(f"Could not open the database {redact_url(settings.database_url)}: {error}", file=sys.stderr)
         return EXIT_DATABASE
+    except KeyboardInterrupt:
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from core import cli as store_cli
-from core.appdb import MigrationError, make_app_store, open_app_database
-from core.config import Settings, SettingsError, load_settings, redact_url
+from core.config import Settings
 from core.errors import JobNotFoundError
 from core.formats import MAX_DOCUMENT_BYTES, is_supported
 from core.schema import Job
@@ -175,41 +174,18 @@ async def _workers(store: JobStore[Job], settings: Settings, args: argparse.Name
     return EXIT_OK
 
 
-async def _run(args: argparse.Namespace, settings: Settings) -> int:
-    db = await open_app_database(settings.database_url)
-    try:
-        store = make_app_store(db, stale_after=settings.stale_after)
-        if args.command == "add":
-            return await _add(store, settings, args)
-        if args.command == "workers":
-            return await _workers(store, settings, args)
-        return await store_cli.COMMANDS[args.command](store, settings, args)
-    finally:
-        await db.dispose()
+def _daemon(settings: Settings, args: argparse.Namespace) -> int:
+    from daemon.process import run_daemon  # it sets the broker before importing the actors
+
+    return run_daemon(settings, threads=args.threads, autostart=args.autostart)
+
+
+COMMANDS: dict[str, store_cli.Command] = {**store_cli.COMMANDS, "add": _add, "workers": _workers}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``studyjobs``; returns the exit code."""
-    args = build_parser().parse_args(argv)
-    try:
-        settings = load_settings()
-    except SettingsError as error:
-        print(f"Settings problem: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.command == "daemon":
-        from daemon.process import run_daemon  # it sets the broker before importing the actors
-
-        return run_daemon(settings, threads=args.threads, autostart=args.autostart)
-    try:
-        return asyncio.run(_run(args, settings))
-    except JobNotFoundError:
-        print(f"No job with id {getattr(args, 'job_id', '?')}.", file=sys.stderr)
-        return EXIT_FAILED
-    except (MigrationError, OSError) as error:
-        print(f"Could not open the database {redact_url(settings.database_url)}: {error}", file=sys.stderr)
-        return EXIT_DATABASE
-    except KeyboardInterrupt:
-        return EXIT_FAILED
+    return store_cli.main(argv, parser=build_parser(), commands=COMMANDS, direct={"daemon": _daemon})
 
 
 if __name__ == "__main__":

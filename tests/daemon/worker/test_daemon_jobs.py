@@ -180,3 +180,23 @@ def test_cancel_during_generation_stops_it_and_the_next_job_runs(home: DaemonHom
     assert state["jobs"][generate].status == "cancelled"
     assert state["jobs"][second].status == "done"
     assert state["guide_count"] == 0
+
+
+def test_add_refuses_missing_and_unsupported_files_before_making_any_job(home: DaemonHome, tmp_path: Path):
+    picture = tmp_path / "foto.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n")
+    good = tmp_path / "bom.txt"
+    good.write_text(PORTUGUESE, encoding="utf-8")
+    refused = home.cli("add", "--no-start", str(good), str(picture), str(tmp_path / "sumiu.pdf"))
+    assert refused.returncode == 2
+    assert "foto.png" in refused.stderr and "sumiu.pdf" in refused.stderr
+    assert json.loads(home.cli("list", "--json").stdout) == []
+
+
+def test_add_wait_follows_both_jobs_and_exits_zero(home: DaemonHome, tmp_path: Path):
+    source = tmp_path / "fotossintese.txt"
+    source.write_text(PORTUGUESE, encoding="utf-8")
+    home.start()
+    done = home.cli("add", "--no-start", "--wait", str(source), timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "sections" in done.stdout and "100.0%" in done.stdout
