@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QLabel,
     QListWidget,
     QRadioButton,
@@ -22,9 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.formats import is_supported
+from core.formats import SUPPORTED_SUFFIXES, is_supported
 
-__all__ = ["AddDialog", "split_supported"]
+__all__ = ["AddDialog", "file_picker", "refused_text", "split_supported"]
 
 
 def split_supported(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]:
@@ -35,6 +36,29 @@ def split_supported(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]
         path = Path(raw).expanduser().absolute()
         (ok if path.is_file() and is_supported(path) else refused).append(path)
     return ok, refused
+
+
+def refused_text(refused: Iterable[Path]) -> str:
+    """The message that lists files StudyJobs cannot read, and says which kinds it reads."""
+    names = "\n".join(f"• {p.name or p}" for p in refused)
+    kinds = ", ".join(sorted({s.lstrip(".").upper() for s in SUPPORTED_SUFFIXES}))
+    return QCoreApplication.translate(
+        "MainWindow", "These files cannot be added:\n{names}\n\nStudyJobs reads {kinds} files."
+    ).format(names=names, kinds=kinds)
+
+
+def file_picker(parent: QWidget) -> QFileDialog:
+    """A file dialog for existing documents, filtered to the supported kinds (open it with ``open()``)."""
+    patterns = " ".join(f"*{s}" for s in SUPPORTED_SUFFIXES)
+    dialog = QFileDialog(parent, QCoreApplication.translate("MainWindow", "Add documents"))
+    dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+    dialog.setNameFilters(
+        [
+            QCoreApplication.translate("MainWindow", "Documents ({patterns})").format(patterns=patterns),
+            QCoreApplication.translate("MainWindow", "All files (*)"),
+        ]
+    )
+    return dialog
 
 
 class AddDialog(QDialog):

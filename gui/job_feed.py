@@ -190,10 +190,13 @@ class JobFeed(QObject):
             task.add_done_callback(lambda _t: setattr(self, "_busy", False))
 
     async def _check(self, generation: int, version: int | None) -> None:
-        loaded = len(self.model.rows)
-        size = max(min(loaded, self.head_size), self.page_size if loaded == 0 else 1)
+        # at least a page: every row added since the last look fits in the head (up to ``head_size`` of them)
+        size = min(max(len(self.model.rows), self.page_size), self.head_size)
         head_jobs = await self.store.list_recent(limit=size + 1, **self._query())
         head = [JobRow.of(j) for j in head_jobs[:size]]
+        if generation == self._generation and self._gap(head, complete=len(head_jobs) <= size):
+            self.reload()  # rows the model cannot place (too many new, or older than the newest shown)
+            return
         head_ids = {r.id for r in head}
         updates: list[JobRow] = []
         removed: set[Any] = set()
@@ -221,3 +224,19 @@ class JobFeed(QObject):
         ]
         if changed or finished:
             self.refreshed.emit(changed, finished)
+
+    def _gap(self, head: list[JobRow], *, complete: bool) -> bool:
+        """Whether the head holds rows the model would miss: more new rows than a head holds, or a row that is
+        not shown although it sorts among the shown ones (a job whose ``created_at`` was set in the past)."""
+        rows = self.model.rows
+        if not rows or not head:
+            return False
+        newest, oldest = (rows[0].created_at, rows[0].id), (rows[-1].created_at, rows[-1].id)
+        if not complete and (head[-1].created_at, head[-1].id) > newest:
+            return True
+        return any(
+            self.model.row_of(r.id) is None
+            and (oldest < (r.created_at, r.id) or not self.model.more)
+            and (r.created_at, r.id) < newest
+            for r in head
+        )

@@ -2,60 +2,48 @@
 
 Threading: everything here runs on the UI thread; database work runs as coroutines on the qasync loop through
 the window's :class:`~gui.tasks.TaskGroup`, so no session is ever held between ticks and every error reaches the
-:class:`~gui.error_dialog.ErrorReporter`. The details panel follows the selected job with
-``JobStore.watch(job_id, emit_on=("status", "progress", "stage", "message"))``; the table follows the store through
-:class:`~gui.job_feed.JobFeed`'s change check. Both pause while the window is hidden.
-"""
+:class:`~gui.error_dialog.ErrorReporter`. The details panel follows the selected job through
+:class:`~gui.follower.JobFollower` (``JobStore.watch`` on ``status``, ``progress``, ``stage``, ``message``); the table
+follows the store through :class:`~gui.job_feed.JobFeed`'s change check. Both pause while the window is hidden.
+
+Parts live in their own modules: the actions, menus and toolbar in :mod:`gui.actions`, the filter bar in
+:mod:`gui.filter_bar`, the table view in :mod:`gui.jobs_view`, the remembered layout in :mod:`gui.window_state`, and
+where a job's study guide is in :mod:`gui.results`."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QButtonGroup,
-    QFileDialog,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
-    QMainWindow,
-    QMessageBox,
-    QPushButton,
-    QSplitter,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal
+from PySide6.QtGui import QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from core.config import Settings
 from core.db import AsyncDatabaseManager
-from core.errors import JobNotFoundError
-from core.formats import SUPPORTED_SUFFIXES
 from core.store import JobStore
-from gui.add_dialog import AddDialog, split_supported
+from gui.actions import WindowSlots, add_menus, add_toolbar, make_actions
+from gui.add_dialog import AddDialog, file_picker, refused_text, split_supported
 from gui.daemon_bar import DaemonBar
 from gui.daemon_process import DaemonLauncher
 from gui.details_panel import DetailsPanel
 from gui.error_dialog import ErrorReporter
+from gui.filter_bar import FilterBar
+from gui.follower import WATCH_FIELDS, JobFollower
 from gui.job_feed import JobFeed
-from gui.jobs_model import COLUMNS, JobRow, JobsModel
-from gui.progress_delegate import ProgressDelegate
-from gui.results import find_output, source_path
+from gui.jobs_model import JobRow, JobsModel
+from gui.jobs_view import JobsView
+from gui.results import find_output, follow_up_job_id, source_path
 from gui.settings_dialog import SettingsDialog
 from gui.tasks import TaskGroup
 from gui.tray import Tray
+from gui.window_state import restore_window_state, save_window_state
 
 __all__ = ["WATCH_FIELDS", "MainWindow"]
 
 log = logging.getLogger(__name__)
-WATCH_FIELDS = ("status", "progress", "stage", "message")
 
 
 class MainWindow(QMainWindow):
@@ -89,7 +77,6 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__()
         self.db, self.store, self.settings, self.tray = db, store, settings, tray
-        self.watch_interval = watch_interval
         self.reporter = ErrorReporter(self)
         self.tasks = TaskGroup(self.reporter)
         self.setWindowTitle("StudyJobs")
@@ -99,130 +86,52 @@ class MainWindow(QMainWindow):
         self.notice: QMessageBox | None = None
         self.add_dialog: AddDialog | None = None
         self.settings_dialog: SettingsDialog | None = None
-        self._follow_task: asyncio.Task[Any] | None = None
         self._quitting = False
-        self._make_actions()
+        self.window_actions = make_actions(self, self._slots(), self._guard)
+        a = self.window_actions
+        self.add_action, self.cancel_action, self.retry_action = a.add, a.cancel, a.retry
+        self.open_action, self.folder_action, self.remove_action = a.open, a.folder, a.remove
+        self.settings_action, self.quit_action = a.settings, a.quit
+        self.job_actions = [a.cancel, a.retry, a.open, a.folder]
+        self.follower = JobFollower(store, self.tasks, self._on_watched, interval=watch_interval)
         self.model = JobsModel(self)
         self.feed = JobFeed(store, self.model, self.tasks, interval=feed_interval)
         self.feed.refreshed.connect(self._on_refreshed)
         self._make_widgets(launcher or DaemonLauncher(["off"]))
-        self._make_menus()
-        self._restore_layout()
+        add_menus(self, self.window_actions)
+        restore_window_state(self.settings.data_dir, self, self.view, self.splitter)
         self._update_actions(None)
 
     # -- construction -------------------------------------------------------------------------------------
 
-    def _action(self, text: str, shortcut: QKeySequence | str | None, slot: Any, tip: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setToolTip(tip or text.replace("&", ""))
-        action.setStatusTip(tip)
-        action.triggered.connect(lambda _checked=False: self._guard(slot))
-        self.addAction(action)
-        return action
-
-    def _make_actions(self) -> None:
-        std = QKeySequence.StandardKey
-        self.add_action = self._action(
-            QCoreApplication.translate("MainWindow", "&Add documents…"), QKeySequence(std.Open), self.choose_files
+    def _slots(self) -> WindowSlots:
+        return WindowSlots(
+            add=self.choose_files,
+            cancel=self.cancel_selected,
+            retry=self.retry_selected,
+            open=self.open_output,
+            folder=self.show_in_folder,
+            remove=self.remove_selected,
+            settings=self.open_settings,
+            quit=self.request_quit,
+            find=lambda: self.search.setFocus(),
+            refresh=lambda: self.feed.reload(),
         )
-        self.cancel_action = self._action(
-            QCoreApplication.translate("MainWindow", "&Cancel job"),
-            "Ctrl+.",
-            self.cancel_selected,
-            QCoreApplication.translate("MainWindow", "Stop this job"),
-        )
-        self.retry_action = self._action(
-            QCoreApplication.translate("MainWindow", "&Retry"),
-            "Ctrl+R",
-            self.retry_selected,
-            QCoreApplication.translate("MainWindow", "Run this job again"),
-        )
-        self.open_action = self._action(
-            QCoreApplication.translate("MainWindow", "&Open study guide"), "Ctrl+Return", self.open_output
-        )
-        self.folder_action = self._action(
-            QCoreApplication.translate("MainWindow", "Show in &folder"), "Ctrl+Shift+F", self.show_in_folder
-        )
-        self.remove_action = self._action(
-            QCoreApplication.translate("MainWindow", "Re&move from history"),
-            QKeySequence(std.Delete),
-            self.remove_selected,
-            QCoreApplication.translate("MainWindow", "Forget this finished job (its files are kept)"),
-        )
-        self.settings_action = self._action(
-            QCoreApplication.translate("MainWindow", "&Settings…"), QKeySequence(std.Preferences), self.open_settings
-        )
-        self.quit_action = self._action(
-            QCoreApplication.translate("MainWindow", "&Quit"), QKeySequence(std.Quit), self.request_quit
-        )
-        self.find_action = self._action(
-            QCoreApplication.translate("MainWindow", "&Find"), QKeySequence(std.Find), lambda: self.search.setFocus()
-        )
-        self.refresh_action = self._action(
-            QCoreApplication.translate("MainWindow", "Re&fresh"), QKeySequence(std.Refresh), lambda: self.feed.reload()
-        )
-        self.job_actions = [self.cancel_action, self.retry_action, self.open_action, self.folder_action]
 
     def _make_widgets(self, launcher: DaemonLauncher) -> None:
         central = QWidget()
         layout = QVBoxLayout(central)
-        bar = QHBoxLayout()
-        self.filter_group = QButtonGroup(self)
-        self.filter_buttons: dict[str, QPushButton] = {}
-        names = {
-            "all": QCoreApplication.translate("MainWindow", "All"),
-            "active": QCoreApplication.translate("MainWindow", "Active"),
-            "done": QCoreApplication.translate("MainWindow", "Done"),
-            "failed": QCoreApplication.translate("MainWindow", "Failed"),
-            "cancelled": QCoreApplication.translate("MainWindow", "Cancelled"),
-        }
-        for key, text in names.items():
-            button = QPushButton(text)
-            button.setCheckable(True)
-            button.setAccessibleName(QCoreApplication.translate("MainWindow", "Show: {filter}").format(filter=text))
-            button.clicked.connect(lambda _c=False, k=key: self._guard(self.feed.set_filter, k))
-            self.filter_group.addButton(button)
-            self.filter_buttons[key] = button
-            bar.addWidget(button)
-        self.filter_buttons["all"].setChecked(True)
-        bar.addStretch(1)
-        self.search = QLineEdit()
-        self.search.setPlaceholderText(QCoreApplication.translate("MainWindow", "Search documents"))
-        self.search.setAccessibleName(QCoreApplication.translate("MainWindow", "Search documents"))
-        self.search.setClearButtonEnabled(True)
-        self.search.setMinimumWidth(220)
-        self._search_timer = QTimer(self)
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(250)
-        self._search_timer.timeout.connect(lambda: self._guard(self.feed.set_search, self.search.text()))
-        self.search.textChanged.connect(lambda _t: self._search_timer.start())
-        bar.addWidget(self.search)
-        layout.addLayout(bar)
-        self.view = QTableView()
-        self.view.setModel(self.model)
-        self.view.setAccessibleName(QCoreApplication.translate("MainWindow", "Jobs"))
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setAlternatingRowColors(True)
-        self.view.setShowGrid(False)
-        self.view.verticalHeader().setVisible(False)
-        self.view.verticalHeader().setDefaultSectionSize(28)
-        self.view.setWordWrap(False)
-        self.delegate = ProgressDelegate(self.view)
-        self.view.setItemDelegateForColumn(COLUMNS.index("progress"), self.delegate)
-        header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        widths = {"title": 200, "kind": 100, "status": 120, "progress": 130, "eta": 120, "started": 70, "duration": 90}
-        for column, width in widths.items():
-            self.view.setColumnWidth(COLUMNS.index(column), width)
+        self.filter_bar = FilterBar()
+        self.filter_buttons = self.filter_bar.buttons
+        self.search = self.filter_bar.search
+        self.filter_bar.filter_chosen.connect(lambda key: self._guard(self.feed.set_filter, key))
+        self.filter_bar.search_changed.connect(lambda text: self._guard(self.feed.set_search, text))
+        layout.addWidget(self.filter_bar)
+        self.view = JobsView(self.model)
+        self.delegate = self.view.delegate
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._guard(self._on_current, cur))
         self.view.doubleClicked.connect(lambda _i: self._guard(self.open_output))
-        actions = [self.cancel_action, self.retry_action, self.open_action, self.folder_action, self.remove_action]
-        self.details = DetailsPanel(actions)
+        self.details = DetailsPanel(self.window_actions.job_actions)
         self.details.setMinimumWidth(320)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.view)
@@ -232,31 +141,12 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([880, 420])
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
-        toolbar = self.addToolBar(QCoreApplication.translate("MainWindow", "Main"))
-        toolbar.setObjectName("main-toolbar")
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for action in (self.add_action, self.cancel_action, self.retry_action, self.open_action):
-            toolbar.addAction(action)
-        toolbar.addSeparator()
-        toolbar.addAction(self.settings_action)
+        add_toolbar(self, self.window_actions)
         self.count_label = QLabel()
         self.count_label.setAccessibleName(QCoreApplication.translate("MainWindow", "Number of jobs"))
         self.statusBar().addWidget(self.count_label, 1)
         self.daemon_bar = DaemonBar(self.db, launcher, self.tasks)
         self.statusBar().addPermanentWidget(self.daemon_bar)
-
-    def _make_menus(self) -> None:
-        menu = self.menuBar()
-        file_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&File"))
-        for action in (self.add_action, None, self.settings_action, None, self.quit_action):
-            file_menu.addSeparator() if action is None else file_menu.addAction(action)
-        job_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&Job"))
-        for action in (self.cancel_action, self.retry_action, None, self.open_action, self.folder_action, None,
-                       self.remove_action):  # fmt: skip
-            job_menu.addSeparator() if action is None else job_menu.addAction(action)
-        view_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&View"))
-        view_menu.addAction(self.find_action)
-        view_menu.addAction(self.refresh_action)
 
     # -- lifecycle ----------------------------------------------------------------------------------------
 
@@ -270,8 +160,8 @@ class MainWindow(QMainWindow):
         self._save_layout()
         self.feed.pause()
         self.daemon_bar.pause()
-        self._search_timer.stop()
-        await self.tasks.close(cancel_first=[self._follow_task])
+        self.filter_bar.stop()
+        await self.tasks.close(cancel_first=[self.follower.task])
 
     def request_quit(self) -> None:
         """Quit the app (the app awaits :attr:`quit_requested`, then disposes the engine)."""
@@ -284,15 +174,15 @@ class MainWindow(QMainWindow):
         if self.tasks.tasks or self.model.rows or self.feed.polling is False:
             self.feed.resume()
             self.daemon_bar.resume()
-            if self.selected_id is not None and (self._follow_task is None or self._follow_task.done()):
-                self._follow(self.selected_id)
+            if self.selected_id is not None and not self.follower.active:
+                self.follower.follow(self.selected_id)
 
     def hideEvent(self, event: Any) -> None:
         """Pause polling while hidden (minimised or in the tray)."""
         super().hideEvent(event)
         self.feed.pause()
         self.daemon_bar.pause()
-        self._stop_follow()
+        self.follower.stop()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Hide to the tray when the user wants it and a tray exists; otherwise quit."""
@@ -305,43 +195,13 @@ class MainWindow(QMainWindow):
         self.request_quit()
 
     def _save_layout(self) -> None:
-        store = self._layout_store()
-        store.setValue("geometry", self.saveGeometry())
-        store.setValue("state", self.saveState())
-        store.setValue("columns", self.view.horizontalHeader().saveState())
-        store.setValue("splitter", self.splitter.saveState())
-        store.sync()
-
-    def _restore_layout(self) -> None:
-        store = self._layout_store()
-        for key, restore in (
-            ("geometry", self.restoreGeometry),
-            ("state", self.restoreState),
-            ("columns", self.view.horizontalHeader().restoreState),
-            ("splitter", self.splitter.restoreState),
-        ):
-            value = store.value(key)
-            if isinstance(value, QByteArray) and not value.isEmpty():
-                restore(value)
-        if store.value("geometry") is None:
-            self.resize(1320, 680)
-
-    def _layout_store(self) -> QSettings:
-        return QSettings(str(self.settings.data_dir / "window.ini"), QSettings.Format.IniFormat)
+        save_window_state(self.settings.data_dir, self, self.view, self.splitter)
 
     # -- adding work --------------------------------------------------------------------------------------
 
     def choose_files(self) -> None:
         """Open a file picker (non-modal) for documents to add."""
-        patterns = " ".join(f"*{s}" for s in SUPPORTED_SUFFIXES)
-        dialog = QFileDialog(self, QCoreApplication.translate("MainWindow", "Add documents"))
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-        dialog.setNameFilters(
-            [
-                QCoreApplication.translate("MainWindow", "Documents ({patterns})").format(patterns=patterns),
-                QCoreApplication.translate("MainWindow", "All files (*)"),
-            ]
-        )
+        dialog = file_picker(self)
         dialog.filesSelected.connect(lambda files: self._guard(self.add_files, files))
         dialog.open()
 
@@ -349,13 +209,7 @@ class MainWindow(QMainWindow):
         """Refuse unsupported files with a message, then ask what to make of the rest (returns that dialog)."""
         ok, refused = split_supported(paths)
         if refused:
-            names = "\n".join(f"• {p.name or p}" for p in refused)
-            kinds = ", ".join(sorted({s.lstrip(".").upper() for s in SUPPORTED_SUFFIXES}))
-            self.show_notice(
-                QCoreApplication.translate(
-                    "MainWindow", "These files cannot be added:\n{names}\n\nStudyJobs reads {kinds} files."
-                ).format(names=names, kinds=kinds)
-            )
+            self.show_notice(refused_text(refused))
         if not ok:
             return None
         self.add_dialog = AddDialog(ok, self)
@@ -418,13 +272,13 @@ class MainWindow(QMainWindow):
         if job is not None and job.id == self.selected_id:
             self._show(JobRow.of(job))
             if follow:
-                self._follow(job.id)
+                self.follower.follow(job.id)
         self.feed.refresh_now()
 
     async def _remove(self, job_id: uuid.UUID) -> None:
         if await self.store.delete(job_id) and job_id == self.selected_id:
             self.selected_id = None
-            self._stop_follow()
+            self.follower.stop()
             self._show(None)
         self.feed.refresh_now()
 
@@ -466,30 +320,17 @@ class MainWindow(QMainWindow):
         row = self.model.job_at(index.row()) if index.isValid() else None
         if row is None:
             self.selected_id = None
-            self._stop_follow()
+            self.follower.stop()
             self._show(None)
             return
         if row.id != self.selected_id:
             self.selected_id = row.id
             self._show(row)
-            self._follow(row.id)
+            self.follower.follow(row.id)
 
-    def _follow(self, job_id: uuid.UUID) -> None:
-        self._stop_follow()
-        self._follow_task = self.tasks.start(
-            self._watch(job_id), name="follow", on_error=lambda e: isinstance(e, JobNotFoundError)
-        )
-
-    def _stop_follow(self) -> None:
-        if self._follow_task is not None and not self._follow_task.done():
-            self._follow_task.cancel()
-        self._follow_task = None
-
-    async def _watch(self, job_id: uuid.UUID) -> None:
-        async for job in self.store.watch(job_id, interval=self.watch_interval, emit_on=WATCH_FIELDS):
-            if job_id != self.selected_id:
-                return
-            self._show(JobRow.of(job))
+    def _on_watched(self, row: JobRow) -> None:
+        if row.id == self.selected_id:
+            self._show(row)
 
     def _show(self, row: JobRow | None) -> None:
         previous = self.details.job
@@ -525,26 +366,26 @@ class MainWindow(QMainWindow):
         )
         if self.selected_id is not None:
             i = self.model.row_of(self.selected_id)
-            if i is not None and i in changed and (self._follow_task is None or self._follow_task.done()):
+            if i is not None and i in changed and not self.follower.active:
                 row = self.model.rows[i]
                 self._show(row)
                 if row.status in ("queued", "running") and self.isVisible():
-                    self._follow(row.id)
+                    self.follower.follow(row.id)
             elif i is not None and self.view.currentIndex().row() != i:
                 self.view.setCurrentIndex(self.model.index(i, 0))
-        for row in finished:
-            if self.tray is not None:
-                if row.status == "done":
-                    self.tray.notify(
-                        QCoreApplication.translate("MainWindow", "Finished: {name}").format(name=row.display_name),
-                        QCoreApplication.translate("MainWindow", "The job is done."),
-                    )
-                else:
-                    self.tray.notify(
-                        QCoreApplication.translate("MainWindow", "Stopped: {name}").format(name=row.display_name),
-                        row.error or "",
-                        error=True,
-                    )
+            self._guide_ready(changed)
+        if self.tray is not None:
+            for row in finished:
+                self.tray.notify_finished(row.display_name, row.status, row.error)
+
+    def _guide_ready(self, changed: list[int]) -> None:
+        """A selected, done ``ingest`` job opens its follow-up's guide as soon as that job is done."""
+        job = self.details.job
+        if job is None or job.kind != "ingest" or job.status != "done" or self.output_path is not None:
+            return
+        follow_up = self.model.row_of(follow_up_job_id(job.id))
+        if follow_up is not None and follow_up in changed and self.model.rows[follow_up].status == "done":
+            self.tasks.start(self._resolve_output(job), name="output")
 
     def _guard(self, func: Any, *args: Any) -> Any:
         try:

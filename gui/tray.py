@@ -55,6 +55,17 @@ class Tray(QObject):
         self.icon.showMessage(title, message, kind, 8000)
         return True
 
+    def notify_finished(self, name: str, status: str, error: str | None) -> bool:
+        """Notify that a job ended: ``done`` as news, anything else (failed) as a warning with its reason."""
+        if status == "done":
+            return self.notify(
+                QCoreApplication.translate("MainWindow", "Finished: {name}").format(name=name),
+                QCoreApplication.translate("MainWindow", "The job is done."),
+            )
+        return self.notify(
+            QCoreApplication.translate("MainWindow", "Stopped: {name}").format(name=name), error or "", error=True
+        )
+
     def close(self) -> None:
         """Remove the icon."""
         self.icon.hide()

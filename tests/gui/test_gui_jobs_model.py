@@ -126,3 +126,33 @@ def test_scrolling_the_table_loads_older_pages(window, app_db, run, wait_until):
         await wait_until(lambda: window.model.rowCount() > 200, message="the next page")
 
     run(scenario())
+
+
+def test_several_jobs_added_between_two_looks_all_reach_the_table(window, store, run, wait_until):
+    async def scenario() -> None:
+        await store.enqueue("ingest", title="primeiro.pdf", params={})
+        await wait_until(lambda: window.model.rowCount() == 1, message="the first row")
+        window.feed.pause()
+        for n in range(5):
+            await store.enqueue("ingest", title=f"lote {n}.pdf", params={})
+        window.feed.resume()
+        await wait_until(lambda: window.model.rowCount() == 6, message="every new row")
+
+    run(scenario())
+    assert [r.title for r in window.model.rows] == [*(f"lote {n}.pdf" for n in reversed(range(5))), "primeiro.pdf"]
+
+
+def test_more_new_jobs_than_a_head_holds_reload_the_table_without_a_gap(window, store, run, wait_until):
+    window.feed.head_size = 3
+
+    async def scenario() -> None:
+        await store.enqueue("ingest", title="primeiro.pdf", params={})
+        await wait_until(lambda: window.model.rowCount() == 1, message="the first row")
+        window.feed.pause()
+        for n in range(6):
+            await store.enqueue("ingest", title=f"lote {n}.pdf", params={})
+        window.feed.resume()
+        await wait_until(lambda: window.model.rowCount() == 7, message="every new row")
+
+    run(scenario())
+    assert [r.title for r in window.model.rows] == [*(f"lote {n}.pdf" for n in reversed(range(6))), "primeiro.pdf"]

@@ -1,0 +1,136 @@
+"""The main window's actions, and the menus and toolbar that show them.
+
+Every action runs its slot through the window's guard (a Qt slot is a boundary: an error reaches the
+:class:`~gui.error_dialog.ErrorReporter`, never the event loop). The same ``QAction`` objects sit in the menus, the
+toolbar and the details panel's buttons, so enabling one enables all of them. UI thread only. The texts keep the
+``MainWindow`` translation context they had when they lived in :mod:`gui.main_window`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+__all__ = ["WindowActions", "WindowSlots", "add_menus", "add_toolbar", "make_actions"]
+
+Guard = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class WindowSlots:
+    """What each action calls (plain callables of the window)."""
+
+    add: Callable[[], Any]
+    cancel: Callable[[], Any]
+    retry: Callable[[], Any]
+    open: Callable[[], Any]
+    folder: Callable[[], Any]
+    remove: Callable[[], Any]
+    settings: Callable[[], Any]
+    quit: Callable[[], Any]
+    find: Callable[[], Any]
+    refresh: Callable[[], Any]
+
+
+@dataclass(frozen=True)
+class WindowActions:
+    """The window's actions."""
+
+    add: QAction
+    cancel: QAction
+    retry: QAction
+    open: QAction
+    folder: QAction
+    remove: QAction
+    settings: QAction
+    quit: QAction
+    find: QAction
+    refresh: QAction
+
+    @property
+    def job_actions(self) -> list[QAction]:
+        """The actions about the selected job, as the details panel shows them."""
+        return [self.cancel, self.retry, self.open, self.folder, self.remove]
+
+
+def make_actions(window: QMainWindow, slots: WindowSlots, guard: Guard) -> WindowActions:
+    """Make the actions (added to ``window`` so their shortcuts work anywhere in it)."""
+
+    def action(text: str, shortcut: QKeySequence | str | None, slot: Callable[[], Any], tip: str = "") -> QAction:
+        made = QAction(text, window)
+        if shortcut is not None:
+            made.setShortcut(QKeySequence(shortcut))
+        made.setToolTip(tip or text.replace("&", ""))
+        made.setStatusTip(tip)
+        made.triggered.connect(lambda _checked=False: guard(slot))
+        window.addAction(made)
+        return made
+
+    std = QKeySequence.StandardKey
+    return WindowActions(
+        add=action(QCoreApplication.translate("MainWindow", "&Add documents…"), QKeySequence(std.Open), slots.add),
+        cancel=action(
+            QCoreApplication.translate("MainWindow", "&Cancel job"),
+            "Ctrl+.",
+            slots.cancel,
+            QCoreApplication.translate("MainWindow", "Stop this job"),
+        ),
+        retry=action(
+            QCoreApplication.translate("MainWindow", "&Retry"),
+            "Ctrl+R",
+            slots.retry,
+            QCoreApplication.translate("MainWindow", "Run this job again"),
+        ),
+        open=action(QCoreApplication.translate("MainWindow", "&Open study guide"), "Ctrl+Return", slots.open),
+        folder=action(QCoreApplication.translate("MainWindow", "Show in &folder"), "Ctrl+Shift+F", slots.folder),
+        remove=action(
+            QCoreApplication.translate("MainWindow", "Re&move from history"),
+            QKeySequence(std.Delete),
+            slots.remove,
+            QCoreApplication.translate("MainWindow", "Forget this finished job (its files are kept)"),
+        ),
+        settings=action(
+            QCoreApplication.translate("MainWindow", "&Settings…"), QKeySequence(std.Preferences), slots.settings
+        ),
+        quit=action(QCoreApplication.translate("MainWindow", "&Quit"), QKeySequence(std.Quit), slots.quit),
+        find=action(QCoreApplication.translate("MainWindow", "&Find"), QKeySequence(std.Find), slots.find),
+        refresh=action(QCoreApplication.translate("MainWindow", "Re&fresh"), QKeySequence(std.Refresh), slots.refresh),
+    )
+
+
+def _fill(menu: QMenu, actions: list[QAction | None]) -> None:
+    for action in actions:
+        if action is None:
+            menu.addSeparator()
+        else:
+            menu.addAction(action)
+
+
+def add_menus(window: QMainWindow, actions: WindowActions) -> None:
+    """The File, Job and View menus."""
+    bar = window.menuBar()
+    _fill(
+        bar.addMenu(QCoreApplication.translate("MainWindow", "&File")),
+        [actions.add, None, actions.settings, None, actions.quit],
+    )
+    _fill(
+        bar.addMenu(QCoreApplication.translate("MainWindow", "&Job")),
+        [actions.cancel, actions.retry, None, actions.open, actions.folder, None, actions.remove],
+    )
+    _fill(bar.addMenu(QCoreApplication.translate("MainWindow", "&View")), [actions.find, actions.refresh])
+
+
+def add_toolbar(window: QMainWindow, actions: WindowActions) -> None:
+    """The main toolbar: add, cancel, retry, open, then settings."""
+    toolbar = window.addToolBar(QCoreApplication.translate("MainWindow", "Main"))
+    toolbar.setObjectName("main-toolbar")
+    toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    for action in (actions.add, actions.cancel, actions.retry, actions.open):
+        toolbar.addAction(action)
+    toolbar.addSeparator()
+    toolbar.addAction(actions.settings)

@@ -1,0 +1,331 @@
+"""End to end with a real worker: the window starts the daemon, a document added in it becomes a study guide.
+
+The daemon is the real one (``python -m daemon.cli daemon`` through :class:`gui.daemon_process.DaemonLauncher`'s
+normal command) on a temp data folder whose ``settings.toml`` names the suite's tiny deterministic GGUF model, so a
+guide takes a few seconds. The model file is written by a subprocess: this process never imports ``daemon``. Every
+daemon started here is stopped at teardown (SIGTERM, then wait).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import itertools
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import tomli_w
+from PySide6.QtCore import QObject, QUrl, Slot
+from PySide6.QtGui import QDesktopServices
+from sqlalchemy import select
+
+from core.appdb import make_app_store, open_app_database
+from core.config import ENV_DATA_DIR, Settings, default_database_url, load_settings
+from core.schema import StudyGuide
+from core.workers import alive_workers
+from gui.daemon_process import DEFAULT_COMMAND, ENV_DAEMON_COMMAND, DaemonLauncher
+from gui.results import follow_up_job_id
+
+ROOT = Path(__file__).resolve().parents[2]
+PARAGRAPH = (
+    "Photosynthesis is the process by which plants turn sunlight into chemical energy. It happens in the "
+    "chloroplasts, which hold chlorophyll, the green pigment that absorbs the light.\n\n"
+)
+INGEST_MESSAGES = ("Reading", "Cleaning", "Saving…")
+GENERATE_MESSAGES = ("Loading the language model", "Planning the study guide", "Writing section", "Saving the study")
+
+
+@pytest.fixture(scope="session")
+def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny deterministic model, written by a subprocess (the GUI tests never import the daemon)."""
+    path = tmp_path_factory.mktemp("tiny-model") / "tiny.gguf"
+    code = (
+        "import sys, pathlib; from daemon.llm.testing import write_tiny_model; "
+        "write_tiny_model(pathlib.Path(sys.argv[1]))"
+    )
+    subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, check=True, timeout=120)
+    return path
+
+
+def _write_settings(data: Path, output: Path, model: Path) -> None:
+    doc = {
+        "output_dir": str(output),
+        "language": "en",
+        "hide_to_tray": False,
+        "stale_after": 5.0,
+        "model": {"kind": "gguf", "gguf_path": str(model), "n_threads": 1},
+    }
+    (data / "settings.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
+
+
+def _daemon_env(data: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STUDYJOBS_")}
+    env.update({ENV_DATA_DIR: str(data), "PYTHONPATH": str(ROOT), **extra})
+    return env
+
+
+@pytest.fixture
+def settings(settings: Settings, tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """The conftest's temp data folder, with a ``settings.toml`` the daemon reads too (the tiny model)."""
+    monkeypatch.delenv(ENV_DAEMON_COMMAND, raising=False)
+    _write_settings(settings.data_dir, settings.output_dir, tiny_gguf)
+    return load_settings(env={ENV_DATA_DIR: str(settings.data_dir)})
+
+
+@pytest.fixture
+def launcher(settings: Settings) -> Iterator[DaemonLauncher]:
+    """The window's launcher with its normal command; the daemon it started is stopped (SIGTERM, wait) after."""
+    launcher = DaemonLauncher(None, log_dir=settings.log_dir, env=_daemon_env(settings.data_dir))
+    yield launcher
+    process = launcher.process
+    if process is not None and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """What the details panel showed at one moment."""
+
+    job_id: uuid.UUID
+    status: str
+    bars: tuple[tuple[str, str, float, int], ...]
+    message: str
+    eta: float | None
+    eta_text: str
+
+
+def _message_rank(message: str, order: tuple[str, ...]) -> tuple[int, int]:
+    rank = next((i for i, start in enumerate(order) if message.startswith(start)), None)
+    assert rank is not None, f"unexpected message {message!r}"
+    number = re.search(r"(\d+) of \d+", message)
+    return rank, int(number.group(1)) if number else 0
+
+
+def _check_moves_in_order(samples: list[Sample], order: tuple[str, ...], phases: list[str]) -> None:
+    """Bars only fill up, a later phase is never done before an earlier one, messages follow the plan; all full."""
+    assert samples, "the panel never showed the job"
+    for before, after in itertools.pairwise(samples):
+        assert [b[0] for b in before.bars] in ([], [b[0] for b in after.bars]), (before, after)
+        for (name, _s, fraction, _v), (_n, _s2, fraction2, _v2) in zip(before.bars, after.bars, strict=False):
+            assert fraction2 >= fraction - 1e-9, (name, fraction, fraction2)
+    for sample in samples:
+        done = [state == "done" for _name, state, _f, _v in sample.bars]
+        assert done == sorted(done, reverse=True), sample.bars
+    ranks = [_message_rank(s.message, order) for s in samples if s.message and s.status == "running"]
+    assert ranks == sorted(ranks), [s.message for s in samples]
+    last = samples[-1]
+    assert last.status == "done"
+    assert [b[0] for b in last.bars] == phases
+    assert all(state == "done" and value == 1000 for _n, state, _f, value in last.bars), last.bars
+
+
+class _Opened(QObject):
+    """Receives what ``QDesktopServices.openUrl`` would hand to the desktop (Qt's own URL handler hook)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[QUrl] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.urls.append(url)
+
+
+def test_a_document_added_in_the_window_becomes_a_study_guide_through_the_real_daemon(
+    make_window, launcher, store, app_db, settings, tmp_path, run, wait_until
+):
+    assert launcher.command == list(DEFAULT_COMMAND)
+    window = make_window(launcher=launcher, watch_interval=0.1)
+    source = tmp_path / "photosynthesis.txt"
+    source.write_text(PARAGRAPH * 30, encoding="utf-8")
+    samples: list[Sample] = []
+    ids: dict[str, uuid.UUID] = {}
+
+    async def sample_panel() -> None:
+        while True:
+            job = window.details.job
+            if job is not None and job.id in ids.values():
+                bars = tuple(
+                    (s.name, s.state, s.fraction, bar.value())
+                    for s, bar in zip(window.details.phases.states, window.details.phases.bars, strict=False)
+                )
+                eta_text = window.details.fields["eta"].text()
+                sample = Sample(job.id, job.status, bars, window.details.message.text(), job.eta, eta_text)
+                if not samples or samples[-1] != sample:
+                    samples.append(sample)
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        sampler = asyncio.ensure_future(sample_panel())
+        try:
+            assert await window.daemon_bar.start_if_none()  # what the app does at launch
+            dialog = window.add_files([str(source)])  # the Add action's and drag-and-drop's path
+            assert dialog is not None and dialog.guide.isChecked() and not dialog.only_extract
+            dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+            (ingest,) = await wait_until(lambda: store.list_recent(limit=5), message="the ingest job")
+            ids["ingest"], ids["generate"] = ingest.id, follow_up_job_id(ingest.id)
+            assert ingest.params == {"path": str(source), "only_extract": False}
+            await wait_until(lambda: window.select_job(ingest.id), message="the job in the table")
+            await wait_until(lambda: window.daemon_bar.alive, timeout=30, message="the worker in the status bar")
+            await wait_until(
+                lambda: window.details.job.id == ingest.id and window.details.job.status == "done",
+                timeout=30,
+                message="the ingest job done in the panel",
+            )
+            await asyncio.sleep(0.05)
+            await wait_until(lambda: window.select_job(ids["generate"]), timeout=10, message="the generate job")
+            await wait_until(
+                lambda: window.details.job.id == ids["generate"] and window.details.job.status == "done",
+                timeout=90,
+                message="the generate job done in the panel",
+            )
+            await wait_until(lambda: window.output_path is not None, message="the study guide's path")
+            await asyncio.sleep(0.05)
+        finally:
+            sampler.cancel()
+
+    run(scenario(), timeout=150)
+    worker_text = window.daemon_bar.label.text()
+    assert "Worker running" in worker_text and window.daemon_bar.start_button.isHidden(), worker_text
+    assert launcher.process is not None and [w.pid for w in window.daemon_bar.alive] == [launcher.process.pid]
+
+    ingest_samples = [s for s in samples if s.job_id == ids["ingest"]]
+    generate_samples = [s for s in samples if s.job_id == ids["generate"]]
+    _check_moves_in_order(ingest_samples, INGEST_MESSAGES, ["read", "clean", "save"])
+    _check_moves_in_order(generate_samples, GENERATE_MESSAGES, ["load_model", "outline", "sections", "export"])
+    running = [s for s in generate_samples if s.status == "running"]
+    assert len({s.bars for s in running}) >= 3, "the generate job's bars did not move while it ran"
+    assert len({_message_rank(s.message, GENERATE_MESSAGES) for s in running if s.message}) >= 2
+    assert all(s.eta_text for s in running if s.eta is not None)
+    etas = [s.eta for s in running if s.eta is not None]
+    assert any(b < a - 1e-6 for a, b in itertools.pairwise(etas)), etas
+
+    async def guide_row() -> StudyGuide:
+        async with app_db.get_session_context() as session:
+            return (await session.scalars(select(StudyGuide).where(StudyGuide.job_id == ids["generate"]))).one()
+
+    guide = run(guide_row())
+    ingest_job, generate_job = run(store.get(ids["ingest"])), run(store.get(ids["generate"]))
+    # what the bars were drawn from: each phase ran after the one before it, and the guide after the ingest
+    spans = [(p["started_at"], p["finished_at"]) for job in (ingest_job, generate_job) for p in job.phases]
+    assert all(start and end and start <= end for start, end in spans), spans
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans)), spans
+    assert generate_job.result_id == guide.id
+    guide_path = Path(guide.path)
+    assert guide_path.parent == settings.output_dir and guide_path.suffix == ".md"
+    assert guide_path.read_text(encoding="utf-8").startswith("# photosynthesis")
+    assert window.output_path == guide_path and window.open_action.isEnabled()
+
+    opened = _Opened()
+    QDesktopServices.setUrlHandler("file", opened, "open")  # type: ignore[arg-type]
+    try:
+        window.open_action.trigger()
+        assert [u.toLocalFile() for u in opened.urls] == [str(guide_path)]
+
+        async def the_ingest_job_opens_the_same_guide() -> None:
+            assert window.select_job(ids["ingest"])
+            await wait_until(lambda: window.output_path == guide_path, message="the ingest job's guide")
+
+        run(the_ingest_job_opens_the_same_guide())
+        window.open_action.trigger()
+        assert [u.toLocalFile() for u in opened.urls] == [str(guide_path)] * 2
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+
+
+def _stop_daemon_of(data: Path) -> None:
+    """SIGTERM the daemon holding ``data``'s lock (its pid is in the lock file), then wait for the lock to free."""
+    lock = data / "daemon.lock"
+    if not lock.exists():
+        return
+    text = lock.read_text(encoding="utf-8").strip()
+    pid = int(text) if text.isdigit() else None
+    if pid is not None:
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            cmdline = b""
+        if b"daemon.cli" in cmdline:
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 20
+    with open(lock, "a+", encoding="utf-8") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                if time.monotonic() > deadline:
+                    if pid is not None:
+                        os.kill(pid, signal.SIGKILL)
+                    raise AssertionError("the daemon did not stop within 20 s") from None
+                time.sleep(0.05)
+                continue
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            return
+
+
+def test_the_app_quits_in_under_two_seconds_while_its_daemon_runs_a_real_job(tmp_path, tiny_gguf):
+    data, output = tmp_path / "data", tmp_path / "guides"
+    data.mkdir()
+    _write_settings(data, output, tiny_gguf)
+    source = tmp_path / "long.txt"
+    source.write_text(PARAGRAPH * 200, encoding="utf-8")
+    env = {**_daemon_env(data), "QT_QPA_PLATFORM": "offscreen"}  # the app starts the daemon's normal command
+    app = subprocess.Popen([sys.executable, "-m", "gui"], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+
+    async def start_a_job() -> uuid.UUID:
+        log = data / "logs" / "gui.log"
+        deadline = time.monotonic() + 60
+        while not (log.exists() and "window shown" in log.read_text(encoding="utf-8")):
+            assert app.poll() is None, "the app ended early"
+            assert time.monotonic() < deadline, "the window never showed"
+            await asyncio.sleep(0.05)
+        db = await open_app_database(default_database_url(data))
+        try:
+            while not await alive_workers(db):
+                assert time.monotonic() < deadline + 30, "the app did not start the worker"
+                await asyncio.sleep(0.1)
+            store = make_app_store(db)
+            job = await store.enqueue("ingest", title=source.name, params={"path": str(source)})
+            generate = follow_up_job_id(job.id)
+            while True:
+                found = await store.list_recent(limit=5)
+                if any(j.id == generate and j.status == "running" for j in found):
+                    return generate
+                assert time.monotonic() < deadline + 90, "the generate job never ran"
+                await asyncio.sleep(0.05)
+        finally:
+            await db.dispose()
+
+    try:
+        asyncio.run(start_a_job())
+        began = time.monotonic()
+        app.terminate()
+        code = app.wait(timeout=10)
+        took = time.monotonic() - began
+        stderr = app.stderr.read() if app.stderr else ""
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+        if app.stderr:
+            app.stderr.close()
+        _stop_daemon_of(data)
+    assert code == 0, stderr
+    assert "Traceback" not in stderr, stderr
+    assert took < 2.0, took
+    text = (data / "logs" / "gui.log").read_text(encoding="utf-8")
+    assert "quitting" in text and "Traceback" not in text
