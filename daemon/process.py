@@ -26,7 +26,7 @@ from dramatiq.asyncio import get_event_loop_thread
 from core import __version__
 from core.config import Settings
 from core.logs import configure_logging
-from daemon.brokers import create_broker
+from daemon.brokers import SQLiteBroker, create_broker
 from daemon.lock import DataFolderLock, DataFolderLocked
 from daemon.runtime import Runtime, install
 from daemon.supervisor import Supervisor
@@ -45,6 +45,12 @@ def _backoff_override() -> tuple[float, ...] | None:
     return tuple(float(x) for x in raw.split(",")) if raw else None
 
 
+def _redispatch_override() -> dict[str, float]:
+    """``STUDYJOBS_REDISPATCH_AFTER="3"`` shortens how long a queued row waits before its message is re-sent (tests)."""
+    raw = os.environ.get("STUDYJOBS_REDISPATCH_AFTER", "").strip()
+    return {"redispatch_after": float(raw)} if raw else {}
+
+
 def run_daemon(settings: Settings, *, threads: int | None = None, autostart: bool = False) -> int:
     """Run the worker until SIGTERM/SIGINT; returns the exit code."""
     configure_logging(settings.log_dir, "daemon")
@@ -57,7 +63,7 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         return 0 if autostart else EXIT_ALREADY_RUNNING
     worker_threads = threads or settings.worker_threads
     # One message in hand per thread: a long job must not hold a second one another daemon could run now.
-    dramatiq.worker.QUEUE_PREFETCH = 1
+    dramatiq.worker.QUEUE_PREFETCH = worker_threads  # the consumer-wide limit of unacked messages
     stop = threading.Event()
 
     def request_stop(signum: int, _frame: FrameType | None) -> None:
@@ -74,10 +80,13 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         runtime = Runtime(settings, backoff=_backoff_override())
         runtime.dispatch = actors.dispatch
         install(runtime)
-        supervisor = Supervisor(runtime, version=__version__, threads=worker_threads)
+        supervisor = Supervisor(runtime, version=__version__, threads=worker_threads, **_redispatch_override())
         supervisor.start()
         supervisor.wait_registered()
-        worker = dramatiq.Worker(broker, worker_threads=worker_threads, worker_timeout=100)
+        # Dramatiq's Redis consumer sleeps up to worker_timeout between polls of an empty queue: keep it short there.
+        # The embedded broker wakes its consumers itself.
+        poll_ms = 100 if isinstance(broker, SQLiteBroker) else 20
+        worker = dramatiq.Worker(broker, worker_threads=worker_threads, worker_timeout=poll_ms)
         worker.start()
         loop_thread = get_event_loop_thread()
         if loop_thread is None:

@@ -23,13 +23,15 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import or_, select, text
 
 from core.appdb import make_app_store, open_app_database
 from core.config import redact_url
 from core.db import AsyncDatabaseManager
 from core.schema import Job
+from core.status import JobStatus
 from core.store import JobStore
+from core.types import utcnow
 from core.workers import forget_dead_workers, register_worker, touch_worker, unregister_worker
 from daemon.i18n import message
 from daemon.runtime import Runtime
@@ -47,7 +49,8 @@ class Supervisor(threading.Thread):
         runtime: The daemon's runtime (its running jobs and dispatcher).
         version: Written to the worker row.
         threads: How many jobs the daemon runs at once (written to the worker row).
-        dispatch_every: Seconds between dispatch checks.
+        dispatch_every: Seconds between dispatch checks (SQLite: a query only when something was committed).
+        poll_every: Seconds between dispatch queries where no cheap change check exists (PostgreSQL).
         redispatch_after: A queued row still waiting this long after its message gets another one.
     """
 
@@ -59,6 +62,7 @@ class Supervisor(threading.Thread):
         threads: int,
         dispatch_every: float = 0.05,
         redispatch_after: float = 120.0,
+        poll_every: float = 0.1,
     ) -> None:
         super().__init__(name="studyjobs-supervisor", daemon=True)
         self.runtime = runtime
@@ -66,6 +70,7 @@ class Supervisor(threading.Thread):
         self.threads = threads
         self.dispatch_every = dispatch_every
         self.redispatch_after = redispatch_after
+        self.poll_every = poll_every
         stale_after = runtime.settings.stale_after
         self.heartbeat_every = max(min(5.0, stale_after / 4), 0.05)
         self.reclaim_every = max(min(10.0, stale_after / 2), 0.1)
@@ -132,12 +137,10 @@ class Supervisor(threading.Thread):
                     next_reclaim = now + self.reclaim_every
                     await self._reclaim(db, store)
                     version = None  # look for what the reclaim requeued
-                current = db.data_version()
-                if current is None and now >= next_poll:  # no cheap check on this backend: poll every second
-                    next_poll, version = now + 1.0, None
-                if current is None or current != version or now >= next_poll:
+                current = db.data_version()  # None: no cheap change check on this backend (PostgreSQL)
+                if (current is not None and current != version) or now >= next_poll:
                     version = current
-                    next_poll = max(next_poll, now + self.redispatch_after / 4)
+                    next_poll = now + (self.poll_every if current is None else 1.0)  # 1 s: retries coming due
                     await self._dispatch(store)
             except Exception:
                 log.warning("supervisor tick failed; retrying", exc_info=True)
@@ -165,7 +168,16 @@ class Supervisor(threading.Thread):
     async def _dispatch(self, store: JobStore[Job]) -> None:
         if self.runtime.stopping.is_set():
             return
-        due = await store.due_jobs(limit=500)
+        m = store.model
+        now_utc = utcnow()
+        stmt = (
+            select(m.id, m.kind, m.attempts, m.run_after, m.updated_at)  # the few columns it needs, not whole rows
+            .where(m.status == JobStatus.QUEUED, or_(m.run_after.is_(None), m.run_after <= now_utc))
+            .order_by(m.created_at)
+            .limit(500)
+        )
+        async with store.db.get_session_context() as session:
+            due = (await session.execute(stmt)).all()
         now = time.monotonic()
         seen: set[uuid.UUID] = set()
         for job in due:

@@ -149,7 +149,10 @@ async def _fail(runtime: Runtime, job: Job, reason: str, *, transient: bool) -> 
         return
     if row.status == JobStatus.QUEUED and row.run_after is not None:
         delay = max((row.run_after - utcnow()).total_seconds(), 0.0)
-        runtime.dispatch(row.kind, row.id, delay)
+        try:
+            runtime.dispatch(row.kind, row.id, delay)
+        except Exception:  # the broker is unreachable: the row is queued, and the sweep sends its message later
+            log.warning("could not send the retry of job %s to the broker; the sweep will", row.id, exc_info=True)
 
 
 async def _hand_back(runtime: Runtime, running: RunningJob, threads: concurrent.futures.ThreadPoolExecutor) -> None:

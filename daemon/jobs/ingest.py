@@ -6,6 +6,7 @@ re-run after a crash updates the same rows instead of making new ones.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 import uuid
@@ -22,6 +23,7 @@ __all__ = ["GENERATE_NAMESPACE", "clean_text", "document_id_for", "generate_job_
 
 DOCUMENT_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b001")
 GENERATE_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b002")
+log = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _BLANKS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
@@ -73,7 +75,10 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
             params={"document_id": str(document_id)},
             detail={"document_id": str(document_id), "ingest_job_id": str(ctx.job.id)},
         )
-        ctx.runtime.dispatch("generate", generate.id, 0.0)
+        try:
+            ctx.runtime.dispatch("generate", generate.id, 0.0)
+        except Exception:  # the broker is unreachable: the row is queued, and the sweep sends its message later
+            log.warning("could not send generate job %s to the broker; the sweep will", generate.id, exc_info=True)
     return document_id
 
 

@@ -1,0 +1,470 @@
+"""The worker daemon end to end: throughput against Procrastinate and Huey, latencies, extraction, honest bars.
+
+    .venv/bin/python bench/daemon_bench.py            # the full run (about 7 minutes on 2 shared cores)
+    .venv/bin/python bench/daemon_bench.py --quick    # small sizes, to check that it still runs (~2–3 minutes;
+                                                      # its throughput figures are not meaningful at 50 jobs)
+
+Every figure comes from real daemon subprocesses (``bench_support.BenchHome``: ``run_daemon`` plus one
+benchmark-only ``noop`` actor whose handler returns ``None`` through the real ``run_job`` claim/succeed path), on a
+temporary data folder; PostgreSQL runs on a temporary database (``TEMPLATE template0``, dropped afterwards), Redis
+under a unique key namespace (deleted afterwards).
+
+1. **No-op throughput** (jobs/s, enqueue of N jobs → all done, one worker process with one worker thread): our
+   daemon embedded (SQLite store + SQLite queue) and PostgreSQL + Redis, next to Procrastinate (same PostgreSQL
+   server, concurrency 1) and Huey (``SqliteHuey`` on the same disk, one worker thread). Ours is measured two
+   ways: *row only* (``store.enqueue``: what the CLI and the window do; the daemon's supervisor notices the row and
+   sends the broker message) and *row + message* (the enqueuer also sends the broker message, as the daemon does
+   for its follow-up jobs). Also N tiny ``ingest`` jobs (``only_extract`` of a 200-byte text file).
+2. **Dispatch latency** enqueue → running: ``started_at − created_at`` of one job at a time on an idle daemon.
+3. **Cancel latency** during prompt processing and during decoding of the real default model (SmolLM2): from the
+   ``store.cancel`` call to the daemon's log line "generate job … stopped", which run_job writes only after the
+   generation thread has finished (the generator awaits the thread's last call before re-raising).
+4. **Extraction**: pages/s of ``ingest`` jobs over the PDF test corpus (the corpus of ``bench/extract_bench.py``),
+   summed job run time (claim → succeed), against the bare pypdfium2 loop of ``extract_bench.py`` on the same files.
+5. **Progress honesty**: real jobs on the held-out documents (``bench_support.held_out``); the row's ``progress``
+   sampled while each job runs, against the true fraction of the job's elapsed time (known after it ends).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import random
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_support import (
+    GENERATE_SIZES,
+    INGEST_SIZES,
+    NOOP_KIND,
+    REDIS_URL,
+    BenchHome,
+    Sender,
+    held_out,
+    huey_app,
+    log_events,
+    open_store,
+    pdf_corpus,
+    percentile,
+    procrastinate_app,
+    redis_cleanup,
+    spawn,
+    stop_processes,
+    temp_pg_database,
+    text_corpus,
+)
+
+FIGURES: list[tuple[str, str, str]] = []  # (section, what, value with unit) — the summary at the end
+
+
+def figure(section: str, what: str, value: str) -> None:
+    FIGURES.append((section, what, value))
+    print(f"  {what}: {value}", flush=True)
+
+
+async def wait_until(check: Callable[[], Awaitable[bool]], *, timeout: float, interval: float = 0.02) -> None:
+    deadline = time.monotonic() + timeout
+    while not await check():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout:.0f} s")
+        await asyncio.sleep(interval)
+
+
+# -- 1 and 2: our daemon ----------------------------------------------------------------------------------------
+
+
+async def our_throughput(home: BenchHome, sender: Sender | None, kind: str, n: int, params: Any = None) -> float:
+    """jobs/s for ``n`` jobs of ``kind``: first enqueue → last done (``params(i)`` gives each job's params)."""
+    async with open_store(home.database_url) as store:
+        before = await store.count(kind=kind, status="done")
+        started = time.perf_counter()
+        for i in range(n):
+            job = await store.enqueue(kind, params=params(i) if params else None)
+            if sender is not None:
+                sender.send(kind, job.id)
+
+        async def all_done() -> bool:
+            return await store.count(kind=kind, status="done") - before >= n
+
+        await wait_until(all_done, timeout=300)
+        return n / (time.perf_counter() - started)
+
+
+async def dispatch_latency(home: BenchHome, sender: Sender | None, samples: int) -> list[float]:
+    """``started_at − created_at`` (ms) of ``samples`` no-op jobs enqueued one at a time on an idle daemon."""
+    latencies = []
+    async with open_store(home.database_url) as store:
+        for _ in range(samples):
+            await asyncio.sleep(random.uniform(0.05, 0.25))
+            job = await store.enqueue(NOOP_KIND)
+            if sender is not None:
+                sender.send(NOOP_KIND, job.id)
+
+            async def done(job_id: uuid.UUID = job.id) -> bool:
+                return (await store.get(job_id)).status == "done"
+
+            await wait_until(done, timeout=30, interval=0.01)
+            row = await store.get(job.id)
+            latencies.append((row.started_at - row.created_at).total_seconds() * 1000)
+    return latencies
+
+
+async def bench_experiment(label: str, home: BenchHome, namespace: str, n: int, lat: int, timeout_ms: int) -> None:
+    """No-op throughput and dispatch latency with Dramatiq's ``worker_timeout`` changed (not the shipped daemon)."""
+    await home.start_async(namespace=namespace, worker_timeout_ms=timeout_ms)
+    sender = Sender(home.broker_url, namespace)
+    try:
+        await our_throughput(home, sender, NOOP_KIND, 20)
+        rate = await our_throughput(home, sender, NOOP_KIND, n)
+        figure("experiment", f"{label} no-op, row + message ({n} jobs)", f"{rate:.1f} jobs/s")
+        values = await dispatch_latency(home, sender, lat)
+        p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
+        figure(
+            "experiment",
+            f"{label} enqueue → running, row + message ({lat} jobs)",
+            f"p50 {p50:.0f} ms, p95 {p95:.0f} ms",
+        )
+    finally:
+        sender.close()
+        home.close()
+
+
+async def bench_ours(label: str, home: BenchHome, namespace: str | None, n: int, n_ingest: int, lat: int) -> None:
+    tiny = home.root / "tiny"
+    tiny.mkdir()
+    for i in range(n_ingest):
+        (tiny / f"tiny-{i}.txt").write_text(f"Note {i}: photosynthesis turns light into chemical energy.\n" * 3)
+    await home.start_async(namespace=namespace)
+    sender = Sender(home.broker_url, namespace)
+    try:
+        await our_throughput(home, sender, NOOP_KIND, 20)  # warm-up: connections, first claims
+        rate = await our_throughput(home, None, NOOP_KIND, n)
+        figure("throughput", f"{label} no-op, row only ({n} jobs)", f"{rate:.1f} jobs/s")
+        rate_msg = await our_throughput(home, sender, NOOP_KIND, n)
+        figure("throughput", f"{label} no-op, row + message ({n} jobs)", f"{rate_msg:.1f} jobs/s")
+
+        def ingest_params(i: int) -> dict[str, Any]:
+            return {"path": str(tiny / f"tiny-{i}.txt"), "only_extract": True}
+
+        rate_ingest = await our_throughput(home, sender, "ingest", n_ingest, ingest_params)
+        figure("throughput", f"{label} tiny ingest, row + message ({n_ingest} jobs)", f"{rate_ingest:.1f} jobs/s")
+        for name, use in (("row only", None), ("row + message", sender)):
+            values = await dispatch_latency(home, use, lat)
+            p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
+            figure("dispatch", f"{label} enqueue → running, {name} ({lat} jobs)", f"p50 {p50:.0f} ms, p95 {p95:.0f} ms")
+        THROUGHPUT[label] = max(rate, rate_msg)
+    finally:
+        sender.close()
+        home.close()
+
+
+THROUGHPUT: dict[str, float] = {}
+
+
+# -- 1: the peers -------------------------------------------------------------------------------------------------
+
+
+async def bench_procrastinate(conninfo: str, n: int) -> float:
+    import psycopg
+
+    app = procrastinate_app(conninfo)
+    async with app.open_async():
+        await app.schema_manager.apply_schema_async()
+        worker = spawn("procrastinate-worker", conninfo)
+        try:
+            await asyncio.sleep(3.0)  # the worker connects and LISTENs
+            task = app.tasks["noop"]
+            for _ in range(20):
+                await task.defer_async()
+            async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+
+                async def succeeded() -> int:
+                    cursor = await conn.execute("SELECT count(*) FROM procrastinate_jobs WHERE status = 'succeeded'")
+                    row = await cursor.fetchone()
+                    return int(row[0]) if row else 0
+
+                await wait_until(lambda: _at_least(succeeded, 20), timeout=60)
+                started = time.perf_counter()
+                for _ in range(n):
+                    await task.defer_async()
+                await wait_until(lambda: _at_least(succeeded, 20 + n), timeout=300)
+                return n / (time.perf_counter() - started)
+        finally:
+            stop_processes([worker])
+
+
+async def _at_least(count: Callable[[], Awaitable[int]], target: int) -> bool:
+    return await count() >= target
+
+
+async def bench_huey(folder: Path, n: int) -> float:
+    path = folder / "huey.db"
+    _huey, noop = huey_app(path)
+    worker = spawn("huey-worker", str(path))
+    try:
+        await asyncio.sleep(2.0)
+
+        async def results() -> int:
+            with sqlite3.connect(path) as conn:
+                return int(conn.execute("SELECT count(*) FROM kv").fetchone()[0])
+
+        for _ in range(20):
+            noop()
+        await wait_until(lambda: _at_least(results, 20), timeout=60)
+        started = time.perf_counter()
+        for _ in range(n):
+            noop()
+        await wait_until(lambda: _at_least(results, 20 + n), timeout=300)
+        return n / (time.perf_counter() - started)
+    finally:
+        stop_processes([worker])
+
+
+# -- 3: cancel latency ----------------------------------------------------------------------------------------------
+
+
+async def bench_cancel(root: Path, document: Path, samples: int) -> None:
+    home = BenchHome(root / "cancel", {"model": {"kind": "bundled"}})
+    await home.start_async()
+    try:
+        async with open_store(home.database_url) as store:
+            ingest = await store.enqueue("ingest", params={"path": str(document), "only_extract": True})
+            await wait_until(lambda: _status(store, ingest.id, "done"), timeout=60)
+            document_id = (await store.get(ingest.id)).result_id
+            for where in ("prompt", "decode"):  # prompt first: a decode stop leaves the prompt cached
+                values = []
+                for _ in range(samples):
+                    job = await store.enqueue("generate", params={"document_id": str(document_id)})
+                    if where == "prompt":  # the first outline prompt has been handed to the model
+                        await wait_until(lambda j=job.id: _detail(store, j, "outline_part"), timeout=120)
+                        await asyncio.sleep(random.uniform(0.3, 1.5))
+                        row = await store.get(job.id)
+                        if (row.detail or {}).get("tokens", 0) > 0 or row.stage != "outline":
+                            print("  (skipped a sample: decoding had started)")
+                            await store.cancel(job.id)
+                            continue
+                    else:
+                        await wait_until(lambda j=job.id: _tokens(store, j, 3), timeout=180)
+                        await asyncio.sleep(random.uniform(0.0, 0.5))
+                    cancelled_at = time.time()
+                    await store.cancel(job.id)
+                    pattern = f"generate job {job.id} stopped"
+                    stopped = await _wait_log(home, pattern, timeout=30)
+                    values.append((stopped - cancelled_at) * 1000)
+                p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
+                figure(
+                    "cancel",
+                    f"cancel during {where} → thread stopped ({len(values)} jobs)",
+                    f"p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {max(values, default=float('nan')):.0f} ms",
+                )
+    finally:
+        home.close()
+
+
+async def _status(store: Any, job_id: uuid.UUID, status: str) -> bool:
+    return bool((await store.get(job_id)).status == status)
+
+
+async def _detail(store: Any, job_id: uuid.UUID, key: str) -> bool:
+    return key in ((await store.get(job_id)).detail or {})
+
+
+async def _tokens(store: Any, job_id: uuid.UUID, at_least: int) -> bool:
+    return bool(((await store.get(job_id)).detail or {}).get("tokens", 0) >= at_least)
+
+
+async def _wait_log(home: BenchHome, pattern: str, timeout: float) -> float:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = log_events(home.log_file, pattern)
+        if found:
+            return found[0][0]
+        await asyncio.sleep(0.05)
+    raise TimeoutError(f"no log line {pattern!r}")
+
+
+# -- 4: extraction ----------------------------------------------------------------------------------------------------
+
+
+async def bench_extraction(root: Path, pdfs: list[Path]) -> None:
+    from extract_bench import bare
+
+    home = BenchHome(root / "extract", {})
+    await home.start_async()
+    try:
+        async with open_store(home.database_url) as store:
+            ids = []
+            for path in pdfs:
+                ids.append((await store.enqueue("ingest", params={"path": str(path), "only_extract": True})).id)
+
+            async def all_ended() -> bool:
+                rows = [await store.get(i) for i in ids]
+                return all(r.status in ("done", "failed") for r in rows)
+
+            await wait_until(all_ended, timeout=900, interval=0.5)
+            rows = [await store.get(i) for i in ids]
+    finally:
+        home.close()
+    failed = [r.error for r in rows if r.status != "done"]
+    job_seconds = sum((r.finished_at - r.started_at).total_seconds() for r in rows)
+    bare_seconds = 0.0
+    pages = 0
+    for path in pdfs:
+        bare(path)  # the page cache is warm for both: the daemon read the file just before
+        started = time.perf_counter()
+        pages += bare(path)
+        bare_seconds += time.perf_counter() - started
+    ours, theirs = pages / job_seconds, pages / bare_seconds
+    figure("extraction", f"daemon ingest over {len(pdfs)} PDFs, {pages} pages", f"{ours:.0f} pages/s")
+    figure("extraction", "bare pypdfium2 loop, same files", f"{theirs:.0f} pages/s")
+    figure("extraction", "ratio ingest / bare (target ≥ 0.8)", f"{ours / theirs:.2f}×")
+    if failed:
+        print(f"  ({len(failed)} ingest jobs failed: {failed[:3]})")
+
+
+# -- 5: progress honesty -------------------------------------------------------------------------------------------
+
+
+async def bench_honesty(root: Path, docs: list[Path], pipeline: list[Path]) -> None:
+    from daemon.jobs.ingest import generate_job_id_for
+
+    home = BenchHome(root / "honesty", {"model": {"kind": "bundled"}})
+    await home.start_async()
+    samples: dict[uuid.UUID, list[tuple[float, float]]] = {}
+    try:
+        async with open_store(home.database_url) as store:
+            ids: list[uuid.UUID] = []
+            for path in docs:
+                ids.append((await store.enqueue("ingest", params={"path": str(path), "only_extract": True})).id)
+            for path in pipeline:
+                job = await store.enqueue("ingest", title=path.name, params={"path": str(path)})
+                ids += [job.id, generate_job_id_for(job.id)]
+            deadline = time.monotonic() + 1800
+            while time.monotonic() < deadline:
+                now = time.time()
+                rows = {r.id: r for r in await store.list_recent(limit=500)}
+                for job_id in ids:
+                    row = rows.get(job_id)
+                    if row is not None and row.status == "running":
+                        samples.setdefault(job_id, []).append((now, float(row.progress)))
+                if all(i in rows and rows[i].status in ("done", "failed", "cancelled") for i in ids):
+                    break
+                await asyncio.sleep(0.05)
+            final = {i: await store.get(i) for i in ids}
+    finally:
+        home.close()
+    for kind, every in (("ingest", 0.05), ("generate", 1.0)):
+        errors: list[float] = []
+        jobs = 0
+        for job_id, row in final.items():
+            if row.kind != kind or row.status != "done":
+                continue
+            jobs += 1
+            start, end = row.started_at.timestamp(), row.finished_at.timestamp()
+            last = -1e9
+            for at, shown in samples.get(job_id, []):
+                if start <= at <= end and at - last >= every:
+                    last = at
+                    errors.append(abs(shown - (at - start) / (end - start)))
+        mean = statistics.fmean(errors) if errors else float("nan")
+        figure(
+            "honesty",
+            f"{kind}: mean |shown − true| over {jobs} held-out jobs, {len(errors)} samples every {every:g} s",
+            f"{mean:.3f} (target ≤ 0.10)",
+        )
+
+
+# -- main -----------------------------------------------------------------------------------------------------------
+
+
+async def run(quick: bool) -> None:
+    n, n_ingest, lat, cancels = (50, 20, 5, 2) if quick else (500, 200, 40, 10)
+    root = Path(tempfile.mkdtemp(prefix="studyjobs-daemon-bench-"))
+    try:
+        print("\n[1, 2] throughput (1 worker process, 1 thread) and dispatch latency", flush=True)
+        await bench_ours("embedded (SQLite + SQLite queue)", BenchHome(root / "embedded", {}), None, n, n_ingest, lat)
+        with temp_pg_database("ours") as dsn:
+            namespace = f"studyjobs-bench-{uuid.uuid4().hex[:8]}"
+            url = dsn.replace("postgresql://", "postgresql+asyncpg://")
+            home = BenchHome(root / "pg", {"database_url": url, "broker_url": REDIS_URL})
+            try:
+                await bench_ours("PostgreSQL + Redis", home, namespace, n, n_ingest, lat)
+            finally:
+                redis_cleanup(namespace)
+        with temp_pg_database("experiment") as dsn:
+            namespace = f"studyjobs-bench-{uuid.uuid4().hex[:8]}"
+            url = dsn.replace("postgresql://", "postgresql+asyncpg://")
+            home = BenchHome(root / "pg-experiment", {"database_url": url, "broker_url": REDIS_URL})
+            try:
+                label = "PostgreSQL + Redis, worker_timeout 10 ms (experiment)"
+                await bench_experiment(label, home, namespace, n, lat, 10)
+            finally:
+                redis_cleanup(namespace)
+        with temp_pg_database("procrastinate") as dsn:
+            rate = await bench_procrastinate(dsn, n)
+            figure("throughput", f"Procrastinate {_version('procrastinate')} no-op ({n} jobs)", f"{rate:.1f} jobs/s")
+            THROUGHPUT["procrastinate"] = rate
+        (root / "huey").mkdir()
+        rate = await bench_huey(root / "huey", n)
+        figure("throughput", f"Huey {_version('huey')} SqliteHuey no-op ({n} jobs)", f"{rate:.1f} jobs/s")
+        THROUGHPUT["huey"] = rate
+        pg = THROUGHPUT["PostgreSQL + Redis"] / THROUGHPUT["procrastinate"]
+        embedded = THROUGHPUT["embedded (SQLite + SQLite queue)"] / THROUGHPUT["huey"]
+        figure("throughput", "PostgreSQL + Redis / Procrastinate (best of our two ways; target ≥ 1.5)", f"{pg:.2f}×")
+        figure("throughput", "embedded / Huey (best of our two ways; target ≥ 1.0)", f"{embedded:.2f}×")
+
+        docs = root / "docs"
+        gen_held = [p for p in text_corpus(docs, GENERATE_SIZES, prefix="gen") if held_out(p.name)]
+        big_held = [p for p in text_corpus(docs, INGEST_SIZES, prefix="big") if held_out(p.name)]
+        pdfs = pdf_corpus(max_pages=10_000)
+        print("\n[3] cancel latency (SmolLM2, default settings)", flush=True)
+        # 30 kB: the first outline prompt fills the context (seconds of prompt processing); 12 kB in --quick.
+        (cancel_doc,) = text_corpus(root / "cancel-doc", [12000 if quick else 30000], prefix="cancel")
+        await bench_cancel(root, cancel_doc, cancels)
+
+        print("\n[4] extraction through the daemon's ingest jobs", flush=True)
+        small = sorted(pdfs, key=lambda p: p.stat().st_size)
+        await bench_extraction(root, small[:3] if quick else pdfs)
+
+        print("\n[5] progress honesty on held-out documents (calibrated plans in resources/plans)", flush=True)
+        held_pdfs = [p for p in small if held_out(p.name) and p.stat().st_size < 5_000_000]
+        if quick:
+            await bench_honesty(root, [*held_pdfs[:1], *big_held[:1]], gen_held[:1])
+        else:
+            await bench_honesty(root, [*held_pdfs, *big_held], [p for p in gen_held if p.stat().st_size <= 9000])
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _version(name: str) -> str:
+    import importlib.metadata
+
+    return importlib.metadata.version(name)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes: checks that the script still runs")
+    args = parser.parse_args()
+    started = time.monotonic()
+    print(f"daemon benchmark, {dt.datetime.now().isoformat(timespec='seconds')}, {'quick' if args.quick else 'full'}")
+    asyncio.run(run(args.quick))
+    print(f"\nsummary ({time.monotonic() - started:.0f} s)")
+    for section, what, value in FIGURES:
+        print(f"  [{section}] {what}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,174 @@
+"""The daemon under faults, embedded mode: kill -9 at random moments, lost and duplicated broker messages, a job
+longer than its lease, and the bad-input corpus. Real daemon processes, real documents, the tiny real model."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from faults import (
+    TERMINAL,
+    add,
+    daemon_log,
+    delete_embedded_messages,
+    embedded_messages,
+    guide_files,
+    send_messages,
+    state,
+    wait_ended,
+    wait_job,
+    write_documents,
+)
+from workerhome import DaemonHome, poll
+
+from daemon.i18n import message
+from daemon.jobs.ingest import generate_job_id_for
+
+FAST = {"STUDYJOBS_BACKOFF": "0.5,0.5", "STUDYJOBS_REDISPATCH_AFTER": "2"}
+
+
+def _set(home: DaemonHome, **settings: object) -> None:
+    home.settings.update(settings)
+    home.write_settings()
+
+
+@pytest.mark.slow
+def test_kill_9_at_random_moments_leaves_every_job_done_exactly_once_with_one_guide_each(
+    home: DaemonHome, tmp_path: Path
+):
+    _set(home, stale_after=2.0)
+    seed = int(os.environ.get("STUDYJOBS_TEST_SEED") or time.time())
+    rng = random.Random(seed)
+    documents = write_documents(tmp_path / "docs", 20, repeat=6)
+    daemon = home.start(**FAST)
+    extract_only = add(home, *documents[:10], only_extract=True)
+    guided = add(home, *documents[10:])
+    generates = [generate_job_id_for(j) for j in guided]
+    every_job = [*extract_only, *guided, *generates]
+    killed_running: set[uuid.UUID] = set()
+    for round_ in range(3):
+        before = sum(j.status == "done" for j in state(home).jobs.values())
+        wanted = before + rng.randint(1, 3)
+
+        def moment(wanted: int = wanted, killed_running: set[uuid.UUID] = killed_running) -> bool:
+            jobs = state(home).jobs
+            if all(j in jobs and jobs[j].status in TERMINAL for j in every_job):
+                return True  # the run ended early: the kill still hits an idle daemon
+            done = sum(j.status == "done" for j in jobs.values())
+            # The job hit by the previous kill must have ended first, so no job is killed over and over.
+            previous_ended = all(jobs[j].status in TERMINAL for j in killed_running)
+            running = any(j.status == "running" for j in jobs.values())
+            return done >= wanted and previous_ended and running
+
+        poll(moment, timeout=120, interval=0.05, what=f"round {round_}'s moment to kill (seed {seed})")
+        time.sleep(rng.uniform(0.0, 0.4))  # the fault's random moment, not a synchronisation
+        os.kill(daemon.pid, signal.SIGKILL)
+        assert daemon.wait(10) == -signal.SIGKILL
+        killed_running = {j.id for j in state(home).jobs.values() if j.status == "running"}
+        daemon = home.start(**FAST)
+
+    final = wait_ended(home, every_job, timeout=240)
+    problems = {str(j): (row.status, row.error) for j in every_job if (row := final.jobs[j]).status != "done"}
+    assert not problems, f"seed {seed}: {problems}\n{daemon_log(home)[-4000:]}"
+    assert not [j for j in final.jobs.values() if j.status in ("queued", "running")]
+    assert len(final.jobs) == 30  # no extraction-only document got a guide job
+    assert max(j.attempts for j in final.jobs.values()) <= 2
+    assert len(final.documents) == 20
+    for job_id in generates:
+        (guide,) = final.guides_of(job_id)
+        assert final.jobs[job_id].result_id == guide.id
+    assert len(final.guides) == len(generates)
+    assert sorted(guide_files(home)) == sorted(Path(g.path) for g in final.guides)
+    assert daemon.poll() is None
+
+
+def test_a_lost_broker_message_is_sent_again_by_the_sweep_and_its_job_runs(home: DaemonHome, tmp_path: Path):
+    (long,) = write_documents(tmp_path / "long", 1, prefix="long", repeat=20)
+    (short,) = write_documents(tmp_path / "short", 1, prefix="short")
+    daemon = home.start(**FAST)  # one thread: the short job waits for the long one
+    (ingest,) = add(home, long)
+    generate = generate_job_id_for(ingest)
+    wait_job(home, generate, lambda j: j.status == "running" and j.stage == "outline", what="the long generate")
+    (waiting,) = add(home, short, only_extract=True)
+    poll(lambda: embedded_messages(home) >= 2, what="the waiting job's message")  # the long job's + the new one
+    assert delete_embedded_messages(home) >= 1
+    assert wait_job(home, generate, lambda j: j.status == "running").status == "running"  # the long job kept going
+    final = wait_ended(home, [generate, waiting], timeout=120)
+    assert final.jobs[waiting].status == "done" and final.jobs[waiting].attempts == 1
+    assert final.jobs[generate].status == "done" and final.jobs[generate].attempts == 1
+    assert daemon.poll() is None
+
+
+def test_duplicated_broker_messages_run_each_job_once(home: DaemonHome, tmp_path: Path):
+    (long,) = write_documents(tmp_path / "docs", 1, repeat=20)
+    broker_url = f"sqlite:///{home.data_dir / 'studyjobs.db'}"
+    (ingest,) = add(home, long)
+    home.start("--threads", "2", **FAST)  # migrations and broker tables first; two threads take duplicates at once
+    send_messages(broker_url, "ingest", ingest, copies=2)
+    generate = generate_job_id_for(ingest)
+    wait_job(home, generate, lambda j: j.status == "running", what="the generate job")
+    send_messages(broker_url, "generate", generate, copies=2)  # a second thread is free to take them now
+    poll(lambda: embedded_messages(home) <= 1, what="the duplicates to be consumed")
+    assert wait_job(home, generate, lambda j: True).status == "running"
+    final = wait_ended(home, [ingest, generate], timeout=120)
+    assert (final.jobs[ingest].status, final.jobs[ingest].attempts) == ("done", 1)
+    assert (final.jobs[generate].status, final.jobs[generate].attempts) == ("done", 1)
+    assert len(final.guides) == 1 and len(guide_files(home)) == 1
+
+
+def test_a_job_running_longer_than_its_lease_is_never_reclaimed_while_its_daemon_lives(
+    home: DaemonHome, tmp_path: Path
+):
+    _set(home, stale_after=1.0)
+    (long,) = write_documents(tmp_path / "docs", 1, repeat=20)
+    daemon = home.start(**FAST)
+    (ingest,) = add(home, long)
+    generate = generate_job_id_for(ingest)
+    started = wait_job(home, generate, lambda j: j.status == "running", what="the generate job").started_at
+    final = wait_ended(home, [generate], timeout=120)
+    row = final.jobs[generate]
+    assert (row.status, row.attempts, row.error) == ("done", 1, None)
+    assert (row.finished_at - started).total_seconds() > 3 * 1.0, "the job was not longer than its lease"
+    assert len(final.guides) == 1
+    assert message("worker_lost", "pt_BR") not in daemon_log(home)
+    assert daemon.poll() is None
+
+
+@pytest.mark.slow
+def test_every_bad_file_of_the_corpus_fails_once_with_a_plain_message_and_a_good_file_still_succeeds(
+    home: DaemonHome, tmp_path: Path
+):
+    try:
+        from tests.daemon.corpus import CorpusError, fetch_corpus
+        from tests.daemon.readers.badfiles import build_bad_inputs
+    except ImportError as missing:
+        pytest.skip(f"the bad-input corpus is not available: {missing}")
+    from core.formats import MAX_DOCUMENT_BYTES, is_supported
+
+    try:
+        corpus = fetch_corpus()
+    except CorpusError as error:
+        pytest.skip(f"the corpus could not be fetched: {error}")
+    bad = build_bad_inputs(corpus, tmp_path / "bad")
+    accepted = [b for b in bad if is_supported(b.path) and b.path.stat().st_size <= MAX_DOCUMENT_BYTES]
+    assert len(accepted) >= 20
+    (good,) = write_documents(tmp_path / "good", 1, prefix="bom")
+    daemon = home.start(**FAST)
+    bad_ids = add(home, *(b.path for b in accepted), only_extract=True)
+    (good_id,) = add(home, good, only_extract=True)
+    final = wait_ended(home, [*bad_ids, good_id], timeout=240)
+    generic = {message(code, "pt_BR") for code in ("internal_error", "unknown_error")}
+    problems = {}
+    for item, job_id in zip(accepted, bad_ids, strict=True):
+        row = final.jobs[job_id]
+        plain = row.error and "Traceback" not in row.error and len(row.error) < 400 and row.error not in generic
+        if not (row.status == "failed" and row.attempts == 1 and not row.error_transient and plain):
+            problems[item.name] = (row.status, row.attempts, row.error)
+    assert not problems, problems
+    assert final.jobs[good_id].status == "done"
+    assert daemon.poll() is None
