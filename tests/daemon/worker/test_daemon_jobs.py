@@ -148,7 +148,7 @@ def test_sigterm_hands_the_running_job_back_and_exits_within_ten_seconds(home: D
 
 def test_kill_9_mid_job_and_a_new_daemon_finishes_it_once(home: DaemonHome, tmp_path: Path):
     source = tmp_path / "longo.txt"
-    source.write_text("\n\n".join([PORTUGUESE] * 300), encoding="utf-8")
+    source.write_text("\n\n".join([PORTUGUESE] * 80), encoding="utf-8")
     daemon = home.start()
     (ingest,) = add(home, source)
     generate = generate_job_id_for(ingest)
