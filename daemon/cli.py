@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from core import cli as store_cli
+from core.autostart import worker_command
 from core.config import Settings
 from core.errors import JobNotFoundError
 from core.formats import MAX_DOCUMENT_BYTES, is_supported
@@ -51,8 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def start_daemon_in_background() -> subprocess.Popen[bytes]:
     """Launch ``studyjobs daemon --autostart`` detached from this terminal."""
+    program, args = worker_command()  # python -m daemon.cli daemon --autostart, or the bundle's worker executable
     return subprocess.Popen(
-        [sys.executable, "-m", "daemon.cli", "daemon", "--autostart"],
+        [program, *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -24,6 +24,7 @@ from typing import Any
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from core import autostart
 from core.appdb import MigrationError, make_app_store, open_app_database
 from core.config import Settings, SettingsError, load_settings
 from core.logs import configure_logging
@@ -133,6 +134,7 @@ async def _run(
         if files:
             window.add_files(files)
         window.tasks.start(window.daemon_bar.start_if_none(), name="daemon-autostart")
+        _refresh_login_autostart(settings)
         await quit_event.wait()
         log.info("quitting")
         await window.shutdown()
@@ -158,6 +160,20 @@ def _loop_error(reporter: ErrorReporter | None, context: dict[str, Any]) -> None
         reporter.report(exc)
     else:
         log.error("event loop: %s", context.get("message"))
+
+
+def _refresh_login_autostart(settings: Settings) -> None:
+    """Re-register the worker at login when the user asked for it, so a moved app keeps starting it.
+
+    Never when the user turned it off in the desktop's own startup settings.
+    """
+    if not settings.autostart:
+        return
+    try:
+        if autostart.status() in (autostart.AutostartStatus.ENABLED, autostart.AutostartStatus.DISABLED):
+            autostart.enable(*autostart.worker_command())
+    except (OSError, ValueError):
+        log.warning("could not register the worker to start at login", exc_info=True)
 
 
 def _bring_forward(window: MainWindow) -> None:

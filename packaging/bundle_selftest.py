@@ -1,0 +1,178 @@
+"""``--self-test`` of the bundled executables: does this bundle really work on this machine?
+
+Checks, in order, and stops at the first failure:
+
+1. *GUI only*: Qt's platform plugin loads (a ``QApplication`` on ``offscreen``), the SVG plugins read the app's
+   icon, and the translations load.
+   *Worker only*: llama.cpp's shared library loads and the default model is found and is a GGUF file.
+2. A temporary store opens (``core.appdb.open_app_database`` on a temporary SQLite file, migrated to head).
+3. One small real job runs through the bundled worker: the ``studyjobs-worker`` executable next to this one (from
+   source: ``python -m daemon.cli``) starts on that temporary data folder (``STUDYJOBS_DATA_DIR``), a tiny text
+   document is queued with *only extract* through the store, and the job must end ``done``.
+
+Prints one line (``StudyJobs self-test passed: …`` or ``StudyJobs self-test FAILED: …``), also written to the
+file named by ``STUDYJOBS_SELFTEST_REPORT`` (a windowed Windows executable has no console); returns 0 or 1.
+The worker's own log is printed after a failure. Everything happens in a temporary folder that is removed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+__all__ = ["JOB_TIMEOUT", "run_self_test", "worker_command"]
+
+JOB_TIMEOUT = 180.0
+"""Seconds the test job may take, worker start included (a cold start of a bundle on a slow disk is slow)."""
+_CLEARED_ENV = ("STUDYJOBS_DATABASE_URL", "STUDYJOBS_BROKER_URL", "STUDYJOBS_DAEMON_COMMAND")
+_WORKER_NAME = "studyjobs-worker"
+
+
+class SelfTestError(RuntimeError):
+    """One check failed; the message says which and why."""
+
+
+def worker_command() -> list[str]:
+    """The worker to start: the executable next to this one when frozen, else this Python's ``daemon.cli``."""
+    if getattr(sys, "frozen", False):
+        name = _WORKER_NAME + (".exe" if sys.platform == "win32" else "")
+        path = Path(sys.executable).with_name(name)
+        if not path.is_file():
+            raise SelfTestError(f"the worker executable is missing: {path}")
+        return [str(path), "daemon"]
+    return [sys.executable, "-m", "daemon.cli", "daemon"]
+
+
+def check_qt() -> str:
+    """Qt's offscreen platform, the SVG icon and the translations (GUI bundle)."""
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtCore import QTranslator
+    from PySide6.QtGui import QIcon, QImageReader
+    from PySide6.QtWidgets import QApplication
+
+    from gui.i18n import ICONS_DIR, TRANSLATIONS_DIR
+
+    app = QApplication.instance() or QApplication(["studyjobs-self-test"])
+    platform = QApplication.platformName()
+    if platform != "offscreen":
+        raise SelfTestError(f"Qt started the {platform!r} platform instead of offscreen")
+    formats = {bytes(f.data()).decode() for f in QImageReader.supportedImageFormats()}
+    if "svg" not in formats:
+        raise SelfTestError(f"Qt's SVG image plugin did not load (formats: {sorted(formats)})")
+    icon = QIcon(str(ICONS_DIR / "studyjobs.svg"))
+    if icon.isNull() or icon.pixmap(32, 32).isNull():
+        raise SelfTestError(f"the app icon did not load from {ICONS_DIR}")
+    translator = QTranslator(app)
+    if not translator.load("studyjobs_pt_BR", str(TRANSLATIONS_DIR)):
+        raise SelfTestError(f"the Portuguese translation did not load from {TRANSLATIONS_DIR}")
+    return f"Qt {platform}+svg"
+
+
+def check_model() -> str:
+    """llama.cpp's shared library and the default model file (worker bundle)."""
+    import llama_cpp
+
+    from daemon.llm.llamacpp import check_model_file
+    from daemon.llm.models import bundled_model_path
+
+    path = bundled_model_path()
+    check_model_file(path)
+    return f"llama.cpp {llama_cpp.__version__} + {path.name} ({path.stat().st_size // 2**20} MB)"
+
+
+@contextlib.contextmanager
+def _worker(data_dir: Path) -> Iterator[subprocess.Popen[bytes]]:
+    env = {k: v for k, v in os.environ.items() if k not in _CLEARED_ENV}
+    env["STUDYJOBS_DATA_DIR"] = str(data_dir)
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    log = open(data_dir / "worker-output.log", "wb")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(worker_command(), env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            if sys.platform == "win32":
+                process.terminate()  # no SIGTERM on Windows; the temporary folder is thrown away anyway
+            else:
+                process.send_signal(signal.SIGTERM)  # the worker's graceful stop
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        log.close()
+
+
+async def _run_job(data_dir: Path, process: subprocess.Popen[bytes]) -> str:
+    from core.appdb import head_revision, make_app_store, open_app_database
+    from core.config import default_database_url
+    from core.status import TERMINAL_JOB_STATUSES, JobStatus
+
+    db = await open_app_database(default_database_url(data_dir))
+    try:
+        store = make_app_store(db)
+        document = data_dir / "self-test.txt"
+        document.write_text("StudyJobs self-test.\n\nPhotosynthesis turns light into chemical energy.\n", "utf-8")
+        job = await store.enqueue("ingest", title=document.name, params={"path": str(document), "only_extract": True})
+        started = time.monotonic()
+        deadline = started + JOB_TIMEOUT
+        row = job
+        while row.status not in TERMINAL_JOB_STATUSES:
+            if process.poll() is not None:
+                raise SelfTestError(f"the worker exited with code {process.returncode} before the job ended")
+            if time.monotonic() > deadline:
+                raise SelfTestError(f"the job was still {row.status} after {JOB_TIMEOUT:.0f} s")
+            await asyncio.sleep(0.1)
+            row = await store.get(job.id)
+        if row.status != JobStatus.DONE:
+            raise SelfTestError(f"the job ended {row.status}: {row.error or 'no reason given'}")
+        return f"store at {head_revision()}, job done in {time.monotonic() - started:.1f} s"
+    finally:
+        await db.dispose()
+
+
+def run_self_test(kind: str, checks: list[Callable[[], str]]) -> int:
+    """Run ``checks`` then the store and job checks; print one line and return the exit code (0 passed)."""
+    started = time.monotonic()
+    parts: list[str] = []
+    failure = ""
+    worker_log = ""
+    with tempfile.TemporaryDirectory(prefix="studyjobs-selftest-", ignore_cleanup_errors=True) as temporary:
+        data_dir = Path(temporary)
+        try:
+            for check in checks:
+                parts.append(check())
+            with _worker(data_dir) as process:
+                parts.append(asyncio.run(_run_job(data_dir, process)))
+        except Exception as error:
+            failure = f"{type(error).__name__}: {error}" if not isinstance(error, SelfTestError) else str(error)
+            if sys.stderr is not None:
+                traceback.print_exc(file=sys.stderr)
+            log_file = data_dir / "worker-output.log"
+            worker_log = log_file.read_text("utf-8", errors="replace") if log_file.is_file() else ""
+    elapsed = f"{time.monotonic() - started:.1f} s"
+    if failure:
+        line = f"StudyJobs self-test FAILED ({kind}, {elapsed}): {failure}"
+    else:
+        line = f"StudyJobs self-test passed ({kind}, {elapsed}): {'; '.join(parts)}"
+    _report(line, worker_log)
+    return 1 if failure else 0
+
+
+def _report(line: str, worker_log: str) -> None:
+    if sys.stdout is not None:
+        print(line, flush=True)
+    if worker_log and sys.stderr is not None:
+        print(f"--- worker output ---\n{worker_log.rstrip()}", file=sys.stderr, flush=True)
+    target = os.environ.get("STUDYJOBS_SELFTEST_REPORT", "").strip()
+    if target:
+        Path(target).write_text(line + "\n", encoding="utf-8")

@@ -1,0 +1,20 @@
+"""The ``StudyJobs`` executable of the bundle: the window (``gui.app:main``), or ``--self-test``."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> int:
+    """Run the window, or the bundle's self-test when ``--self-test`` is the first argument."""
+    if sys.argv[1:2] == ["--self-test"]:
+        from bundle_selftest import check_qt, run_self_test
+
+        return run_self_test("StudyJobs", [check_qt])
+    from gui.app import main as gui_main
+
+    return gui_main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""The ``studyjobs-worker`` executable of the bundle: ``studyjobs`` (``daemon.cli:main``), or ``--self-test``.
+
+``studyjobs-worker daemon --autostart`` is what the login entry runs (``core.autostart.worker_command``); every
+other ``studyjobs`` command works too (``studyjobs-worker list``, ``add``, ``workers`` …).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+
+
+def main() -> int:
+    """Run the command line, or the bundle's self-test when ``--self-test`` is the first argument."""
+    if sys.argv[1:2] == ["--self-test"]:
+        from bundle_selftest import check_model, run_self_test
+
+        return run_self_test("studyjobs-worker", [check_model])
+    from daemon.cli import main as cli_main
+
+    return cli_main(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    multiprocessing.freeze_support()
+    sys.exit(main())

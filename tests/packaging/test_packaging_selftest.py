@@ -1,0 +1,63 @@
+"""The bundle's --self-test logic, run from source (no build): the same checks the frozen executables run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _self_test(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    report = tmp_path / "report.txt"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "STUDYJOBS_SELFTEST_REPORT": str(report)}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "packaging" / script), "--self-test"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert report.read_text("utf-8").strip() == result.stdout.strip().splitlines()[-1]
+    return result
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(320)
+def test_the_worker_self_test_loads_the_model_and_runs_a_job(tmp_path: Path) -> None:
+    result = _self_test("entry_worker.py", tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    line = result.stdout.strip()
+    assert line.startswith("StudyJobs self-test passed (studyjobs-worker")
+    assert "SmolLM2-135M-Instruct.Q4_1.gguf" in line and "job done" in line
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(320)
+def test_the_gui_self_test_loads_qt_and_runs_a_job(tmp_path: Path) -> None:
+    result = _self_test("entry_gui.py", tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().startswith("StudyJobs self-test passed (StudyJobs")
+    assert "Qt offscreen+svg" in result.stdout
+
+
+def test_a_failing_check_reports_one_line_and_exit_code_1(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "packaging"), str(ROOT)])}
+    code = (
+        "import sys, bundle_selftest\n"
+        "def broken():\n    raise bundle_selftest.SelfTestError('the model is gone')\n"
+        "sys.exit(bundle_selftest.run_self_test('studyjobs-worker', [broken]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 1
+    assert result.stdout.strip().startswith("StudyJobs self-test FAILED (studyjobs-worker")
+    assert result.stdout.strip().endswith("the model is gone")
