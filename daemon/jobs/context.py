@@ -14,7 +14,7 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from core.errors import JobAlreadyFinishedError, StageInterruptedError
@@ -58,6 +58,7 @@ class JobContext:
     running: RunningJob
     loop: asyncio.AbstractEventLoop
     threads: concurrent.futures.ThreadPoolExecutor
+    futures: list[concurrent.futures.Future[Any]] = field(default_factory=list)
 
     @property
     def stop_event(self) -> Any:
@@ -74,7 +75,9 @@ class JobContext:
 
     async def in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run blocking work on this job's thread; a shutdown waits for it before handing the claim back."""
-        return await asyncio.wrap_future(self.threads.submit(fn, *args, **kwargs))
+        future = self.threads.submit(fn, *args, **kwargs)
+        self.futures.append(future)
+        return await asyncio.wrap_future(future)
 
     def counter(
         self, tracker: ProgressTracker, phase: str, code: str, *, every: float = 0.25
@@ -122,10 +125,10 @@ async def run_job(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handl
         current = asyncio.current_task()
         if current is not None:
             current.uncancel()
-        await _hand_back(runtime, running, threads)
+        await _hand_back(runtime, running, context)
     except (StageInterruptedError, GenerationStoppedError, ExtractionStopped, JobAlreadyFinishedError):
         if running.shutdown:
-            await _hand_back(runtime, running, threads)
+            await _hand_back(runtime, running, context)
         else:
             log.info("%s job %s stopped: cancelled, or no longer ours", kind, job.id)
     except (ExtractionError, LLMError, UserFacingError) as error:
@@ -155,20 +158,12 @@ async def _fail(runtime: Runtime, job: Job, reason: str, *, transient: bool) -> 
             log.warning("could not send the retry of job %s to the broker; the sweep will", row.id, exc_info=True)
 
 
-async def _hand_back(runtime: Runtime, running: RunningJob, threads: concurrent.futures.ThreadPoolExecutor) -> None:
-    """Graceful stop: wait for the job's thread, then return the claim without spending an attempt."""
-    threads.shutdown(wait=False, cancel_futures=True)
-    stopped = await asyncio.to_thread(_wait_threads, threads, SHUTDOWN_THREAD_WAIT)
-    if stopped:
+async def _hand_back(runtime: Runtime, running: RunningJob, context: JobContext) -> None:
+    """Graceful stop: wait for the job's thread work, then return the claim without spending an attempt."""
+    context.threads.shutdown(wait=False, cancel_futures=True)
+    _, pending = await asyncio.to_thread(concurrent.futures.wait, context.futures, SHUTDOWN_THREAD_WAIT)
+    if not pending:
         await runtime.store.release(running.job_id, attempt=running.attempt)
         log.info("handed job %s back to the queue", running.job_id)
     else:
         log.warning("job %s did not stop in time; its lease will expire", running.job_id)
-
-
-def _wait_threads(threads: concurrent.futures.ThreadPoolExecutor, timeout: float) -> bool:
-    worker_threads = list(getattr(threads, "_threads", ()))
-    deadline = time.monotonic() + timeout
-    for thread in worker_threads:
-        thread.join(max(deadline - time.monotonic(), 0))
-    return not any(t.is_alive() for t in worker_threads)
