@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import CursorResult, case, literal, null, or_, select, update
+from sqlalchemy import CursorResult, and_, case, literal, null, or_, select, update
 from sqlalchemy.sql import ColumnElement
 
 from core.status import JobStatus
@@ -24,7 +24,7 @@ from core.types import UTCDateTime, utcnow
 if TYPE_CHECKING:
     from core.store import JobStore
 
-__all__ = ["DEFAULT_RECLAIM_REASON", "due_jobs", "heartbeat", "reclaim_stale", "report_progress"]
+__all__ = ["DEFAULT_RECLAIM_REASON", "due_condition", "due_jobs", "heartbeat", "reclaim_stale", "report_progress"]
 
 DEFAULT_RECLAIM_REASON = "The program working on this job stopped responding."
 
@@ -122,6 +122,11 @@ async def reclaim_stale(store: JobStore[Any], *, reason: str) -> int:
         return int(result.rowcount)
 
 
+def due_condition(model: Any, now: datetime) -> ColumnElement[bool]:
+    """A queued row that may be claimed at ``now`` (no retry time, or a retry time that has come)."""
+    return and_(model.status == JobStatus.QUEUED, or_(model.run_after.is_(None), model.run_after <= now))
+
+
 async def due_jobs(store: JobStore[Any], *, older_than: float, limit: int) -> list[Any]:
     """See :meth:`JobStore.due_jobs`."""
     if limit <= 0:
@@ -130,14 +135,7 @@ async def due_jobs(store: JobStore[Any], *, older_than: float, limit: int) -> li
     now = utcnow()
     touched_before = now - timedelta(seconds=older_than)
     stmt = (
-        select(m)
-        .where(
-            m.status == JobStatus.QUEUED,
-            or_(m.run_after.is_(None), m.run_after <= now),
-            m.updated_at <= touched_before,
-        )
-        .order_by(m.created_at, m.id)
-        .limit(limit)
+        select(m).where(due_condition(m, now), m.updated_at <= touched_before).order_by(m.created_at, m.id).limit(limit)
     )
     async with store.db.get_session_context() as session:
         return list((await session.scalars(stmt)).all())

@@ -23,13 +23,13 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy import or_, select, text
+from sqlalchemy import select, text
 
 from core.appdb import make_app_store, open_app_database
 from core.config import redact_url
 from core.db import AsyncDatabaseManager
+from core.leases import due_condition
 from core.schema import Job
-from core.status import JobStatus
 from core.store import JobStore
 from core.types import utcnow
 from core.workers import forget_dead_workers, register_worker, touch_worker, unregister_worker
@@ -172,7 +172,7 @@ class Supervisor(threading.Thread):
         now_utc = utcnow()
         stmt = (
             select(m.id, m.kind, m.attempts, m.run_after, m.updated_at)  # the few columns it needs, not whole rows
-            .where(m.status == JobStatus.QUEUED, or_(m.run_after.is_(None), m.run_after <= now_utc))
+            .where(due_condition(m, now_utc))
             .order_by(m.created_at)
             .limit(500)
         )

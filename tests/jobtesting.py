@@ -50,7 +50,8 @@ async def async_wait_for(predicate, *, timeout: float = 10.0, interval: float = 
         await asyncio.sleep(interval)
 
 
-async def _pg_admin(sql: str) -> None:
+async def pg_admin(sql: str) -> None:
+    """Run one statement on the admin database (CREATE/DROP DATABASE)."""
     conn = await asyncpg.connect(PG_ADMIN_DSN)
     try:
         await conn.execute(sql)
@@ -58,7 +59,8 @@ async def _pg_admin(sql: str) -> None:
         await conn.close()
 
 
-def _pg_url(name: str) -> str:
+def pg_url(name: str) -> str:
+    """The async SQLAlchemy URL of database ``name`` on the test server."""
     base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
     return f"{base}/{name}"
 
@@ -70,9 +72,9 @@ async def temporary_database(backend: str, folder: Path) -> AsyncIterator[str]:
         yield f"sqlite+aiosqlite:///{folder / f'jobs-{uuid.uuid4().hex[:8]}.db'}"
         return
     name = f"sj_{uuid.uuid4().hex[:12]}"
-    await _pg_admin(f'CREATE DATABASE "{name}" TEMPLATE template0')
-    await _pg_admin(f'ALTER DATABASE "{name}" SET synchronous_commit = off')  # speed only; same semantics
+    await pg_admin(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    await pg_admin(f'ALTER DATABASE "{name}" SET synchronous_commit = off')  # speed only; same semantics
     try:
-        yield _pg_url(name)
+        yield pg_url(name)
     finally:
-        await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -13,13 +13,13 @@ os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
 import asyncio
 import dataclasses
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import qasync
+from jobtesting import async_wait_for
 from PySide6.QtWidgets import QApplication
 
 from core.appdb import make_app_store, open_app_database
@@ -56,16 +56,7 @@ def run(qloop: qasync.QEventLoop) -> Run:
 
 async def until(predicate: Callable[[], Any], *, timeout: float = 30.0, message: str = "condition") -> Any:
     """Await ``predicate()`` (sync or async) until it is truthy, on the running loop; fail after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if asyncio.iscoroutine(value):
-            value = await value
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {message}")
-        await asyncio.sleep(0.02)
+    return await async_wait_for(predicate, timeout=timeout, interval=0.02, message=message)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import socket
 import sqlite3
 import subprocess
@@ -21,14 +20,13 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import asyncpg
+from jobtesting import pg_admin, pg_url
 from sqlalchemy import select
 from workerhome import DaemonHome, poll, run
 
 from core.appdb import make_app_store, open_app_database
 from core.schema import Document, Job, StudyGuide
 
-PG_ADMIN_DSN = os.environ.get("STUDYJOBS_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 REDIS_TEST_DB = 11
 """The Redis database the reliability tests use (flushed before and after each test), apart from anyone's db 0."""
@@ -216,24 +214,15 @@ def redis_for_test() -> Iterator[str]:
 # -- PostgreSQL ---------------------------------------------------------------------------------------------------
 
 
-async def _pg_admin(sql: str) -> None:
-    conn = await asyncpg.connect(PG_ADMIN_DSN)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 @contextlib.contextmanager
 def temporary_pg_database() -> Iterator[str]:
     """A fresh PostgreSQL database (``postgresql+asyncpg://…``), dropped afterwards whatever happened."""
     name = f"sj_rel_{uuid.uuid4().hex[:12]}"
-    run(_pg_admin(f'CREATE DATABASE "{name}" TEMPLATE template0'))
-    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+    run(pg_admin(f'CREATE DATABASE "{name}" TEMPLATE template0'))
     try:
-        yield f"{base}/{name}"
+        yield pg_url(name)
     finally:
-        run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        run(pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 # -- a model server that refuses ----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import time
 import uuid
 from pathlib import Path
 
+from faults import add
 from sqlalchemy import func, select
 from workerhome import DaemonHome, poll, run
 
@@ -41,15 +42,6 @@ async def _snapshot(home: DaemonHome) -> dict:
 
 def snapshot(home: DaemonHome) -> dict:
     return run(_snapshot(home))
-
-
-def add(home: DaemonHome, *paths: Path, only_extract: bool = False) -> list[uuid.UUID]:
-    args = ["add", "--no-start", "--json", *map(str, paths)]
-    if only_extract:
-        args.append("--only-extract")
-    done = home.cli(*args)
-    assert done.returncode == 0, done.stderr
-    return [uuid.UUID(x) for x in json.loads(done.stdout)]
 
 
 def wait_ended(home: DaemonHome, job_ids: list[uuid.UUID], timeout: float = 120) -> dict:
