@@ -7,6 +7,7 @@ and its file name is derived from the job id, so a retried job rewrites the same
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -80,6 +81,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
 def _progress(ctx: JobContext, tracker: ProgressTracker, every: float = 0.5) -> Any:
     """The writer's ``on_progress`` (called on the loop, per token) → a throttled real count on the row."""
     last_time = [0.0]
+    writes: set[asyncio.Task[bool]] = set()  # the loop keeps only weak references to tasks
     last_step = [""]
 
     def report(progress: GuideProgress) -> None:
@@ -97,7 +99,9 @@ def _progress(ctx: JobContext, tracker: ProgressTracker, every: float = 0.5) -> 
             phase, text = "sections", ctx.text("writing_section", current=progress.step, total=progress.steps)
             detail = {"current_section": progress.step, "total_sections": progress.steps}
         detail = {**ctx.job.detail, **detail, "tokens": progress.tokens, "token_budget": progress.token_budget}
-        ctx.loop.create_task(tracker.report(phase, done=done, message=text, detail=detail))
+        write = ctx.loop.create_task(tracker.report(phase, done=done, message=text, detail=detail))
+        writes.add(write)
+        write.add_done_callback(writes.discard)
 
     return report
 
