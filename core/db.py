@@ -10,14 +10,16 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import MetaData, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.sql import Executable
 
+from core.autocommit import AsyncAutocommit, SQLiteAutocommit, StatementResult
 from core.models import Base
 
 __all__ = ["AsyncDatabaseManager"]
@@ -64,6 +66,16 @@ class AsyncDatabaseManager:
         )
         self._version_lock = threading.Lock()
         self._version_conn: sqlite3.Connection | None = None
+        path = self.sqlite_path
+        self._autocommit: SQLiteAutocommit | AsyncAutocommit
+        if path is not None:
+            self._autocommit = SQLiteAutocommit(
+                path, busy_timeout_ms=busy_timeout_ms, on_connect=self._on_sqlite_connect
+            )
+        elif self.is_sqlite:  # in memory: the database lives in the engine's one connection
+            self._autocommit = AsyncAutocommit(self.engine, own_engine=False)
+        else:
+            self._autocommit = AsyncAutocommit.connect(self.url, **engine_options)
 
     @property
     def dialect_name(self) -> str:
@@ -119,6 +131,15 @@ class AsyncDatabaseManager:
                     await session.invalidate()
                 raise
 
+    async def execute(self, statement: Executable, params: Mapping[str, Any] | None = None) -> StatementResult:
+        """Run one statement as its own transaction and fetch every row it returns (the store's hot path).
+
+        No session, no ``BEGIN``/``COMMIT`` round trips: use it for a single ``INSERT``/``UPDATE … RETURNING``
+        that is atomic by itself. On SQLite it runs on the calling thread while the file is free and moves to a
+        worker thread when another writer holds the lock (see :mod:`core.autocommit`).
+        """
+        return await self._autocommit.execute(statement, params)
+
     async def create_tables(self) -> None:
         """Create every table of the metadata (the library's plain path; the application migrates instead)."""
         async with self.engine.begin() as conn:
@@ -151,6 +172,7 @@ class AsyncDatabaseManager:
             if self._version_conn is not None:
                 self._version_conn.close()
                 self._version_conn = None
+        await self._autocommit.dispose()
         await self.engine.dispose()
 
     def __repr__(self) -> str:

@@ -62,12 +62,11 @@ async def report_progress(
         values["detail"] = dict(detail)
     if phases is not None:
         values["phases"] = [dict(p) for p in phases]
-    async with store.db.get_session_context() as session:
-        return await store._update(session, job_id, _claim_held(store, attempt), **values)
+    return await store._update_one(job_id, _claim_held(store, attempt), **values)
 
 
 async def heartbeat(store: JobStore[Any], claims: Mapping[uuid.UUID, int | None]) -> set[uuid.UUID]:
-    """Renew the leases of ``claims`` (job id → attempt or ``None``); returns the ids still held.
+    """Renew the leases of ``claims`` (job id → attempt or ``None``), one statement each; returns the ids still held.
 
     ``updated_at`` is left alone: a heartbeat is not a change a screen needs to repaint for.
     """
@@ -76,12 +75,9 @@ async def heartbeat(store: JobStore[Any], claims: Mapping[uuid.UUID, int | None]
     held: set[uuid.UUID] = set()
     if not claims:
         return held
-    async with store.db.get_session_context() as session:
-        for job_id, attempt in claims.items():
-            if await store._update(
-                session, job_id, _claim_held(store, attempt), heartbeat_at=now, updated_at=m.updated_at
-            ):
-                held.add(job_id)
+    for job_id, attempt in claims.items():
+        if await store._update_one(job_id, _claim_held(store, attempt), heartbeat_at=now, updated_at=m.updated_at):
+            held.add(job_id)
     return held
 
 

@@ -15,7 +15,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import CursorResult, delete, func, or_, select, update
+from sqlalchemy import CursorResult, Row, Table, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import undefer
@@ -27,6 +27,7 @@ from core.errors import JobNotFoundError
 from core.listing import Cursor, job_filters, newest_first
 from core.models import BaseJobModel
 from core.retry import DEFAULT_BACKOFF, Backoff
+from core.statements import LifecycleStatements
 from core.status import CANCELLABLE_JOB_STATUSES, TERMINAL_JOB_STATUSES, JobStatus
 from core.types import utcnow
 from core.watch import DEFAULT_EMIT_ON, ChangeHub, watch_job
@@ -78,6 +79,7 @@ class JobStore(Generic[M]):
         self.max_attempts = max_attempts
         self.max_attempts_by_kind = dict(max_attempts_by_kind or {})
         self.watch_hubs: dict[asyncio.AbstractEventLoop, ChangeHub] = {}
+        self._sql = LifecycleStatements.build(cast("Table", model.__table__))
 
     # -- reading -------------------------------------------------------------------------------------------
 
@@ -213,9 +215,9 @@ class JobStore(Generic[M]):
             created_at=now,
             updated_at=now,
         )
+        values = {column.key: getattr(job, column.key) for column in self._sql.enqueue.table.columns}
         try:
-            async with self.db.get_session_context() as session:
-                session.add(job)
+            await self.db.execute(self._sql.enqueue, values)
         except IntegrityError:
             if job_id is None:
                 raise
@@ -229,25 +231,9 @@ class JobStore(Generic[M]):
         time has not come. Two workers racing on two connections: exactly one wins. The returned ``attempts`` is
         the claim's fencing token (pass it as ``attempt=`` to every later write).
         """
-        m = self.model
-        now = utcnow()
-        async with self.db.get_session_context() as session:
-            won = await self._update(
-                session,
-                job_id,
-                (m.status == JobStatus.QUEUED, or_(m.run_after.is_(None), m.run_after <= now)),
-                status=JobStatus.RUNNING.value,
-                attempts=m.attempts + 1,
-                started_at=now,
-                heartbeat_at=now,
-                worker_id=worker_id,
-                finished_at=None,
-                run_after=None,
-                progress=0.0,
-                stage="",
-                message="",
-            )
-            return await self._select(session, job_id, with_payload=True) if won else None
+        params = {"job_id": job_id, "now": utcnow(), "worker_id": worker_id}
+        row = (await self.db.execute(self._sql.claim, params)).first()
+        return None if row is None else self._row_to_model(row)
 
     async def succeed(
         self,
@@ -265,23 +251,12 @@ class JobStore(Generic[M]):
             JobClaimLostError: ``attempt`` given and the claim was superseded.
             JobAlreadyFinishedError: it was already terminal.
         """
-        now = utcnow()
-        async with self.db.get_session_context() as session:
-            await self._close(
-                session,
-                job_id,
-                attempt,
-                status=JobStatus.DONE.value,
-                progress=1.0,
-                result_id=result_id,
-                payload=None,
-                finished_at=now,
-                heartbeat_at=None,
-                error=None,
-                error_transient=False,
-                message=message,
-            )
-            return await self._must_select(session, job_id)
+        params = {"job_id": job_id, "now": utcnow(), "result_id": result_id, "message": message, "attempt": attempt}
+        stmt = self._sql.succeed_open if attempt is None else self._sql.succeed_held
+        row = (await self.db.execute(stmt, params)).first()
+        if row is None:
+            raise await self._why_not_closed(job_id, attempt)
+        return self._row_to_model(row)
 
     async def fail(
         self,
@@ -304,9 +279,7 @@ class JobStore(Generic[M]):
             The same errors as :meth:`succeed`.
         """
         values = closing.failure_values(self.model, self.backoff, reason=reason, transient=transient, now=utcnow())
-        async with self.db.get_session_context() as session:
-            await self._close(session, job_id, attempt, **values)
-            return await self._must_select(session, job_id)
+        return await self._close(job_id, attempt, **values)
 
     async def cancel(self, job_id: uuid.UUID, *, reason: str | None = None) -> M | None:
         """Queued/running → cancelled, payload dropped. ``None`` (never an error) when there is nothing to stop.
@@ -324,10 +297,7 @@ class JobStore(Generic[M]):
         }
         if reason is not None:
             values["message"] = reason
-        async with self.db.get_session_context() as session:
-            if not await self._update(session, job_id, (self.model.status.in_(_CANCELLABLE),), **values):
-                return None
-            return await self._select(session, job_id)
+        return await self._update_returning(job_id, (self.model.status.in_(_CANCELLABLE),), **values)
 
     async def retry(self, job_id: uuid.UUID) -> M | None:
         """The manual retry button: a failed or cancelled job goes back to queued with a fresh attempt budget.
@@ -336,26 +306,23 @@ class JobStore(Generic[M]):
         does not come back: keep what a rerun needs in ``params``.
         """
         m = self.model
-        async with self.db.get_session_context() as session:
-            won = await self._update(
-                session,
-                job_id,
-                (m.status.in_((JobStatus.FAILED.value, JobStatus.CANCELLED.value)),),
-                status=JobStatus.QUEUED.value,
-                attempts=0,
-                progress=0.0,
-                stage="",
-                message="",
-                error=None,
-                error_transient=False,
-                result_id=None,
-                run_after=None,
-                started_at=None,
-                finished_at=None,
-                heartbeat_at=None,
-                worker_id=None,
-            )
-            return await self._select(session, job_id) if won else None
+        return await self._update_returning(
+            job_id,
+            (m.status.in_((JobStatus.FAILED.value, JobStatus.CANCELLED.value)),),
+            status=JobStatus.QUEUED.value,
+            attempts=0,
+            progress=0.0,
+            stage="",
+            message="",
+            error=None,
+            error_transient=False,
+            result_id=None,
+            run_after=None,
+            started_at=None,
+            finished_at=None,
+            heartbeat_at=None,
+            worker_id=None,
+        )
 
     async def release(self, job_id: uuid.UUID, *, attempt: int) -> bool:
         """Hand a claim back to the queue without spending an attempt (graceful shutdown).
@@ -364,20 +331,18 @@ class JobStore(Generic[M]):
         Returns ``False`` when the claim was no longer held.
         """
         m = self.model
-        async with self.db.get_session_context() as session:
-            return await self._update(
-                session,
-                job_id,
-                (m.status == JobStatus.RUNNING, m.attempts == attempt),
-                status=JobStatus.QUEUED.value,
-                attempts=m.attempts - 1,
-                progress=0.0,
-                stage="",
-                message="",
-                run_after=None,
-                heartbeat_at=None,
-                worker_id=None,
-            )
+        return await self._update_one(
+            job_id,
+            (m.status == JobStatus.RUNNING, m.attempts == attempt),
+            status=JobStatus.QUEUED.value,
+            attempts=m.attempts - 1,
+            progress=0.0,
+            stage="",
+            message="",
+            run_after=None,
+            heartbeat_at=None,
+            worker_id=None,
+        )
 
     async def delete(self, job_id: uuid.UUID) -> bool:
         """Remove a finished job from the history. ``False`` when it is unknown or still open."""
@@ -442,13 +407,26 @@ class JobStore(Generic[M]):
 
     # -- internals -----------------------------------------------------------------------------------------
 
-    async def _update(
-        self, session: AsyncSession, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any
-    ) -> bool:
-        """One conditional UPDATE of one row; ``True`` when it matched."""
+    def _row_to_model(self, row: Row[Any]) -> M:
+        return self.model(**row._mapping)
+
+    async def _update_one(self, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any) -> bool:
+        """One conditional UPDATE of one row, as its own transaction; ``True`` when it matched."""
         stmt = update(self.model).where(self.model.id == job_id, *where).values(**values)
-        result = cast("CursorResult[Any]", await session.execute(stmt.execution_options(synchronize_session=False)))
-        return bool(result.rowcount)
+        return (await self.db.execute(stmt)).rowcount > 0
+
+    async def _update_returning(
+        self, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], *, with_payload: bool = False, **values: Any
+    ) -> M | None:
+        """One conditional UPDATE of one row that returns the row as written, or ``None`` when it did not match."""
+        stmt = (
+            update(self.model)
+            .where(self.model.id == job_id, *where)
+            .values(**values)
+            .returning(*self._sql.columns, *([self.model.payload] if with_payload else []))
+        )
+        row = (await self.db.execute(stmt)).first()
+        return None if row is None else self._row_to_model(row)
 
     async def _select(self, session: AsyncSession, job_id: uuid.UUID, *, with_payload: bool = False) -> M | None:
         stmt = select(self.model).where(self.model.id == job_id).execution_options(populate_existing=True)
@@ -456,16 +434,16 @@ class JobStore(Generic[M]):
             stmt = stmt.options(undefer(self.model.payload))
         return (await session.scalars(stmt)).first()
 
-    async def _must_select(self, session: AsyncSession, job_id: uuid.UUID) -> M:
-        job = await self._select(session, job_id)
-        if job is None:  # pragma: no cover - the row was just written in this transaction
-            raise JobNotFoundError(job_id)
-        return job
-
-    async def _close(self, session: AsyncSession, job_id: uuid.UUID, attempt: int | None, **values: Any) -> None:
+    async def _close(self, job_id: uuid.UUID, attempt: int | None, **values: Any) -> M:
         """The conditional UPDATE behind ``succeed``/``fail``, with the precise error when it does not match."""
         m = self.model
         held = (m.status == JobStatus.RUNNING, m.attempts == attempt)
         where: tuple[ColumnElement[bool], ...] = (m.status.in_(_OPEN),) if attempt is None else held
-        if not await self._update(session, job_id, where, **values):
-            raise await closing.why_not_closed(session, m, job_id, attempt)
+        job = await self._update_returning(job_id, where, **values)
+        if job is None:
+            raise await self._why_not_closed(job_id, attempt)
+        return job
+
+    async def _why_not_closed(self, job_id: uuid.UUID, attempt: int | None) -> Exception:
+        async with self.db.get_session_context() as session:
+            return await closing.why_not_closed(session, self.model, job_id, attempt)

@@ -1,0 +1,180 @@
+"""One statement as its own transaction: the store's hot path (enqueue, claim, progress, close).
+
+A job's lifecycle writes are each a single ``INSERT`` or conditional ``UPDATE … RETURNING``, atomic on its own, so
+they need no ``BEGIN``/``COMMIT`` round trips and no ORM session. Each runner compiles and types the statement
+through SQLAlchemy Core exactly as a session would (UUIDs, JSON, UTC datetimes) and fetches every result row
+before it returns, which ends the statement's implicit transaction.
+
+* :class:`SQLiteAutocommit` runs the statement **on the calling thread** when the file's write lock is free —
+  tens of microseconds, where a trip through aiosqlite's thread costs far more — on a private connection whose
+  busy timeout is zero. When another writer holds the lock, SQLite answers ``SQLITE_BUSY`` at once and the
+  statement runs again on a worker thread with the normal busy timeout, so an event loop never waits for a lock.
+* :class:`AsyncAutocommit` runs it on the async engine (PostgreSQL) in autocommit mode: one round trip.
+
+The database manager chooses the runner (see :meth:`core.db.AsyncDatabaseManager.execute`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import URL, Connection, Engine, Row, create_engine, event
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+from sqlalchemy.sql import Executable
+
+__all__ = ["AsyncAutocommit", "SQLiteAutocommit", "StatementResult"]
+
+_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+@dataclass(frozen=True, slots=True)
+class StatementResult:
+    """Every row a statement returned (``RETURNING`` or ``SELECT``) and how many rows it changed."""
+
+    rows: Sequence[Row[Any]]
+    rowcount: int
+
+    def first(self) -> Row[Any] | None:
+        """The first row, or ``None``."""
+        return self.rows[0] if self.rows else None
+
+
+def _run(conn: Connection, statement: Executable, params: Mapping[str, Any] | None) -> StatementResult:
+    result = conn.execute(statement, dict(params) if params else None)
+    rows = result.all() if result.returns_rows else []
+    return StatementResult(rows, result.rowcount if result.rowcount is not None else -1)
+
+
+def _is_busy(error: OperationalError) -> bool:
+    code = getattr(error.orig, "sqlite_errorcode", None)
+    return code is not None and (code & 0xFF) in _BUSY_CODES
+
+
+class SQLiteAutocommit:
+    """Single statements on one SQLite file; see the module docstring. Thread-safe.
+
+    Args:
+        path: The SQLite file (already created, in WAL mode).
+        busy_timeout_ms: How long a statement that found the file busy waits for it, on a worker thread.
+        on_connect: Sets the connection's pragmas (``synchronous``, foreign keys); the busy timeout is set here.
+    """
+
+    def __init__(self, path: Path, *, busy_timeout_ms: int, on_connect: Callable[[Any, Any], None]) -> None:
+        self.busy_timeout_ms = busy_timeout_ms
+        url = f"sqlite:///{path}"
+        args = {"check_same_thread": False}
+        # Inline: never waits for a lock (the caller may be an event loop). One connection per calling thread.
+        self._inline: Engine = create_engine(url, poolclass=NullPool, connect_args=args)
+        # Fallback: waits up to the busy timeout, on a worker thread; pooled.
+        self._blocking: Engine = create_engine(url, connect_args=args, pool_size=2, max_overflow=8)
+        for engine, timeout in ((self._inline, 0), (self._blocking, busy_timeout_ms)):
+            event.listen(engine, "connect", on_connect)
+            event.listen(engine, "connect", _busy_timeout_setter(timeout))
+        self._local = threading.local()
+        self._connections: list[Connection] = []
+        self._lock = threading.Lock()
+        self._closed = False
+
+    async def execute(self, statement: Executable, params: Mapping[str, Any] | None = None) -> StatementResult:
+        """Run ``statement`` as its own transaction; inline when the file is free, else on a worker thread."""
+        conn = self._inline_connection()
+        try:
+            return _run(conn, statement, params)
+        except OperationalError as error:
+            if not _is_busy(error):
+                self._drop_inline()
+                raise
+        return await asyncio.to_thread(self._execute_blocking, statement, params)
+
+    def execute_blocking(self, statement: Executable, params: Mapping[str, Any] | None = None) -> StatementResult:
+        """:meth:`execute` for a thread that may wait for the lock (never call it on an event loop)."""
+        return self._execute_blocking(statement, params)
+
+    def _execute_blocking(self, statement: Executable, params: Mapping[str, Any] | None) -> StatementResult:
+        with self._blocking.connect() as conn:
+            return _run(conn.execution_options(isolation_level="AUTOCOMMIT"), statement, params)
+
+    def _inline_connection(self) -> Connection:
+        conn: Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            if self._closed:
+                raise RuntimeError("the database manager was disposed")
+            conn = self._inline.connect().execution_options(isolation_level="AUTOCOMMIT")
+            self._local.conn = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    def _drop_inline(self) -> None:
+        """Close this thread's inline connection after an unexpected error: it is never reused."""
+        conn = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            with self._lock:
+                if conn in self._connections:
+                    self._connections.remove(conn)
+            conn.invalidate()
+
+    async def dispose(self) -> None:
+        """Close every connection (inline ones of every thread too)."""
+        self._closed = True
+        with self._lock:
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            conn.close()
+        self._inline.dispose()
+        self._blocking.dispose()
+
+
+def _busy_timeout_setter(milliseconds: int) -> Callable[[Any, Any], None]:
+    def set_busy_timeout(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.execute(f"PRAGMA busy_timeout={int(milliseconds)}")
+
+    return set_busy_timeout
+
+
+class AsyncAutocommit:
+    """Single statements on an async database (PostgreSQL), each in autocommit mode: one round trip.
+
+    It has an engine of its own without the session engine's pre-ping (a ping is one more round trip per
+    statement). A connection found dead instead is dropped and the statement runs once more on a fresh one —
+    safe because a statement whose connection died before it returned was rolled back by the server, and every
+    lifecycle statement is conditional (a claim that did land makes the repeat match nothing).
+    """
+
+    def __init__(self, engine: AsyncEngine, *, own_engine: bool = True) -> None:
+        self._engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._own = engine if own_engine else None
+
+    @classmethod
+    def connect(cls, url: URL, **engine_options: Any) -> AsyncAutocommit:
+        """A runner with its own engine on ``url`` (no pre-ping)."""
+        return cls(create_async_engine(url, **{**engine_options, "pool_pre_ping": False}))
+
+    async def execute(self, statement: Executable, params: Mapping[str, Any] | None = None) -> StatementResult:
+        """Run ``statement`` as its own transaction."""
+        try:
+            return await self._execute(statement, params)
+        except DBAPIError as error:
+            if not error.connection_invalidated:
+                raise
+        return await self._execute(statement, params)
+
+    async def _execute(self, statement: Executable, params: Mapping[str, Any] | None) -> StatementResult:
+        async with self._engine.connect() as conn:
+            result = await conn.execute(statement, dict(params) if params else None)
+            rows = result.all() if result.returns_rows else []
+            return StatementResult(rows, result.rowcount if result.rowcount is not None else -1)
+
+    async def dispose(self) -> None:
+        """Close the pooled connections of its own engine."""
+        if self._own is not None:
+            await self._own.dispose()

@@ -1,0 +1,89 @@
+"""The lifecycle's hottest statements, built once per job table with bind parameters.
+
+Building a SQLAlchemy statement costs more than SQLite takes to run it; ``enqueue``, ``claim`` and ``succeed`` run
+once per job, so their statements are built here once, on the table (plain Core, no ORM bookkeeping), and each call
+only binds its values. Every statement is the same conditional write the store documents; nothing here decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Column, Insert, Table, Update, Uuid, bindparam, insert, or_, update
+
+from core.status import JobStatus
+from core.types import UTCDateTime
+
+__all__ = ["LifecycleStatements"]
+
+
+@dataclass(frozen=True)
+class LifecycleStatements:
+    """Prebuilt ``INSERT`` / ``UPDATE … RETURNING`` statements of one job table.
+
+    Attributes:
+        columns: Every column but the payload (what a returned row carries).
+        enqueue: Insert one row (bind every column by its key).
+        claim: queued → running for ``job_id`` at ``now`` by ``worker_id``; returns the row with its payload.
+        succeed_held: running → done for ``job_id`` while ``attempt`` still holds the claim; returns the row.
+        succeed_open: queued/running → done for ``job_id`` (no claim token); returns the row.
+    """
+
+    columns: tuple[Column[Any], ...]
+    enqueue: Insert
+    claim: Update
+    succeed_held: Update
+    succeed_open: Update
+
+    @classmethod
+    def build(cls, table: Table) -> LifecycleStatements:
+        """The statements of ``table`` (a :class:`core.models.BaseJobModel` table)."""
+        c = table.c
+        columns = tuple(col for col in table.columns if col.key != "payload")
+        job_id = bindparam("job_id", type_=Uuid())
+        now = bindparam("now", type_=UTCDateTime())
+        claim = (
+            update(table)
+            .where(
+                c.id == job_id,
+                c.status == JobStatus.QUEUED.value,
+                or_(c.run_after.is_(None), c.run_after <= now),
+            )
+            .values(
+                status=JobStatus.RUNNING.value,
+                attempts=c.attempts + 1,
+                started_at=now,
+                heartbeat_at=now,
+                updated_at=now,
+                worker_id=bindparam("worker_id"),
+                finished_at=None,
+                run_after=None,
+                progress=0.0,
+                stage="",
+                message="",
+            )
+            .returning(*columns, c.payload)
+        )
+        done = {
+            "status": JobStatus.DONE.value,
+            "progress": 1.0,
+            "result_id": bindparam("result_id", type_=Uuid()),
+            "payload": None,
+            "finished_at": now,
+            "updated_at": now,
+            "heartbeat_at": None,
+            "error": None,
+            "error_transient": False,
+            "message": bindparam("message"),
+        }
+        running = c.status == JobStatus.RUNNING.value
+        held = update(table).where(c.id == job_id, running, c.attempts == bindparam("attempt"))
+        opened = update(table).where(c.id == job_id, c.status.in_((JobStatus.QUEUED.value, JobStatus.RUNNING.value)))
+        return cls(
+            columns=columns,
+            enqueue=insert(table),
+            claim=claim,
+            succeed_held=held.values(**done).returning(*columns),
+            succeed_open=opened.values(**done).returning(*columns),
+        )
