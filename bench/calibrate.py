@@ -14,7 +14,8 @@ what ``bench/daemon_bench.py`` measures progress honesty on):
 
 Each finished job's phase timings are read from its row (``phases[*].started_at/finished_at``) and its input size
 from its document (``char_count``). Per phase: the median seconds (the phase's share of the bar) and a Theil–Sen
-slope of seconds against kilochars, clamped at ≥ 0 (the phase's ``per_kilochar``). Written with
+slope of seconds against kilochars, clamped at ≥ 0 (the phase's ``per_kilochar``), anchored at the corpus's median
+size (``reference_kilochars``). Written with
 ``PhasePlan.dump(path, measured_on=..., documents=..., date=...)``; the fit's details are kept alongside.
 """
 
@@ -46,7 +47,7 @@ from bench_support import (
     text_corpus,
 )
 
-from core.progress import PhasePlan
+from core.progress import Phase, PhasePlan
 
 PHASES = {"ingest": ("read", "clean", "save"), "generate": ("load_model", "outline", "sections", "export")}
 PLANS_DIR = ROOT / "resources" / "plans"
@@ -71,17 +72,24 @@ def seconds_of(phase: dict[str, Any]) -> float | None:
 
 
 def fit(samples: list[tuple[float, dict[str, float]]], names: tuple[str, ...]) -> tuple[PhasePlan, dict[str, Any]]:
-    """The plan from ``(kilochars, {phase: seconds})`` samples, and the fit's details per phase."""
-    medians: dict[str, float] = {}
-    slopes: dict[str, float] = {}
+    """The plan from ``(kilochars, {phase: seconds})`` samples, and the fit's details per phase.
+
+    A size-bound phase (slope > 0) gets the Theil–Sen line's value at the corpus's median size as its seconds, and
+    that size as its ``reference_kilochars``; any other phase gets its median.
+    """
+    phases: list[Phase] = []
     details: dict[str, Any] = {}
+    reference = round(statistics.median(k for k, _ in samples), 3) if samples else 0.0
     for name in names:
-        pairs = [(k, phases[name]) for k, phases in samples if name in phases]
+        pairs = [(k, phases_[name]) for k, phases_ in samples if name in phases_]
         xs, ys = [k for k, _ in pairs], [s for _, s in pairs]
         median = statistics.median(ys) if ys else 0.0
         slope, intercept = theil_sen(xs, ys)
-        medians[name] = round(max(median, 0.001), 4)
-        slopes[name] = round(slope, 5)
+        if slope > 0:
+            phase = Phase(name, round(max(intercept + slope * reference, 0.001), 4), round(slope, 5), reference)
+        else:
+            phase = Phase(name, round(max(median, 0.001), 4))
+        phases.append(phase)
         details[name] = {
             "n": len(ys),
             "median_seconds": round(median, 4),
@@ -89,7 +97,7 @@ def fit(samples: list[tuple[float, dict[str, float]]], names: tuple[str, ...]) -
             "theil_sen_intercept": round(intercept, 4),
             "kilochars_range": [round(min(xs), 1), round(max(xs), 1)] if xs else [],
         }
-    return PhasePlan.from_seconds(medians, slopes), details
+    return PhasePlan(phases), details
 
 
 async def run_jobs(home: BenchHome, ingest_only: list[Path], pipeline: list[Path], timeout: float) -> list[Any]:

@@ -170,6 +170,7 @@ async def bench_ours(label: str, home: BenchHome, namespace: str | None, n: int,
 
 
 THROUGHPUT: dict[str, float] = {}
+VERBOSE = False  # --verbose: print every honesty sample
 
 
 # -- 1: the peers -------------------------------------------------------------------------------------------------
@@ -376,7 +377,10 @@ async def bench_honesty(root: Path, docs: list[Path], pipeline: list[Path]) -> N
             for at, shown in samples.get(job_id, []):
                 if start <= at <= end and at - last >= every:
                     last = at
-                    errors.append(abs(shown - (at - start) / (end - start)))
+                    true = (at - start) / (end - start)
+                    errors.append(abs(shown - true))
+                    if VERBOSE:
+                        print(f"    {row.title or job_id} {end - start:.3f} s: shown {shown:.2f}, true {true:.2f}")
         mean = statistics.fmean(errors) if errors else float("nan")
         figure(
             "honesty",
@@ -456,7 +460,10 @@ def _version(name: str) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: checks that the script still runs")
+    parser.add_argument("--verbose", action="store_true", help="print every progress-honesty sample")
     args = parser.parse_args()
+    global VERBOSE
+    VERBOSE = args.verbose
     started = time.monotonic()
     print(f"daemon benchmark, {dt.datetime.now().isoformat(timespec='seconds')}, {'quick' if args.quick else 'full'}")
     asyncio.run(run(args.quick))

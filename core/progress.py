@@ -41,25 +41,37 @@ class Phase:
     Args:
         name: What the row's ``stage`` says while it runs.
         weight: Its share of the bar; for a measured plan, the median seconds it took.
-        per_kilochar: Extra expected seconds per 1,000 characters of input.
+        per_kilochar: Extra expected seconds per 1,000 characters of input above ``reference_kilochars``.
+        reference_kilochars: The input size (thousands of characters) the median ``weight`` belongs to: the
+            calibration corpus's median. An input of that size is expected to take ``weight`` seconds.
     """
 
     name: str
     weight: float
     per_kilochar: float = 0.0
+    reference_kilochars: float = 0.0
 
     def __post_init__(self) -> None:
         if not self.name:
             raise ValueError("a phase needs a name")
-        if not math.isfinite(self.weight) or self.weight < 0:
-            raise ValueError(f"phase {self.name!r}: weight must be a finite number ≥ 0")
-        if not math.isfinite(self.per_kilochar) or self.per_kilochar < 0:
-            raise ValueError(f"phase {self.name!r}: per_kilochar must be a finite number ≥ 0")
+        for label, value in (
+            ("weight", self.weight),
+            ("per_kilochar", self.per_kilochar),
+            ("reference_kilochars", self.reference_kilochars),
+        ):
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"phase {self.name!r}: {label} must be a finite number ≥ 0")
 
     def expected_seconds(self, size: int | None = None) -> float:
-        """Median plus slope × kilochars (never below a millisecond, so time always moves the bar)."""
-        extra = self.per_kilochar * (size or 0) / 1000.0
-        return max(self.weight + extra, 1e-3)
+        """The median moved along the size slope: ``weight + per_kilochar × (kilochars − reference)``.
+
+        Without a size, the median. Never below a tenth of the median (a small input still has the phase's fixed
+        costs) nor below a millisecond, so time always moves the bar.
+        """
+        if size is None:
+            return max(self.weight, 1e-3)
+        moved = self.weight + self.per_kilochar * (size / 1000.0 - self.reference_kilochars)
+        return max(moved, self.weight * 0.1, 1e-3)
 
 
 class PhasePlan:
@@ -97,22 +109,50 @@ class PhasePlan:
         medians: Mapping[str, float],
         per_kilochar: Mapping[str, float] | None = None,
         *,
+        reference_kilochars: float = 0.0,
         ceiling_margin: float = 0.95,
     ) -> PhasePlan:
-        """A plan from measured median seconds per phase (in mapping order) and optional size slopes."""
+        """A plan from measured median seconds per phase (in mapping order), optional size slopes, and the input
+        size (thousands of characters) the medians were measured at."""
         slopes = dict(per_kilochar or {})
         unknown = set(slopes) - set(medians)
         if unknown:
             raise ValueError(f"per_kilochar names phases that are not in the plan: {sorted(unknown)}")
-        phases = [Phase(name, float(sec), float(slopes.get(name, 0.0))) for name, sec in medians.items()]
+        phases = [
+            Phase(name, float(sec), float(slopes.get(name, 0.0)), float(reference_kilochars) if name in slopes else 0.0)
+            for name, sec in medians.items()
+        ]
         return cls(phases, ceiling_margin=ceiling_margin)
+
+    def sized(self, sizes: Mapping[str, int | None]) -> PhasePlan:
+        """This plan laid out for one input: each phase's span proportional to its expected seconds at ``sizes``.
+
+        A job whose input is twice the usual size spends more of its time in the size-bound phases; its bar must
+        give them more room. Phases without a size keep their median. Expected seconds are unchanged.
+        """
+        phases = []
+        for p in self.phases:
+            size = sizes.get(p.name)
+            if size is None:
+                phases.append(p)
+            else:  # the same expectation, anchored at this size
+                phases.append(Phase(p.name, p.expected_seconds(size), p.per_kilochar, size / 1000.0))
+        return PhasePlan(phases, ceiling_margin=self.ceiling_margin)
 
     @classmethod
     def load(cls, path: str | Path) -> PhasePlan:
         """Read a plan written by :meth:`dump` (the calibration run's ``resources/plans/*.json``)."""
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         return cls(
-            [Phase(p["name"], float(p["seconds"]), float(p.get("per_kilochar", 0.0))) for p in data["phases"]],
+            [
+                Phase(
+                    p["name"],
+                    float(p["seconds"]),
+                    float(p.get("per_kilochar", 0.0)),
+                    float(p.get("reference_kilochars", 0.0)),
+                )
+                for p in data["phases"]
+            ],
             ceiling_margin=float(data.get("ceiling_margin", 0.95)),
         )
 
@@ -121,7 +161,15 @@ class PhasePlan:
         data = {
             **extra,
             "ceiling_margin": self.ceiling_margin,
-            "phases": [{"name": p.name, "seconds": p.weight, "per_kilochar": p.per_kilochar} for p in self.phases],
+            "phases": [
+                {
+                    "name": p.name,
+                    "seconds": p.weight,
+                    "per_kilochar": p.per_kilochar,
+                    "reference_kilochars": p.reference_kilochars,
+                }
+                for p in self.phases
+            ],
         }
         Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
@@ -179,9 +227,10 @@ class ProgressTracker:
     """Runs the phases of one claimed job and writes its bar, stage and phase list to the row.
 
     On entering a phase it always writes the phase's floor and name (even when the number does not move). Every
-    ``interval`` seconds it writes the interpolated value (or the last real count) — and that write is also the
-    cancel check: when it does not land (cancelled, reclaimed, claim lost), the tracker sets ``stop_event``,
-    cancels the work and raises :class:`StageInterruptedError`.
+    ``interval`` seconds — more often in a phase expected to be short, ten writes over its expected time but no
+    more than one per ``MIN_TICK`` — it writes the interpolated value (or the last real count), and that write is
+    also the cancel check: when it does not land (cancelled, reclaimed, claim lost), the tracker sets
+    ``stop_event``, cancels the work and raises :class:`StageInterruptedError`.
 
     Use from the job's event loop. ``report`` may be called from the work itself (a coroutine of the same loop;
     a thread must go through ``asyncio.run_coroutine_threadsafe``).
@@ -190,9 +239,13 @@ class ProgressTracker:
         store: The job store.
         job_id: The claimed job.
         plan: The job kind's plan.
-        interval: Seconds between writes (and cancel checks).
+        interval: The longest time between writes (and cancel checks).
         attempt: The claim's fencing token (``claim(...).attempts``); recommended.
+        sizes: Input characters per phase when known before the job starts: the bar gives each phase room in
+            proportion to its expected time for this input (see :meth:`PhasePlan.sized`).
     """
+
+    MIN_TICK = 0.02
 
     def __init__(
         self,
@@ -202,15 +255,16 @@ class ProgressTracker:
         plan: PhasePlan,
         interval: float = 2.0,
         attempt: int | None = None,
+        sizes: Mapping[str, int | None] | None = None,
     ) -> None:
         if interval <= 0:
             raise ValueError("interval must be positive")
         self.store = store
         self.job_id = job_id
-        self.plan = plan
+        self.plan = plan.sized(sizes) if sizes else plan
         self.interval = interval
         self.attempt = attempt
-        self._phases = plan.describe()
+        self._phases = self.plan.describe()
         self._counted: dict[str, float] = {}
         self._stop_event: threading.Event | None = None
         self._lost = False
@@ -242,7 +296,9 @@ class ProgressTracker:
         """
         start, end = self.plan.span(phase)
         self._stop_event = stop_event
-        self._mark(phase, seconds=self.plan.expected_seconds(phase, size), started_at=utcnow())
+        expected = self.plan.expected_seconds(phase, size)
+        tick = min(self.interval, max(expected / 10, self.MIN_TICK))
+        self._mark(phase, seconds=expected, started_at=utcnow())
         task: asyncio.Future[T] = asyncio.ensure_future(work)
         try:
             if not await self._write(start, phase, phases=True):
@@ -250,7 +306,7 @@ class ProgressTracker:
             loop = asyncio.get_running_loop()
             began = loop.time()
             while True:
-                done, _ = await asyncio.wait({task}, timeout=self.interval)
+                done, _ = await asyncio.wait({task}, timeout=tick)
                 if done:
                     break
                 value = self._counted.get(phase, self.plan.interpolate(phase, loop.time() - began, size))
@@ -281,7 +337,8 @@ class ProgressTracker:
         tracker's next tick interrupts the work.
         """
         value = self.plan.at(phase, done)
-        self._counted[phase] = max(value, self._counted.get(phase, 0.0))
+        if done > 0:  # a count of zero says nothing yet: until the first real step, time moves the bar
+            self._counted[phase] = max(value, self._counted.get(phase, 0.0))
         ok = await self._write(value, phase, message=message, detail=detail)
         if not ok and self._stop_event is not None:
             self._stop_event.set()

@@ -13,7 +13,7 @@ import concurrent.futures
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -57,8 +57,13 @@ class JobContext:
     job: Job
     running: RunningJob
     loop: asyncio.AbstractEventLoop
-    threads: concurrent.futures.ThreadPoolExecutor
     futures: list[concurrent.futures.Future[Any]] = field(default_factory=list)
+    _threads: concurrent.futures.ThreadPoolExecutor | None = None
+
+    def shutdown_threads(self) -> None:
+        """Let the job's thread end once its current call returns; queued calls are dropped."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
 
     @property
     def stop_event(self) -> Any:
@@ -68,14 +73,23 @@ class JobContext:
         """A user-facing sentence in the user's language."""
         return message(code, self.runtime.language, **values)
 
-    def tracker(self, plan: PhasePlan) -> ProgressTracker:
+    def tracker(self, plan: PhasePlan, sizes: Mapping[str, int | None] | None = None) -> ProgressTracker:
+        """The job's progress tracker; ``sizes`` (input characters per phase) lays the bar out for this input."""
         return ProgressTracker(
-            self.runtime.store, self.job.id, plan=plan, interval=PROGRESS_INTERVAL, attempt=self.job.attempts
+            self.runtime.store,
+            self.job.id,
+            plan=plan,
+            interval=PROGRESS_INTERVAL,
+            attempt=self.job.attempts,
+            sizes=sizes,
         )
 
     async def in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run blocking work on this job's thread; a shutdown waits for it before handing the claim back."""
-        future = self.threads.submit(fn, *args, **kwargs)
+        if self._threads is None:  # made on first use: a job that never blocks starts no thread
+            prefix = f"studyjobs-{self.running.kind}"
+            self._threads = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=prefix)
+        future = self._threads.submit(fn, *args, **kwargs)
         self.futures.append(future)
         return await asyncio.wrap_future(future)
 
@@ -112,8 +126,7 @@ async def run_job(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handl
         return  # not ours: a duplicate message, a cancel, or a retry whose time has not come
     running = RunningJob(job_id=job.id, kind=kind, attempt=job.attempts, task=asyncio.current_task())
     runtime.track(running)
-    threads = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"studyjobs-{kind}")
-    context = JobContext(runtime, job, running, asyncio.get_running_loop(), threads)
+    context = JobContext(runtime, job, running, asyncio.get_running_loop())
     log.info("running %s job %s (attempt %d of %d)", kind, job.id, job.attempts, job.max_attempts)
     try:
         result_id = await handler(context)
@@ -141,7 +154,7 @@ async def run_job(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handl
         await _fail(runtime, job, message("internal_error", runtime.language), transient=False)
     finally:
         running.stop_event.set()
-        threads.shutdown(wait=False, cancel_futures=True)
+        context.shutdown_threads()
         runtime.untrack(job.id)
 
 
@@ -153,14 +166,14 @@ async def _fail(runtime: Runtime, job: Job, reason: str, *, transient: bool) -> 
     if row.status == JobStatus.QUEUED and row.run_after is not None:
         delay = max((row.run_after - utcnow()).total_seconds(), 0.0)
         try:
-            runtime.dispatch(row.kind, row.id, delay)
+            runtime.send(row.kind, row.id, delay)
         except Exception:  # the broker is unreachable: the row is queued, and the sweep sends its message later
             log.warning("could not send the retry of job %s to the broker; the sweep will", row.id, exc_info=True)
 
 
 async def _hand_back(runtime: Runtime, running: RunningJob, context: JobContext) -> None:
     """Graceful stop: wait for the job's thread work, then return the claim without spending an attempt."""
-    context.threads.shutdown(wait=False, cancel_futures=True)
+    context.shutdown_threads()
     _, pending = await asyncio.to_thread(concurrent.futures.wait, context.futures, SHUTDOWN_THREAD_WAIT)
     if not pending:
         await runtime.store.release(running.job_id, attempt=running.attempt)

@@ -49,7 +49,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     document = await _load_document(ctx)
     text = document.text or ""
     language: Literal["pt", "en"] = "pt" if (document.language or "").startswith("pt") else "en"
-    tracker = ctx.tracker(plan_for("generate"))
+    tracker = ctx.tracker(plan_for("generate"), sizes={"outline": len(text), "sections": len(text)})
     await _mark(ctx, document.id, ("outline",), StageStatus.RUNNING)
 
     await tracker.message("load_model", ctx.text("loading_model"))

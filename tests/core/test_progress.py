@@ -26,6 +26,24 @@ def test_expected_time_grows_with_the_input_size():
     assert plan.expected_seconds("reading", size=40_000) == pytest.approx(19.0)
 
 
+def test_a_calibrated_median_belongs_to_the_reference_size_and_the_slope_moves_it_both_ways():
+    phase = Phase("outline", 16.0, per_kilochar=4.0, reference_kilochars=4.5)
+    assert phase.expected_seconds() == pytest.approx(16.0)
+    assert phase.expected_seconds(4_500) == pytest.approx(16.0)
+    assert phase.expected_seconds(10_000) == pytest.approx(16.0 + 4.0 * 5.5)
+    assert phase.expected_seconds(2_000) == pytest.approx(16.0 - 4.0 * 2.5)
+    assert phase.expected_seconds(0) == pytest.approx(1.6)  # never below a tenth of the median
+
+
+def test_a_plan_sized_for_one_input_gives_the_size_bound_phase_its_share_of_the_time():
+    plan = PhasePlan([Phase("load", 10.0), Phase("write", 10.0, per_kilochar=1.0, reference_kilochars=10.0)])
+    big = plan.sized({"write": 40_000})
+    assert big.span("write") == pytest.approx((0.2, 1.0))  # 10 s of loading, 40 s of writing
+    assert big.expected_seconds("write", 40_000) == pytest.approx(plan.expected_seconds("write", 40_000))
+    assert big.expected_seconds("write") == pytest.approx(40.0)
+    assert plan.sized({}).span("write") == plan.span("write")
+
+
 def test_interpolation_is_linear_in_time_and_stops_at_the_ceiling_margin():
     plan = PhasePlan.from_seconds({"a": 10.0, "b": 10.0})
     assert plan.interpolate("b", 0) == pytest.approx(0.5)
@@ -57,6 +75,14 @@ def test_bad_plans_are_refused():
         PhasePlan.from_seconds({"a": 1.0}, ceiling_margin=0)
     with pytest.raises(KeyError):
         PhasePlan.from_seconds({"a": 1.0}).span("b")
+
+
+def test_a_plan_survives_a_round_trip_through_its_json_file_with_its_reference_size(tmp_path):
+    plan = PhasePlan([Phase("read", 0.03, per_kilochar=0.0005, reference_kilochars=56.5), Phase("save", 0.003)])
+    plan.dump(tmp_path / "plan.json")
+    loaded = PhasePlan.load(tmp_path / "plan.json")
+    assert loaded.phase("read") == plan.phase("read")
+    assert loaded.expected_seconds("read", 200_000) == pytest.approx(0.03 + 0.0005 * 143.5)
 
 
 def test_a_plan_survives_a_round_trip_through_its_json_file(tmp_path):
