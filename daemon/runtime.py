@@ -12,6 +12,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,6 +66,7 @@ class Runtime:
         self._start_lock: asyncio.Lock | None = None
         self.stopping = threading.Event()
         self.dispatch: Callable[[str, uuid.UUID, float], None] = _no_dispatch
+        self._sent_at: dict[uuid.UUID, float] = {}
 
     @property
     def store(self) -> JobStore[Job]:
@@ -118,6 +120,27 @@ class Runtime:
                 )
                 self._generator = create_generator(choice)
             return self._generator
+
+    # -- broker messages ---------------------------------------------------------------------------------
+
+    def send(self, kind: str, job_id: uuid.UUID, delay: float = 0.0) -> None:
+        """Send the broker message of ``job_id`` and remember when, so the sweep does not send it a second one."""
+        self.dispatch(kind, job_id, delay)
+        with self._lock:
+            self._sent_at[job_id] = time.monotonic() + delay
+
+    def sent_within(self, job_id: uuid.UUID, seconds: float) -> bool:
+        """Whether this process sent (or scheduled) a message for ``job_id`` less than ``seconds`` ago."""
+        with self._lock:
+            sent = self._sent_at.get(job_id)
+        return sent is not None and time.monotonic() - sent < seconds
+
+    def forget_sent(self, older_than: float) -> None:
+        """Drop the memory of messages sent more than ``older_than`` seconds ago."""
+        cutoff = time.monotonic() - older_than
+        with self._lock:
+            for job_id in [j for j, at in self._sent_at.items() if at < cutoff]:
+                del self._sent_at[job_id]
 
     # -- the jobs running now ---------------------------------------------------------------------------
 

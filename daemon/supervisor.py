@@ -5,8 +5,9 @@ so a live job's lease never lapses. Each tick it may:
 
 * renew the lease of every job this daemon runs, and ``last_seen`` of its worker row (every ``heartbeat_every``);
   a claim found lost (the job was cancelled or taken over) sets that job's stop event;
-* dispatch queued rows that may run now and have no message yet (new rows the screen wrote, requeued rows,
-  retries whose time has come, rows whose message was lost) — checked cheaply (SQLite ``data_version``);
+* dispatch queued rows that may run now and have no message yet: new rows the screen wrote, as soon as a commit
+  is seen (SQLite ``data_version``) or every ``poll_every`` (PostgreSQL), looking only at rows newer than the
+  last seen; and once a second every due row (requeued rows, retries whose time has come, lost messages);
 * reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons.
 """
 
@@ -40,6 +41,8 @@ __all__ = ["Supervisor"]
 
 log = logging.getLogger(__name__)
 SWEEP_LOCK_KEY = 0x5354_4A42  # "STJB": the PostgreSQL advisory lock of the sweep
+FULL_PASS_EVERY = 1.0
+"""Seconds between dispatch passes over every due row (retries coming due, requeued rows, lost messages)."""
 
 
 class Supervisor(threading.Thread):
@@ -78,6 +81,7 @@ class Supervisor(threading.Thread):
         self._stopping = threading.Event()
         self._registered = threading.Event()
         self._sent: dict[uuid.UUID, tuple[tuple[Any, ...], float]] = {}
+        self._newest: Any = None  # the newest created_at of a due row seen: where the quick pass starts
         self._failure: BaseException | None = None
 
     def wait_registered(self, timeout: float = 30.0) -> None:
@@ -125,7 +129,7 @@ class Supervisor(threading.Thread):
         self.runtime.worker_id = self.worker_id
 
     async def _loop(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
-        next_beat = next_reclaim = next_poll = 0.0
+        next_beat = next_reclaim = next_poll = next_full = 0.0
         version: int | None = None
         while not self._stopping.is_set():
             now = time.monotonic()
@@ -136,12 +140,16 @@ class Supervisor(threading.Thread):
                 if now >= next_reclaim:
                     next_reclaim = now + self.reclaim_every
                     await self._reclaim(db, store)
-                    version = None  # look for what the reclaim requeued
+                    next_full = 0.0  # look for what the reclaim requeued
                 current = db.data_version()  # None: no cheap change check on this backend (PostgreSQL)
-                if (current is not None and current != version) or now >= next_poll:
+                if now >= next_full:
+                    next_full = now + FULL_PASS_EVERY
                     version = current
-                    next_poll = now + (self.poll_every if current is None else 1.0)  # 1 s: retries coming due
-                    await self._dispatch(store)
+                    await self._dispatch(store, full=True)
+                elif (current is not None and current != version) or (current is None and now >= next_poll):
+                    version = current
+                    next_poll = now + self.poll_every
+                    await self._dispatch(store, full=False)
             except Exception:
                 log.warning("supervisor tick failed; retrying", exc_info=True)
             await asyncio.sleep(self.dispatch_every)
@@ -165,31 +173,43 @@ class Supervisor(threading.Thread):
                 log.warning("reclaimed %d job(s) whose worker stopped responding", count)
             await forget_dead_workers(db, older_than=86_400)
 
-    async def _dispatch(self, store: JobStore[Job]) -> None:
+    async def _dispatch(self, store: JobStore[Job], *, full: bool) -> None:
+        """Send the messages of due rows that have none yet (or whose message seems lost).
+
+        A ``full`` pass looks at every due row (retries whose time came, requeued and released rows, lost
+        messages); the quick pass in between only at rows created since the newest one already seen.
+        """
         if self.runtime.stopping.is_set():
             return
         m = store.model
-        now_utc = utcnow()
+        conditions = [due_condition(m, utcnow())]
+        if not full and self._newest is not None:
+            conditions.append(m.created_at >= self._newest)
         stmt = (
-            select(m.id, m.kind, m.attempts, m.run_after, m.updated_at)  # the few columns it needs, not whole rows
-            .where(due_condition(m, now_utc))
+            select(m.id, m.kind, m.attempts, m.run_after, m.updated_at, m.created_at)  # columns, not whole rows
+            .where(*conditions)
             .order_by(m.created_at)
             .limit(500)
         )
-        async with store.db.get_session_context() as session:
-            due = (await session.execute(stmt)).all()
+        due = (await store.db.execute(stmt)).rows
         now = time.monotonic()
         seen: set[uuid.UUID] = set()
         for job in due:
             seen.add(job.id)
+            self._newest = job.created_at if self._newest is None else max(self._newest, job.created_at)
             signature = (job.attempts, job.run_after, job.updated_at)
             sent = self._sent.get(job.id)
             if sent is not None and sent[0] == signature and now - sent[1] < self.redispatch_after:
                 continue
+            if sent is None and self.runtime.sent_within(job.id, self.redispatch_after):
+                self._sent[job.id] = (signature, now)  # this process sent it (a follow-up or a retry)
+                continue
             self.runtime.dispatch(job.kind, job.id, 0.0)
             self._sent[job.id] = (signature, now)
-        for job_id in [j for j in self._sent if j not in seen]:
-            del self._sent[job_id]
+        if full:
+            for job_id in [j for j in self._sent if j not in seen]:
+                del self._sent[job_id]
+            self.runtime.forget_sent(self.redispatch_after)
 
     @contextlib.asynccontextmanager
     async def _single_flight(self, db: AsyncDatabaseManager) -> AsyncIterator[bool]:

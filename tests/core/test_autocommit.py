@@ -1,0 +1,67 @@
+"""The store's single-statement writes on SQLite: inline while the file is free, never blocking the loop when not."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import uuid
+
+import pytest
+from jobtesting import SampleJob
+
+from core import AsyncDatabaseManager, JobStatus, JobStore
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path) -> JobStore[SampleJob]:
+    db = AsyncDatabaseManager(f"sqlite+aiosqlite:///{tmp_path / 'jobs.db'}")
+    await db.create_tables()
+    try:
+        yield JobStore(db, model=SampleJob, stale_after=60.0)
+    finally:
+        await db.dispose()
+
+
+async def test_a_claim_waits_for_another_writer_while_the_event_loop_keeps_running(sqlite_store, tmp_path):
+    job = await sqlite_store.enqueue("demo")
+    other = sqlite3.connect(tmp_path / "jobs.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        claim = asyncio.ensure_future(sqlite_store.claim(job.id, worker_id="w1"))
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        for _ in range(20):  # other coroutines run while the claim waits for the lock
+            await asyncio.sleep(0.01)
+        assert loop.time() - started < 2.0
+        assert not claim.done()
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    claimed = await asyncio.wait_for(claim, 10)
+    assert claimed is not None and claimed.status == JobStatus.RUNNING and claimed.attempts == 1
+
+
+async def test_a_refused_statement_leaves_the_store_usable(sqlite_store):
+    job_id = uuid.uuid4()
+    first = await sqlite_store.enqueue("demo", job_id=job_id, title="first")
+    again = await sqlite_store.enqueue("demo", job_id=job_id, title="second")  # the INSERT fails: same id
+    assert (first.id, again.title) == (job_id, "first")
+    claimed = await sqlite_store.claim(job_id)
+    assert claimed is not None
+    done = await sqlite_store.succeed(job_id, attempt=claimed.attempts)
+    assert done.status == JobStatus.DONE and done.progress == 1.0
+
+
+async def test_writes_from_two_managers_on_one_file_all_land(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'jobs.db'}"
+    first, second = AsyncDatabaseManager(url), AsyncDatabaseManager(url)
+    await first.create_tables()
+    try:
+        stores = [JobStore(first, model=SampleJob), JobStore(second, model=SampleJob)]
+        jobs = await asyncio.gather(*[stores[i % 2].enqueue("demo") for i in range(200)])
+        claims = await asyncio.gather(*[stores[i % 2].claim(job.id) for i, job in enumerate(jobs)])
+        assert all(claim is not None for claim in claims)
+        assert await stores[0].count(status=JobStatus.RUNNING) == 200
+    finally:
+        await first.dispose()
+        await second.dispose()
