@@ -53,7 +53,8 @@ class Supervisor(threading.Thread):
         version: Written to the worker row.
         threads: How many jobs the daemon runs at once (written to the worker row).
         dispatch_every: Seconds between dispatch checks (SQLite: a query only when something was committed).
-        poll_every: Seconds between dispatch queries where no cheap change check exists (PostgreSQL).
+        poll_every: Seconds between quick dispatch queries where no cheap change check exists (PostgreSQL): an
+            index range scan over the newest rows, so a row the screen wrote is running within tens of ms.
         redispatch_after: A queued row still waiting this long after its message gets another one.
     """
 
@@ -65,7 +66,7 @@ class Supervisor(threading.Thread):
         threads: int,
         dispatch_every: float = 0.05,
         redispatch_after: float = 120.0,
-        poll_every: float = 0.1,
+        poll_every: float = 0.025,
     ) -> None:
         super().__init__(name="studyjobs-supervisor", daemon=True)
         self.runtime = runtime
@@ -152,7 +153,8 @@ class Supervisor(threading.Thread):
                     await self._dispatch(store, full=False)
             except Exception:
                 log.warning("supervisor tick failed; retrying", exc_info=True)
-            await asyncio.sleep(self.dispatch_every)
+            polling = version is None  # PostgreSQL polls; on SQLite a commit is what wakes the dispatch
+            await asyncio.sleep(min(self.dispatch_every, self.poll_every) if polling else self.dispatch_every)
 
     async def _heartbeat(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
         claims = self.runtime.claims()
