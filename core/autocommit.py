@@ -22,17 +22,19 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import URL, Connection, Engine, Row, create_engine, event
+from sqlalchemy import URL, Connection, CursorResult, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 from sqlalchemy.sql import Executable
+from sqlalchemy.sql.dml import UpdateBase
+
+from core.sqlite_direct import DirectStatement, is_busy
 
 __all__ = ["AsyncAutocommit", "SQLiteAutocommit", "StatementResult"]
 
-_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 _INLINE_RETRIES = (0.0002, 0.0005, 0.001, 0.002)
 """Pauses between inline attempts on a busy file (seconds, the loop stays free): another writer's statement
 usually ends within a millisecond, far sooner than SQLite's own busy handler, whose first sleep is 1 ms and whose
@@ -41,25 +43,19 @@ later ones grow to 100 ms, would look again. After these the statement waits on 
 
 @dataclass(frozen=True, slots=True)
 class StatementResult:
-    """Every row a statement returned (``RETURNING`` or ``SELECT``) and how many rows it changed."""
+    """Every row a statement returned (``RETURNING`` or ``SELECT``), as mappings, and how many rows it changed."""
 
-    rows: Sequence[Row[Any]]
+    rows: Sequence[Mapping[str, Any]]
     rowcount: int
 
-    def first(self) -> Row[Any] | None:
+    def first(self) -> Mapping[str, Any] | None:
         """The first row, or ``None``."""
         return self.rows[0] if self.rows else None
 
 
-def _run(conn: Connection, statement: Executable, params: Mapping[str, Any] | None) -> StatementResult:
-    result = conn.execute(statement, dict(params) if params else None)
-    rows = result.all() if result.returns_rows else []
+def _result(result: CursorResult[Any]) -> StatementResult:
+    rows = cast("list[Mapping[str, Any]]", [row._mapping for row in result.all()]) if result.returns_rows else []
     return StatementResult(rows, result.rowcount if result.rowcount is not None else -1)
-
-
-def _is_busy(error: OperationalError) -> bool:
-    code = getattr(error.orig, "sqlite_errorcode", None)
-    return code is not None and (code & 0xFF) in _BUSY_CODES
 
 
 class SQLiteAutocommit:
@@ -83,30 +79,41 @@ class SQLiteAutocommit:
             event.listen(engine, "connect", on_connect)
             event.listen(engine, "connect", _busy_timeout_setter(timeout))
         self._local = threading.local()
+        self._direct: dict[int, DirectStatement] = {}  # by id(statement); the value keeps the statement alive
         self._connections: list[Connection] = []
         self._lock = threading.Lock()
         self._closed = False
 
+    def prepare(self, statement: Executable) -> None:
+        """Compile ``statement`` once for the driver: later calls run it without SQLAlchemy's per-call work.
+
+        Only for statements whose every value the caller binds (see :mod:`core.sqlite_direct`).
+        """
+        if not isinstance(statement, UpdateBase):
+            raise TypeError("only INSERT, UPDATE and DELETE statements can be prepared")
+        with self._lock:
+            if id(statement) not in self._direct:
+                self._direct[id(statement)] = DirectStatement(statement, self._inline.dialect)
+
     async def execute(self, statement: Executable, params: Mapping[str, Any] | None = None) -> StatementResult:
         """Run ``statement`` as its own transaction; inline when the file is free, else on a worker thread."""
+        direct = self._direct.get(id(statement))
         for pause in _INLINE_RETRIES:
             conn = self._inline_connection()
             try:
-                return _run(conn, statement, params)
-            except OperationalError as error:
-                if not _is_busy(error):
+                return _run(conn, statement, direct, params)
+            except (OperationalError, sqlite3.OperationalError) as error:
+                if not is_busy(error):
                     self._drop_inline()
                     raise
             await asyncio.sleep(pause)
-        return await asyncio.to_thread(self._execute_blocking, statement, params)
+        return await asyncio.to_thread(self._execute_blocking, statement, direct, params)
 
-    def execute_blocking(self, statement: Executable, params: Mapping[str, Any] | None = None) -> StatementResult:
-        """:meth:`execute` for a thread that may wait for the lock (never call it on an event loop)."""
-        return self._execute_blocking(statement, params)
-
-    def _execute_blocking(self, statement: Executable, params: Mapping[str, Any] | None) -> StatementResult:
+    def _execute_blocking(
+        self, statement: Executable, direct: DirectStatement | None, params: Mapping[str, Any] | None
+    ) -> StatementResult:
         with self._blocking.connect() as conn:
-            return _run(conn.execution_options(isolation_level="AUTOCOMMIT"), statement, params)
+            return _run(conn.execution_options(isolation_level="AUTOCOMMIT"), statement, direct, params)
 
     def _inline_connection(self) -> Connection:
         conn: Connection | None = getattr(self._local, "conn", None)
@@ -138,6 +145,15 @@ class SQLiteAutocommit:
             conn.close()
         self._inline.dispose()
         self._blocking.dispose()
+
+
+def _run(
+    conn: Connection, statement: Executable, direct: DirectStatement | None, params: Mapping[str, Any] | None
+) -> StatementResult:
+    if direct is None:
+        return _result(conn.execute(statement, dict(params) if params else None))
+    rows, rowcount = direct.run(conn.connection.dbapi_connection, params)  # type: ignore[arg-type]
+    return StatementResult(rows, rowcount)
 
 
 def _busy_timeout_setter(milliseconds: int) -> Callable[[Any, Any], None]:
@@ -176,9 +192,10 @@ class AsyncAutocommit:
 
     async def _execute(self, statement: Executable, params: Mapping[str, Any] | None) -> StatementResult:
         async with self._engine.connect() as conn:
-            result = await conn.execute(statement, dict(params) if params else None)
-            rows = result.all() if result.returns_rows else []
-            return StatementResult(rows, result.rowcount if result.rowcount is not None else -1)
+            return _result(await conn.execute(statement, dict(params) if params else None))
+
+    def prepare(self, statement: Executable) -> None:
+        """Nothing to do: the driver (asyncpg) keeps its own prepared statements."""
 
     async def dispose(self) -> None:
         """Close the pooled connections of its own engine."""

@@ -140,6 +140,15 @@ class AsyncDatabaseManager:
         """
         return await self._autocommit.execute(statement, params)
 
+    def prepare(self, statement: Executable) -> Executable:
+        """Mark a statement that runs very often for :meth:`execute`'s fastest path; returns it.
+
+        On SQLite it is compiled once for the driver (see :mod:`core.sqlite_direct`): only for an ``INSERT`` /
+        ``UPDATE`` whose every value is bound by the caller (no Python-side defaults are applied on that path).
+        """
+        self._autocommit.prepare(statement)
+        return statement
+
     async def create_tables(self) -> None:
         """Create every table of the metadata (the library's plain path; the application migrates instead)."""
         async with self.engine.begin() as conn:

@@ -24,6 +24,7 @@ class LifecycleStatements:
 
     Attributes:
         columns: Every column but the payload (what a returned row carries).
+        column_keys: The keys of every column, the payload included.
         enqueue: Insert one row (bind every column by its key).
         claim: queued → running for ``job_id`` at ``now`` by ``worker_id``; returns the row with its payload.
         succeed_held: running → done for ``job_id`` while ``attempt`` still holds the claim; returns the row.
@@ -31,6 +32,7 @@ class LifecycleStatements:
     """
 
     columns: tuple[Column[Any], ...]
+    column_keys: tuple[str, ...]
     enqueue: Insert
     claim: Update
     succeed_held: Update
@@ -79,9 +81,11 @@ class LifecycleStatements:
         }
         running = c.status == JobStatus.RUNNING.value
         held = update(table).where(c.id == job_id, running, c.attempts == bindparam("attempt"))
-        opened = update(table).where(c.id == job_id, c.status.in_((JobStatus.QUEUED.value, JobStatus.RUNNING.value)))
+        open_ = or_(c.status == JobStatus.QUEUED.value, c.status == JobStatus.RUNNING.value)  # no expanding IN
+        opened = update(table).where(c.id == job_id, open_)
         return cls(
             columns=columns,
+            column_keys=tuple(col.key for col in table.columns),
             enqueue=insert(table),
             claim=claim,
             succeed_held=held.values(**done).returning(*columns),

@@ -15,10 +15,10 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import CursorResult, Row, Table, delete, func, select, update
+from sqlalchemy import CursorResult, Table, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import undefer
+from sqlalchemy.orm import class_mapper, undefer
 from sqlalchemy.sql import ColumnElement
 
 from core import closing, leases
@@ -80,6 +80,9 @@ class JobStore(Generic[M]):
         self.max_attempts_by_kind = dict(max_attempts_by_kind or {})
         self.watch_hubs: dict[asyncio.AbstractEventLoop, ChangeHub] = {}
         self._sql = LifecycleStatements.build(cast("Table", model.__table__))
+        for statement in (self._sql.enqueue, self._sql.claim, self._sql.succeed_held, self._sql.succeed_open):
+            db.prepare(statement)
+        self._manager = class_mapper(model).class_manager
 
     # -- reading -------------------------------------------------------------------------------------------
 
@@ -197,7 +200,8 @@ class JobStore(Generic[M]):
         if budget < 1:
             raise ValueError("max_attempts must be at least 1")
         now = utcnow()
-        job = self.model(
+        values: dict[str, Any] = dict.fromkeys(self._sql.column_keys)
+        values.update(
             id=job_id or uuid.uuid4(),
             kind=kind,
             status=JobStatus.QUEUED.value,
@@ -215,14 +219,13 @@ class JobStore(Generic[M]):
             created_at=now,
             updated_at=now,
         )
-        values = {column.key: getattr(job, column.key) for column in self._sql.enqueue.table.columns}
         try:
             await self.db.execute(self._sql.enqueue, values)
         except IntegrityError:
             if job_id is None:
                 raise
             return await self.get(job_id)
-        return job
+        return self._instance(values)
 
     async def claim(self, job_id: uuid.UUID, *, worker_id: str | None = None) -> M | None:
         """Queued → running, ``attempts`` + 1: the returned row (with its payload) is the claim.
@@ -407,8 +410,15 @@ class JobStore(Generic[M]):
 
     # -- internals -----------------------------------------------------------------------------------------
 
-    def _row_to_model(self, row: Row[Any]) -> M:
-        return self.model(**row._mapping)
+    def _row_to_model(self, row: Mapping[str, Any]) -> M:
+        return self._instance(row)
+
+    def _instance(self, values: Mapping[str, Any]) -> M:
+        """A detached instance holding ``values`` as loaded state — what a query would have returned — built
+        without the per-attribute events of ``__init__`` (a fifth of a claim's cost otherwise)."""
+        job: M = self._manager.new_instance()
+        job.__dict__.update(values)
+        return job
 
     async def _update_one(self, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any) -> bool:
         """One conditional UPDATE of one row, as its own transaction; ``True`` when it matched."""

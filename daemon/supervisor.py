@@ -196,18 +196,19 @@ class Supervisor(threading.Thread):
         due = (await store.db.execute(stmt)).rows
         now = time.monotonic()
         seen: set[uuid.UUID] = set()
-        for job in due:
-            seen.add(job.id)
-            self._newest = job.created_at if self._newest is None else max(self._newest, job.created_at)
-            signature = (job.attempts, job.run_after, job.updated_at)
-            sent = self._sent.get(job.id)
+        for row in due:
+            job_id, created_at = row["id"], row["created_at"]
+            seen.add(job_id)
+            self._newest = created_at if self._newest is None else max(self._newest, created_at)
+            signature = (row["attempts"], row["run_after"], row["updated_at"])
+            sent = self._sent.get(job_id)
             if sent is not None and sent[0] == signature and now - sent[1] < self.redispatch_after:
                 continue
-            if sent is None and self.runtime.sent_within(job.id, self.redispatch_after):
-                self._sent[job.id] = (signature, now)  # this process sent it (a follow-up or a retry)
+            if sent is None and self.runtime.sent_within(job_id, self.redispatch_after):
+                self._sent[job_id] = (signature, now)  # this process sent it (a follow-up or a retry)
                 continue
-            self.runtime.dispatch(job.kind, job.id, 0.0)
-            self._sent[job.id] = (signature, now)
+            self.runtime.dispatch(row["kind"], job_id, 0.0)
+            self._sent[job_id] = (signature, now)
         if full:
             for job_id in [j for j in self._sent if j not in seen]:
                 del self._sent[job_id]

@@ -127,11 +127,11 @@ async def run_job(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handl
     running = RunningJob(job_id=job.id, kind=kind, attempt=job.attempts, task=asyncio.current_task())
     runtime.track(running)
     context = JobContext(runtime, job, running, asyncio.get_running_loop())
-    log.info("running %s job %s (attempt %d of %d)", kind, job.id, job.attempts, job.max_attempts)
+    log.debug("running %s job %s (attempt %d of %d)", kind, job.id, job.attempts, job.max_attempts)
     try:
         result_id = await handler(context)
         await store.succeed(job.id, result_id=result_id, attempt=job.attempts)
-        log.info("%s job %s done", kind, job.id)
+        log.info("%s job %s done (attempt %d of %d)", kind, job.id, job.attempts, job.max_attempts)
     except asyncio.CancelledError:
         if not running.shutdown:
             raise
