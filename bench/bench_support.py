@@ -163,7 +163,7 @@ def declare_noop(broker: Any) -> None:
     async def nothing(_ctx: JobContext) -> uuid.UUID | None:
         return None
 
-    @dramatiq.actor(actor_name=NOOP_KIND, queue_name=actors.QUEUE, max_age=None, broker=broker)
+    @dramatiq.actor(actor_name=NOOP_KIND, queue_name=actors.QUEUE, broker=broker)
     async def noop(job_id: str) -> None:
         await run_job(current(), NOOP_KIND, uuid.UUID(job_id), nothing)
 

@@ -31,6 +31,7 @@ from sqlalchemy.pool import NullPool
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import UpdateBase
 
+from core.pg_direct import AsyncpgStatement, is_disconnect
 from core.sqlite_direct import DirectStatement, is_busy
 
 __all__ = ["AsyncAutocommit", "SQLiteAutocommit", "StatementResult"]
@@ -175,27 +176,48 @@ class AsyncAutocommit:
     def __init__(self, engine: AsyncEngine, *, own_engine: bool = True) -> None:
         self._engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._own = engine if own_engine else None
+        self._direct: dict[int, AsyncpgStatement] = {}  # by id(statement); the value keeps the statement alive
 
     @classmethod
     def connect(cls, url: URL, **engine_options: Any) -> AsyncAutocommit:
         """A runner with its own engine on ``url`` (no pre-ping)."""
         return cls(create_async_engine(url, **{**engine_options, "pool_pre_ping": False}))
 
+    def prepare(self, statement: Executable) -> None:
+        """On asyncpg, compile ``statement`` once (see :mod:`core.pg_direct`); elsewhere nothing to do."""
+        if self._engine.dialect.driver != "asyncpg" or id(statement) in self._direct:
+            return
+        if not isinstance(statement, UpdateBase):
+            raise TypeError("only INSERT, UPDATE and DELETE statements can be prepared")
+        self._direct[id(statement)] = AsyncpgStatement(statement, self._engine.dialect)
+
     async def execute(self, statement: Executable, params: Mapping[str, Any] | None = None) -> StatementResult:
-        """Run ``statement`` as its own transaction."""
+        """Run ``statement`` as its own transaction (once more on a fresh connection if the first one was dead)."""
         try:
             return await self._execute(statement, params)
         except DBAPIError as error:
-            if not error.connection_invalidated:
+            if not (error.connection_invalidated or is_disconnect(error.orig)):
                 raise
         return await self._execute(statement, params)
 
     async def _execute(self, statement: Executable, params: Mapping[str, Any] | None) -> StatementResult:
+        direct = self._direct.get(id(statement))
         async with self._engine.connect() as conn:
-            return _result(await conn.execute(statement, dict(params) if params else None))
-
-    def prepare(self, statement: Executable) -> None:
-        """Nothing to do: the driver (asyncpg) keeps its own prepared statements."""
+            if direct is None:
+                return _result(await conn.execute(statement, dict(params) if params else None))
+            raw = await conn.get_raw_connection()
+            try:
+                rows, rowcount = await direct.run(raw.driver_connection, params)
+            except DBAPIError as error:
+                if is_disconnect(error.orig):
+                    raw.invalidate(error)
+                raise
+            except Exception as error:
+                if is_disconnect(error):
+                    raw.invalidate(error)
+                    raise DBAPIError(direct.sql, None, error, connection_invalidated=True) from error
+                raise
+            return StatementResult(rows, rowcount)
 
     async def dispose(self) -> None:
         """Close the pooled connections of its own engine."""

@@ -1,8 +1,9 @@
 """The Dramatiq actors. Import this module only after the broker is set (``dramatiq.set_broker``).
 
 Each actor is a thin boundary: it finds the process's runtime and runs the job kind's handler through
-:func:`daemon.jobs.context.run_job`, which closes the job row whatever happens. Dramatiq's own retries and time
-limit are not installed at all (the store owns retries; a study guide may take hours).
+:func:`daemon.jobs.context.run_job`, which closes the job row whatever happens. Dramatiq's own retries, time
+limit and age limit are not installed at all (the store owns retries; a study guide may take hours; a queued job
+waits as long as it must).
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ __all__ = ["ACTORS", "QUEUE", "dispatch", "generate", "ingest"]
 QUEUE = "studyjobs"
 
 
-@dramatiq.actor(actor_name="ingest", queue_name=QUEUE, max_age=None)
+@dramatiq.actor(actor_name="ingest", queue_name=QUEUE)
 async def ingest(job_id: str) -> None:
     """Run the ``ingest`` job ``job_id``."""
     await run_job(current(), "ingest", uuid.UUID(job_id), run_ingest)
 
 
-@dramatiq.actor(actor_name="generate", queue_name=QUEUE, max_age=None)
+@dramatiq.actor(actor_name="generate", queue_name=QUEUE)
 async def generate(job_id: str) -> None:
     """Run the ``generate`` job ``job_id``."""
     await run_job(current(), "generate", uuid.UUID(job_id), run_generate)

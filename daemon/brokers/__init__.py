@@ -14,8 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from dramatiq.broker import Broker
-from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware, Retries, TimeLimit
-from dramatiq.middleware import default_middleware as dramatiq_default_middleware
+from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware, ShutdownNotifications
 
 from daemon.brokers.redis import REDIS_SCHEMES, create_redis_broker
 from daemon.brokers.sqlite import DeadLetter, QueueFileUnavailable, SQLiteBroker, sqlite_path_from_url
@@ -31,19 +30,18 @@ __all__ = [
 
 ALLOWED_SCHEMES = ("sqlite", *REDIS_SCHEMES)
 
-_LEFT_OUT: tuple[type[Middleware], ...] = (Retries, TimeLimit)
-
 
 def default_middleware() -> list[Middleware]:
-    """Fresh instances of our middleware: Dramatiq's defaults without ``Retries`` and ``TimeLimit``, plus
-    ``AsyncIO`` (``async def`` actors) and ``CurrentMessage``.
+    """Fresh instances of our middleware: ``ShutdownNotifications``, ``AsyncIO`` (``async def`` actors) and
+    ``CurrentMessage``.
 
-    The job store owns retries (with its own backoff) and jobs have no ten-minute limit. What stays: ``AgeLimit``,
-    ``ShutdownNotifications``, ``Callbacks``, ``Pipelines``. Without ``Retries``, nothing fails a message whose
-    actor raised: it is acked; the actor wrapper records the error on the job.
+    Left out of Dramatiq's defaults: ``Retries`` and ``TimeLimit`` (the job store owns retries, with its own
+    backoff, and a study guide may take hours), and ``AgeLimit``, ``Callbacks`` and ``Pipelines``, which our
+    actors do not use (no ``max_age``, no ``on_success``, no pipelines) and which every message would otherwise
+    pass through. Without ``Retries``, nothing fails a message whose actor raised: it is acked; the actor wrapper
+    records the error on the job.
     """
-    kept = [factory() for factory in dramatiq_default_middleware if factory not in _LEFT_OUT]
-    return [*kept, AsyncIO(), CurrentMessage()]
+    return [ShutdownNotifications(), AsyncIO(), CurrentMessage()]
 
 
 def create_broker(url: str, *, middleware: list[Middleware] | None = None, **options: Any) -> Broker:

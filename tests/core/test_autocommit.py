@@ -1,4 +1,4 @@
-"""The store's single-statement writes on SQLite: inline while the file is free, never blocking the loop when not."""
+"""The store's single-statement writes: compiled once per driver; on SQLite inline while the file is free."""
 
 from __future__ import annotations
 
@@ -65,3 +65,31 @@ async def test_writes_from_two_managers_on_one_file_all_land(tmp_path):
     finally:
         await first.dispose()
         await second.dispose()
+
+
+async def test_a_row_written_and_returned_by_the_compiled_statements_matches_what_a_session_reads(store):
+    job = await store.enqueue(
+        "demo",
+        title="Apostila – ação",
+        params={"path": "/tmp/ção.pdf", "pages": [1, 2]},
+        detail={"total": 3},
+        payload=b"\x00\x01",
+    )
+    claimed = await store.claim(job.id, worker_id="w1")
+    done = await store.succeed(job.id, attempt=claimed.attempts, result_id=job.id, message="pronto")
+    read = await store.get(job.id)
+    for returned in (claimed, done):
+        assert (returned.id, returned.title, returned.params, returned.detail) == (
+            read.id,
+            read.title,
+            read.params,
+            read.detail,
+        )
+        assert returned.created_at == read.created_at and returned.created_at.tzinfo is not None
+    assert claimed.payload == b"\x00\x01" and claimed.started_at == read.started_at
+    assert (done.status, done.result_id, done.message, done.finished_at) == (
+        JobStatus.DONE,
+        job.id,
+        "pronto",
+        read.finished_at,
+    )

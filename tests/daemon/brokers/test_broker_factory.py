@@ -73,9 +73,10 @@ def test_a_refused_url_does_not_show_its_password():
     assert "amqp://guest:***@localhost:5672/" in str(raised.value)
 
 
-def test_our_middleware_is_dramatiqs_default_without_retries_and_time_limit_plus_asyncio_and_current_message():
+def test_our_middleware_has_no_retries_no_time_limit_and_nothing_our_actors_do_not_use():
     kinds = [type(m) for m in default_middleware()]
-    assert kinds == [AgeLimit, ShutdownNotifications, Callbacks, Pipelines, AsyncIO, CurrentMessage]
+    assert kinds == [ShutdownNotifications, AsyncIO, CurrentMessage]
+    assert not {AgeLimit, Callbacks, Pipelines, Retries, TimeLimit} & set(kinds)
     first, second = default_middleware(), default_middleware()
     assert all(a is not b for a, b in zip(first, second, strict=True)), "each broker needs its own instances"
 
