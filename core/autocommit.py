@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import URL, Connection, CursorResult, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -55,7 +55,10 @@ class StatementResult:
 
 
 def _result(result: CursorResult[Any]) -> StatementResult:
-    rows = cast("list[Mapping[str, Any]]", [row._mapping for row in result.all()]) if result.returns_rows else []
+    rows: list[Mapping[str, Any]] = []
+    if result.returns_rows:
+        keys = list(result.keys())
+        rows = [dict(zip(keys, row, strict=True)) for row in result.all()]
     return StatementResult(rows, result.rowcount if result.rowcount is not None else -1)
 
 

@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 SWEEP_LOCK_KEY = 0x5354_4A42  # "STJB": the PostgreSQL advisory lock of the sweep
 FULL_PASS_EVERY = 1.0
 """Seconds between dispatch passes over every due row (retries coming due, requeued rows, lost messages)."""
+FULL_PASS_ROWS = 100
+"""The oldest due rows a full pass looks at: a backlog of thousands is re-read in part, oldest first."""
 
 
 class Supervisor(threading.Thread):
@@ -191,7 +193,7 @@ class Supervisor(threading.Thread):
             select(m.id, m.kind, m.attempts, m.run_after, m.updated_at, m.created_at)  # columns, not whole rows
             .where(*conditions)
             .order_by(m.created_at)
-            .limit(500)
+            .limit(FULL_PASS_ROWS if full else 500)
         )
         due = (await store.db.execute(stmt)).rows
         now = time.monotonic()
