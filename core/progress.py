@@ -228,8 +228,9 @@ class ProgressTracker:
 
     On entering a phase it always writes the phase's floor and name (even when the number does not move). Every
     ``interval`` seconds — more often in a phase expected to be short, ten writes over its expected time but no
-    more than one per ``MIN_TICK`` — it writes the interpolated value (or the last real count), and that write is
-    also the cancel check: when it does not land (cancelled, reclaimed, claim lost), the tracker sets
+    more than one per ``MIN_TICK`` — it writes the interpolated value for halfway to its next write (or, once the
+    work counts, the last count moved on at the pace the counts have kept, below the phase's ceiling). That write
+    is also the cancel check: when it does not land (cancelled, reclaimed, claim lost), the tracker sets
     ``stop_event``, cancels the work and raises :class:`StageInterruptedError`.
 
     Use from the job's event loop. ``report`` may be called from the work itself (a coroutine of the same loop;
@@ -245,7 +246,7 @@ class ProgressTracker:
             proportion to its expected time for this input (see :meth:`PhasePlan.sized`).
     """
 
-    MIN_TICK = 0.02
+    MIN_TICK = 0.01
 
     def __init__(
         self,
@@ -266,6 +267,8 @@ class ProgressTracker:
         self.attempt = attempt
         self._phases = self.plan.describe()
         self._counted: dict[str, float] = {}
+        self._counted_at: dict[str, float] = {}  # loop time of each phase's last count
+        self._began = 0.0  # loop time the running phase began
         self._stop_event: threading.Event | None = None
         self._lost = False
 
@@ -304,12 +307,19 @@ class ProgressTracker:
             if not await self._write(start, phase, phases=True):
                 await self._interrupt(task)
             loop = asyncio.get_running_loop()
-            began = loop.time()
+            began = self._began = loop.time()
             while True:
                 done, _ = await asyncio.wait({task}, timeout=tick)
                 if done:
                     break
-                value = self._counted.get(phase, self.plan.interpolate(phase, loop.time() - began, size))
+                # The estimate for halfway to the next write: a screen reading the row at any moment between two
+                # writes is then off by half a tick at most, instead of always behind by up to a whole one.
+                at = loop.time() + tick / 2
+                counted = self._counted.get(phase)
+                if counted is None:
+                    value = self.plan.interpolate(phase, at - began, size)
+                else:
+                    value = self._between_counts(phase, counted, at)
                 if not await self._write(value, phase):
                     await self._interrupt(task)
             result = task.result()
@@ -339,6 +349,7 @@ class ProgressTracker:
         value = self.plan.at(phase, done)
         if done > 0:  # a count of zero says nothing yet: until the first real step, time moves the bar
             self._counted[phase] = max(value, self._counted.get(phase, 0.0))
+            self._counted_at[phase] = asyncio.get_running_loop().time()
         ok = await self._write(value, phase, message=message, detail=detail)
         if not ok and self._stop_event is not None:
             self._stop_event.set()
@@ -347,6 +358,14 @@ class ProgressTracker:
     async def message(self, phase: str, text: str, *, detail: Mapping[str, Any] | None = None) -> bool:
         """Write a user message (and counters) without moving the bar."""
         return await self._write(self._counted.get(phase, self.plan.span(phase)[0]), phase, message=text, detail=detail)
+
+    def _between_counts(self, phase: str, counted: float, at: float) -> float:
+        """The last count moved on at the pace the counts have kept so far, never past the phase's ceiling."""
+        start, end = self.plan.span(phase)
+        counted_at = self._counted_at[phase]
+        pace = (counted - start) / max(counted_at - self._began, 1e-6)  # bar per second so far
+        ceiling = start + (end - start) * self.plan.ceiling_margin
+        return max(counted, min(counted + pace * (at - counted_at), ceiling))
 
     def _mark(self, phase: str, **fields: Any) -> None:
         for entry in self._phases:

@@ -57,7 +57,7 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     tracker = ctx.tracker(plan_for("ingest"), sizes={"read": _expected_chars(path, kind)})
     await tracker.message("read", ctx.text("reading"))
     pages = kind == "pdf"
-    counter = ctx.counter(tracker, "read", "reading_page" if pages else "reading_part", every=0.05)
+    counter = ctx.counter(tracker, "read", "reading_page" if pages else "reading_part", every=0.02)
     extracted: ExtractedDocument = await tracker.run(
         "read",
         ctx.in_thread(read_document, path, on_progress=counter, stop_event=ctx.stop_event),

@@ -161,6 +161,24 @@ async def test_a_real_count_beats_the_estimate(store: JobStore):
     assert row.message == "Lendo página 4 de 4…" and row.detail == {"pages_done": 4, "pages_total": 4}
 
 
+async def test_between_counts_the_bar_keeps_the_counts_pace_and_stops_below_the_ceiling(store: JobStore):
+    job = await claimed(store)
+    plan = PhasePlan.from_seconds({"read": 10.0, "save": 10.0})  # read spans [0, 0.5]
+    tracker = ProgressTracker(store, job.id, plan=plan, interval=0.02)
+    seen: list[float] = []
+
+    async def read_slowly() -> None:
+        await asyncio.sleep(0.1)
+        await tracker.report("read", done=0.25)  # a quarter of the pages in 0.1 s: 0.125 of the bar
+        for _ in range(15):  # no count for 0.3 s: the ticks carry the bar on at that pace
+            await asyncio.sleep(0.02)
+            seen.append((await store.get(job.id)).progress)
+
+    await tracker.run("read", read_slowly())
+    assert max(seen) > 0.125 + 0.05, "the bar stood still between counts"
+    assert max(seen) <= 0.5 * plan.ceiling_margin + 1e-9, "the bar passed the phase's ceiling without a count"
+
+
 async def test_a_cancel_during_a_phase_sets_the_stop_event_and_stops_the_work(store: JobStore):
     job = await claimed(store)
     tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"write": 60.0}), interval=0.02)
