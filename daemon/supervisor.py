@@ -209,10 +209,14 @@ class Supervisor(threading.Thread):
             if sent is None and self.runtime.sent_within(job_id, self.redispatch_after):
                 self._sent[job_id] = (signature, now)  # this process sent it (a follow-up or a retry)
                 continue
-            self.runtime.dispatch(row["kind"], job_id, 0.0)
+            self.runtime.dispatch(row["kind"], job_id, 0.0)  # raises when the broker is down: not remembered
             self._sent[job_id] = (signature, now)
         if full:
-            for job_id in [j for j in self._sent if j not in seen]:
+            # Forget what is no longer due — known only when the pass saw every due row; otherwise only what is
+            # old enough to be sent again anyway.
+            saw_all = len(due) < FULL_PASS_ROWS
+            stale = [j for j, (_, at) in self._sent.items() if now - at >= self.redispatch_after]
+            for job_id in [j for j in self._sent if j not in seen] if saw_all else stale:
                 del self._sent[job_id]
             self.runtime.forget_sent(self.redispatch_after)
 
