@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,6 +38,31 @@ class UTCDateTime(TypeDecorator[datetime]):
         if dialect.name == "sqlite":
             return value.replace(tzinfo=None)
         return value
+
+    def bind_processor(self, dialect: Dialect) -> Callable[[Any], Any] | None:
+        """On SQLite, the text SQLAlchemy's ``DATETIME`` would store (``YYYY-MM-DD HH:MM:SS.ffffff``, naive UTC),
+        made by ``datetime.isoformat`` instead of its slower formatting; elsewhere the usual processing."""
+        if dialect.name != "sqlite":
+            return super().bind_processor(dialect)
+
+        def to_text(value: datetime | None) -> str | None:
+            moment = self.process_bind_param(value, dialect)
+            return None if moment is None else moment.isoformat(sep=" ", timespec="microseconds")
+
+        return to_text
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Callable[[Any], Any] | None:
+        """On SQLite, that text read back with ``datetime.fromisoformat`` (C) rather than a regular expression."""
+        if dialect.name != "sqlite":
+            return super().result_processor(dialect, coltype)
+
+        def from_text(value: Any) -> datetime | None:
+            if value is None:
+                return None
+            moment = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+            return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+        return from_text
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
         if value is None:
