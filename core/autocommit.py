@@ -9,9 +9,12 @@ before it returns, which ends the statement's implicit transaction.
   tens of microseconds, where a trip through aiosqlite's thread costs far more — on a private connection whose
   busy timeout is zero. When another writer holds the lock, SQLite answers ``SQLITE_BUSY`` at once and the
   statement runs again on a worker thread with the normal busy timeout, so an event loop never waits for a lock.
-* :class:`AsyncAutocommit` runs it on the async engine (PostgreSQL) in autocommit mode: one round trip.
+* :class:`AsyncAutocommit` runs it on an async engine of its own (PostgreSQL) in autocommit mode: one round trip.
 
-The database manager chooses the runner (see :meth:`core.db.AsyncDatabaseManager.execute`).
+A statement marked with ``prepare`` (the store's ``enqueue``, ``claim`` and ``succeed``) is compiled once and run
+straight on the driver's connection (:mod:`core.sqlite_direct`, :mod:`core.pg_direct`); any other goes through
+SQLAlchemy's Core execution. The database manager chooses the runner (see
+:meth:`core.db.AsyncDatabaseManager.execute`).
 """
 
 from __future__ import annotations
@@ -171,9 +174,10 @@ class AsyncAutocommit:
     """Single statements on an async database (PostgreSQL), each in autocommit mode: one round trip.
 
     It has an engine of its own without the session engine's pre-ping (a ping is one more round trip per
-    statement). A connection found dead instead is dropped and the statement runs once more on a fresh one —
-    safe because a statement whose connection died before it returned was rolled back by the server, and every
-    lifecycle statement is conditional (a claim that did land makes the repeat match nothing).
+    statement). A connection found dead instead is dropped and the statement runs once more on a fresh one: a
+    statement cut off before it committed was rolled back by the server, and one that did commit cannot land
+    twice — every lifecycle ``UPDATE`` is conditional (the repeat of a claim that landed matches nothing) and an
+    ``INSERT`` that landed makes its repeat fail on the primary key.
     """
 
     def __init__(self, engine: AsyncEngine, *, own_engine: bool = True) -> None:

@@ -1,9 +1,10 @@
-"""``JobStore``: the job table's only writer, one short session and one conditional UPDATE per state change.
+"""``JobStore``: the job table's only writer, one conditional UPDATE per state change.
 
-Every state change is ``UPDATE … WHERE id = :id AND status IN (…)`` decided by its row count — never a
-read-then-write, because on SQLite a read that is promoted to a write fails at once under a concurrent writer, and
-on any backend two workers reading "queued" at the same moment would both believe they won. The row is read back
-inside the same transaction, after the write has taken its lock.
+Every state change is ``UPDATE … WHERE id = :id AND status IN (…) RETURNING …``, decided by whether it matched —
+never a read-then-write, because on SQLite a read that is promoted to a write fails at once under a concurrent
+writer, and on any backend two workers reading "queued" at the same moment would both believe they won. The row
+comes back from the statement itself, as written. Each write is one statement in its own transaction
+(:meth:`AsyncDatabaseManager.execute`); reads use short sessions.
 
 Thread safety: a store belongs to one event loop (the one its manager's engine runs on). Use one store per loop.
 """
@@ -45,8 +46,8 @@ _TERMINAL = frozenset(s.value for s in TERMINAL_JOB_STATUSES)
 class JobStore(Generic[M]):
     """The job table's lifecycle: enqueue, claim, report, close, cancel, retry, reclaim, list and watch.
 
-    Takes the manager, never a session: every call opens and closes its own, so an enqueuing handler, a worker busy
-    for minutes and a screen polling every few seconds never hold one across work.
+    Takes the manager, never a session: every call is its own unit of work, so an enqueuing handler, a worker busy
+    for minutes and a screen polling every few seconds never hold a transaction across work.
 
     Args:
         db: The database manager.

@@ -7,7 +7,8 @@ so a live job's lease never lapses. Each tick it may:
   a claim found lost (the job was cancelled or taken over) sets that job's stop event;
 * dispatch queued rows that may run now and have no message yet: new rows the screen wrote, as soon as a commit
   is seen (SQLite ``data_version``) or every ``poll_every`` (PostgreSQL), looking only at rows newer than the
-  last seen; and once a second every due row (requeued rows, retries whose time has come, lost messages);
+  last seen (a row committed late, behind that mark, waits for the next full pass); and once a second the oldest
+  due rows (requeued rows, retries whose time has come, rows released at a shutdown, lost messages);
 * reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons.
 """
 
@@ -42,7 +43,8 @@ __all__ = ["Supervisor"]
 log = logging.getLogger(__name__)
 SWEEP_LOCK_KEY = 0x5354_4A42  # "STJB": the PostgreSQL advisory lock of the sweep
 FULL_PASS_EVERY = 1.0
-"""Seconds between dispatch passes over every due row (retries coming due, requeued rows, lost messages)."""
+"""Seconds between full dispatch passes over the oldest due rows (retries coming due, requeued rows, lost
+messages, rows the quick pass missed)."""
 FULL_PASS_ROWS = 100
 """The oldest due rows a full pass looks at: a backlog of thousands is re-read in part, oldest first."""
 
@@ -180,7 +182,7 @@ class Supervisor(threading.Thread):
     async def _dispatch(self, store: JobStore[Job], *, full: bool) -> None:
         """Send the messages of due rows that have none yet (or whose message seems lost).
 
-        A ``full`` pass looks at every due row (retries whose time came, requeued and released rows, lost
+        A ``full`` pass looks at the oldest due rows (retries whose time came, requeued and released rows, lost
         messages); the quick pass in between only at rows created since the newest one already seen.
         """
         if self.runtime.stopping.is_set():
