@@ -14,11 +14,12 @@ from core.errors import (
     StageInterruptedError,
 )
 from core.models import Base, BaseJobModel
-from core.progress import Phase, PhasePlan, ProgressTracker, eta_seconds
+from core.progress import Phase, PhasePlan, eta_seconds
 from core.retry import DEFAULT_BACKOFF, Backoff
 from core.stages import StageMap, StageStatus
 from core.status import CANCELLABLE_JOB_STATUSES, TERMINAL_JOB_STATUSES, JobStatus
 from core.store import Cursor, JobStore
+from core.tracker import ProgressTracker
 
 __version__ = "0.1.0"
 

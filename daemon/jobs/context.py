@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from core.errors import JobAlreadyFinishedError, StageInterruptedError
-from core.progress import PhasePlan, ProgressTracker
+from core.progress import PhasePlan
 from core.schema import Job
 from core.status import JobStatus
+from core.tracker import ProgressTracker
 from core.types import utcnow
 from daemon.i18n import message
 from daemon.llm.errors import GenerationStoppedError, LLMError

@@ -21,9 +21,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import undefer
 
-from core.progress import ProgressTracker
 from core.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.stages import StageStatus
+from core.tracker import ProgressTracker
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.llm import GuideProgress, GuideWriter
 from daemon.llm.guide import StudyGuide as WrittenGuide

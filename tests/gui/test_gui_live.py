@@ -7,7 +7,8 @@ import itertools
 
 from core.appdb import make_app_store
 from core.db import AsyncDatabaseManager
-from core.progress import PhasePlan, ProgressTracker
+from core.progress import PhasePlan
+from core.tracker import ProgressTracker
 
 
 async def _work(db_url: str, job_id, started: asyncio.Event) -> None:

@@ -1,0 +1,206 @@
+"""``ProgressTracker``: runs the phases of one job and writes its bar to the row — the writes are also its cancel check.
+
+A write that does not land means the job is no longer ours (cancelled, reclaimed, claim lost): the tracker then
+sets the job's stop event and stops the work. See :mod:`core.progress` for the plans it follows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import uuid
+from collections.abc import Awaitable, Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from core.errors import StageInterruptedError
+from core.progress import PhasePlan
+from core.types import utcnow
+
+if TYPE_CHECKING:
+    from core.store import JobStore
+
+__all__ = ["ProgressTracker"]
+
+T = TypeVar("T")
+
+
+class ProgressTracker:
+    """Runs the phases of one claimed job and writes its bar, stage and phase list to the row.
+
+    On entering a phase it always writes the phase's floor and name (even when the number does not move). Every
+    ``interval`` seconds — more often in a phase expected to be short, ten writes over its expected time but no
+    more than one per ``MIN_TICK`` — it writes the interpolated value for halfway to its next write (or, once the
+    work counts, the last count moved on at the pace the counts have kept, below the phase's ceiling). That write
+    is also the cancel check: when it does not land (cancelled, reclaimed, claim lost), the tracker sets
+    ``stop_event``, cancels the work and raises :class:`StageInterruptedError`.
+
+    Use from the job's event loop. ``report`` may be called from the work itself (a coroutine of the same loop;
+    a thread must go through ``asyncio.run_coroutine_threadsafe``).
+
+    Args:
+        store: The job store.
+        job_id: The claimed job.
+        plan: The job kind's plan.
+        interval: The longest time between writes (and cancel checks).
+        attempt: The claim's fencing token (``claim(...).attempts``); recommended.
+        sizes: Input characters per phase when known before the job starts: the bar gives each phase room in
+            proportion to its expected time for this input (see :meth:`PhasePlan.sized`).
+    """
+
+    MIN_TICK = 0.01
+
+    def __init__(
+        self,
+        store: JobStore[Any],
+        job_id: uuid.UUID,
+        *,
+        plan: PhasePlan,
+        interval: float = 2.0,
+        attempt: int | None = None,
+        sizes: Mapping[str, int | None] | None = None,
+    ) -> None:
+        if interval <= 0:
+            raise ValueError("interval must be positive")
+        self.store = store
+        self.job_id = job_id
+        self.plan = plan.sized(sizes) if sizes else plan
+        self.interval = interval
+        self.attempt = attempt
+        self._phases = self.plan.describe()
+        self._counted: dict[str, float] = {}
+        self._counted_at: dict[str, float] = {}  # loop time of each phase's last count
+        self._began = 0.0  # loop time the running phase began
+        self._stop_event: threading.Event | None = None
+        self._lost = False
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether a write found the job no longer ours."""
+        return self._lost
+
+    async def run(
+        self,
+        phase: str,
+        work: Awaitable[T],
+        *,
+        size: int | None = None,
+        stop_event: threading.Event | None = None,
+    ) -> T:
+        """Run ``work`` as phase ``phase``; returns what it returned.
+
+        Args:
+            phase: A phase of the plan.
+            work: The coroutine doing the phase.
+            size: Input characters, for the phase's per-kilochar slope.
+            stop_event: Set when the job is interrupted, before the coroutine is cancelled: the way to reach a
+                thread (local inference) that cancelling a coroutine cannot stop.
+
+        Raises:
+            StageInterruptedError: the job was cancelled or its claim lost. Whatever ``work`` raises otherwise.
+        """
+        start, end = self.plan.span(phase)
+        self._stop_event = stop_event
+        expected = self.plan.expected_seconds(phase, size)
+        tick = min(self.interval, max(expected / 10, self.MIN_TICK))
+        self._mark(phase, seconds=expected, started_at=utcnow())
+        task: asyncio.Future[T] = asyncio.ensure_future(work)
+        try:
+            if not await self._write(start, phase, phases=True):
+                await self._interrupt(task)
+            loop = asyncio.get_running_loop()
+            began = self._began = loop.time()
+            while True:
+                done, _ = await asyncio.wait({task}, timeout=tick)
+                if done:
+                    break
+                # The estimate for halfway to the next write: a screen reading the row at any moment between two
+                # writes is then off by half a tick at most, instead of always behind by up to a whole one.
+                at = loop.time() + tick / 2
+                counted = self._counted.get(phase)
+                if counted is None:
+                    value = self.plan.interpolate(phase, at - began, size)
+                else:
+                    value = self._between_counts(phase, counted, at)
+                if not await self._write(value, phase):
+                    await self._interrupt(task)
+            result = task.result()
+            self._mark(phase, finished_at=utcnow())
+            if not await self._write(end, phase, phases=True):
+                await self._interrupt(task)
+            return result
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+
+    async def report(
+        self,
+        phase: str,
+        *,
+        done: float,
+        message: str | None = None,
+        detail: Mapping[str, Any] | None = None,
+    ) -> bool:
+        """Write a real count: ``done`` (0..1) of ``phase``, with an optional user message and counters.
+
+        Returns ``False`` when the job is no longer ours; then the running phase's ``stop_event`` is set, and the
+        tracker's next tick interrupts the work.
+        """
+        value = self.plan.at(phase, done)
+        if done > 0:  # a count of zero says nothing yet: until the first real step, time moves the bar
+            self._counted[phase] = max(value, self._counted.get(phase, 0.0))
+            self._counted_at[phase] = asyncio.get_running_loop().time()
+        ok = await self._write(value, phase, message=message, detail=detail)
+        if not ok and self._stop_event is not None:
+            self._stop_event.set()
+        return ok
+
+    async def message(self, phase: str, text: str, *, detail: Mapping[str, Any] | None = None) -> bool:
+        """Write a user message (and counters) without moving the bar."""
+        return await self._write(self._counted.get(phase, self.plan.span(phase)[0]), phase, message=text, detail=detail)
+
+    def _between_counts(self, phase: str, counted: float, at: float) -> float:
+        """The last count moved on at the pace the counts have kept so far, never past the phase's ceiling."""
+        start, end = self.plan.span(phase)
+        counted_at = self._counted_at[phase]
+        pace = (counted - start) / max(counted_at - self._began, 1e-6)  # bar per second so far
+        ceiling = start + (end - start) * self.plan.ceiling_margin
+        return max(counted, min(counted + pace * (at - counted_at), ceiling))
+
+    def _mark(self, phase: str, **fields: Any) -> None:
+        for entry in self._phases:
+            if entry["name"] == phase:
+                entry.update({k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in fields.items()})
+
+    async def _write(
+        self,
+        value: float,
+        phase: str,
+        *,
+        phases: bool = False,
+        message: str | None = None,
+        detail: Mapping[str, Any] | None = None,
+    ) -> bool:
+        ok = await self.store.report_progress(
+            self.job_id,
+            value,
+            stage=phase,
+            message=message,
+            detail=detail,
+            phases=self._phases if phases else None,
+            attempt=self.attempt,
+        )
+        if not ok:
+            self._lost = True
+        return ok
+
+    async def _interrupt(self, task: asyncio.Future[Any]) -> None:
+        if self._stop_event is not None:
+            self._stop_event.set()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        raise StageInterruptedError(f"job {self.job_id} was cancelled or is no longer ours")
