@@ -106,6 +106,20 @@ def test_the_file_rotates_at_its_size_limit_and_keeps_a_bounded_history(tmp_path
     assert "line 199" in path.read_text(encoding="utf-8")
 
 
+def test_rotation_counts_the_bytes_already_in_the_file_and_multibyte_text(tmp_path: Path):
+    (tmp_path / "daemon.log").write_text("x" * 1_990 + "\n", encoding="utf-8")  # a file left by an earlier run
+    path = configure_logging(tmp_path, "daemon", max_bytes=2_000, backup_count=3)
+
+    for n in range(30):
+        logging.getLogger("studyjobs.test").info("seção %02d concluída – ação", n)
+    flush()
+
+    assert (tmp_path / "daemon.log.1").exists(), "the first line did not rotate the nearly full file"
+    for file in tmp_path.iterdir():
+        assert file.stat().st_size <= 2_000, file.name
+    assert "seção 29 concluída – ação" in path.read_text(encoding="utf-8")
+
+
 def test_configuring_another_program_moves_the_file_instead_of_adding_one(tmp_path: Path):
     configure_logging(tmp_path, "daemon-1")
     second = configure_logging(tmp_path, "daemon-2")
