@@ -6,9 +6,10 @@ so a live job's lease never lapses. Each tick it may:
 * renew the lease of every job this daemon runs, and ``last_seen`` of its worker row (every ``heartbeat_every``);
   a claim found lost (the job was cancelled or taken over) sets that job's stop event;
 * dispatch queued rows that may run now and have no message yet: new rows the screen wrote, as soon as a commit
-  is seen (SQLite ``data_version``) or every ``poll_every`` (PostgreSQL), looking only at rows newer than the
-  last seen (a row committed late, behind that mark, waits for the next full pass); and once a second the oldest
-  due rows (requeued rows, retries whose time has come, rows released at a shutdown, lost messages);
+  is seen (SQLite ``data_version``) or notified (PostgreSQL ``LISTEN``; polled every ``poll_every`` while no
+  listening connection is open), looking only at rows newer than the last seen (a row committed late, behind
+  that mark, waits for the next full pass); and once a second the oldest due rows (requeued rows, retries whose
+  time has come, rows released at a shutdown, lost messages);
 * reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons.
 """
 
@@ -31,6 +32,7 @@ from core.appdb import make_app_store, open_app_database
 from core.config import redact_url
 from core.db import AsyncDatabaseManager
 from core.leases import due_condition
+from core.notifications import QueuedJobListener
 from core.schema import Job
 from core.store import JobStore
 from core.types import utcnow
@@ -45,6 +47,10 @@ SWEEP_LOCK_KEY = 0x5354_4A42  # "STJB": the PostgreSQL advisory lock of the swee
 FULL_PASS_EVERY = 1.0
 """Seconds between full dispatch passes over the oldest due rows (retries coming due, requeued rows, lost
 messages, rows the quick pass missed)."""
+LISTEN_RETRY_EVERY = 5.0
+"""Seconds between attempts to listen again after the PostgreSQL listening connection was lost."""
+QUICK_PASS_GAP = 0.005
+"""The shortest time between two quick dispatch passes woken by notifications."""
 FULL_PASS_ROWS = 100
 """The oldest due rows a full pass looks at: a backlog of thousands is re-read in part, oldest first."""
 
@@ -57,8 +63,8 @@ class Supervisor(threading.Thread):
         version: Written to the worker row.
         threads: How many jobs the daemon runs at once (written to the worker row).
         dispatch_every: Seconds between dispatch checks (SQLite: a query only when something was committed).
-        poll_every: Seconds between quick dispatch queries where no cheap change check exists (PostgreSQL): an
-            index range scan over the newest rows, so a row the screen wrote is running within tens of ms.
+        poll_every: Seconds between quick dispatch queries on PostgreSQL while it cannot listen for notifications
+            (an index range scan over the newest rows).
         redispatch_after: A queued row still waiting this long after its message gets another one.
     """
 
@@ -134,31 +140,64 @@ class Supervisor(threading.Thread):
         self.runtime.worker_id = self.worker_id
 
     async def _loop(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
-        next_beat = next_reclaim = next_poll = next_full = 0.0
+        woken = asyncio.Event()
+        listener = QueuedJobListener(db, woken.set)
+        next_beat = next_reclaim = next_poll = next_full = next_listen = 0.0
         version: int | None = None
-        while not self._stopping.is_set():
-            now = time.monotonic()
-            try:
-                if now >= next_beat:
-                    next_beat = now + self.heartbeat_every
-                    await self._heartbeat(db, store)
-                if now >= next_reclaim:
-                    next_reclaim = now + self.reclaim_every
-                    await self._reclaim(db, store)
-                    next_full = 0.0  # look for what the reclaim requeued
-                current = db.data_version()  # None: no cheap change check on this backend (PostgreSQL)
-                if now >= next_full:
-                    next_full = now + FULL_PASS_EVERY
-                    version = current
-                    await self._dispatch(store, full=True)
-                elif (current is not None and current != version) or (current is None and now >= next_poll):
-                    version = current
-                    next_poll = now + self.poll_every
-                    await self._dispatch(store, full=False)
-            except Exception:
-                log.warning("supervisor tick failed; retrying", exc_info=True)
-            polling = version is None  # PostgreSQL polls; on SQLite a commit is what wakes the dispatch
-            await asyncio.sleep(min(self.dispatch_every, self.poll_every) if polling else self.dispatch_every)
+        try:
+            while not self._stopping.is_set():
+                now = time.monotonic()
+                try:
+                    if db.data_version() is None and not listener.listening and now >= next_listen:
+                        next_listen = now + LISTEN_RETRY_EVERY
+                        await self._listen(listener)
+                    if now >= next_beat:
+                        next_beat = now + self.heartbeat_every
+                        await self._heartbeat(db, store)
+                    if now >= next_reclaim:
+                        next_reclaim = now + self.reclaim_every
+                        await self._reclaim(db, store)
+                        next_full = 0.0  # look for what the reclaim requeued
+                    current = db.data_version()  # None: no cheap change check on this backend (PostgreSQL)
+                    if now >= next_full:
+                        next_full = now + FULL_PASS_EVERY
+                        version = current
+                        woken.clear()
+                        await self._dispatch(store, full=True)
+                    elif (current is not None and current != version) or (
+                        current is None and (woken.is_set() or now >= next_poll)
+                    ):
+                        version = current
+                        woken.clear()
+                        # Notified of every queued row, PostgreSQL needs the quick poll only without a listener.
+                        next_poll = now + (FULL_PASS_EVERY if listener.listening else self.poll_every)
+                        await self._dispatch(store, full=False)
+                except Exception:
+                    log.warning("supervisor tick failed; retrying", exc_info=True)
+                await self._pause(woken, listening=listener.listening, polling=version is None)
+        finally:
+            with contextlib.suppress(Exception):
+                await listener.close()
+
+    async def _listen(self, listener: QueuedJobListener) -> None:
+        try:
+            if await listener.start():
+                log.info("listening for queued jobs (PostgreSQL notifications)")
+        except Exception:
+            log.warning("cannot listen for queued jobs; polling every %.3f s instead", self.poll_every, exc_info=True)
+
+    async def _pause(self, woken: asyncio.Event, *, listening: bool, polling: bool) -> None:
+        """Until the next tick: on SQLite ``dispatch_every``; on PostgreSQL until notified (at most
+        ``dispatch_every``), or ``poll_every`` without a listener."""
+        if not polling:
+            await asyncio.sleep(self.dispatch_every)
+            return
+        if not listening:
+            await asyncio.sleep(min(self.dispatch_every, self.poll_every))
+            return
+        await asyncio.sleep(QUICK_PASS_GAP)  # a burst of notifications makes one pass per gap, not one per row
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(woken.wait(), self.dispatch_every)
 
     async def _heartbeat(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
         claims = self.runtime.claims()
