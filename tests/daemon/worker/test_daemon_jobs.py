@@ -9,21 +9,13 @@ import time
 import uuid
 from pathlib import Path
 
-from faults import add
+from faults import PORTUGUESE, add
 from sqlalchemy import func, select
 from workerhome import DaemonHome, poll, run
 
 from core.appdb import make_app_store, open_app_database
 from core.schema import Document, StudyGuide
 from daemon.jobs.ingest import generate_job_id_for
-
-PORTUGUESE = (
-    "A fotossíntese é o processo pelo qual as plantas transformam a luz do sol em energia química. "
-    "Ela acontece nos cloroplastos, que contêm clorofila, o pigmento verde que absorve a luz.\n\n"
-    "Na fase clara, a água é quebrada e o oxigênio é liberado para a atmosfera. Na fase escura, o gás "
-    "carbônico é fixado e transformado em glicose, que a planta usa para crescer e se manter viva.\n\n"
-    "Sem a fotossíntese não haveria oxigênio suficiente no ar nem alimento para os outros seres vivos."
-)
 
 
 async def _snapshot(home: DaemonHome) -> dict:
