@@ -83,14 +83,17 @@ class BaseJobModel(Base):
     @declared_attr.directive
     @classmethod
     def __table_args__(cls) -> tuple[Any, ...]:
-        """Indexes that keep listing, reclaiming and dispatching fast over long histories."""
+        """Indexes that keep listing, reclaiming and dispatching fast over long histories.
+
+        ``status, created_at, id`` serves every lookup by status: the dispatch passes (queued rows, oldest first)
+        and the reclaim (running rows: a handful, one per busy worker thread). Every index that holds ``status`` is
+        rewritten by each claim and each close, so there is no second one.
+        """
         name = cls.__tablename__
         return (
             Index(f"ix_{name}_created", "created_at", "id"),
             Index(f"ix_{name}_status_created", "status", "created_at", "id"),
             Index(f"ix_{name}_kind_created", "kind", "created_at", "id"),
-            Index(f"ix_{name}_status_heartbeat", "status", "heartbeat_at"),
-            Index(f"ix_{name}_status_run_after", "status", "run_after"),
         )
 
     def __repr__(self) -> str:

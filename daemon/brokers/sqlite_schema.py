@@ -47,7 +47,7 @@ _SCHEMA = (
     """,
     """
     CREATE INDEX IF NOT EXISTS dramatiq_messages_ready
-        ON dramatiq_messages (queue_name, state, available_at, id)
+        ON dramatiq_messages (queue_name, available_at, id) WHERE state = 'ready'
     """,
     """
     CREATE INDEX IF NOT EXISTS dramatiq_messages_claimed
@@ -156,7 +156,21 @@ def prepare_file(path: Path, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> 
         if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
             conn.execute("PRAGMA journal_mode=WAL")
         with write_transaction(conn):
+            _drop_outdated_indexes(conn)
             for statement in _SCHEMA:
                 conn.execute(statement)
     finally:
         conn.close()
+
+
+def _drop_outdated_indexes(conn: sqlite3.Connection) -> None:
+    """Drop an index of an older version of the schema, so that :data:`_SCHEMA` creates it anew.
+
+    ``dramatiq_messages_ready`` used to hold every message, claimed ones too (``queue_name, state, available_at,
+    id``): each claim and each ack rewrote it. It now holds the ready messages only.
+    """
+    row = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'dramatiq_messages_ready'"
+    ).fetchone()
+    if row is not None and "WHERE" not in str(row[0]).upper():
+        conn.execute("DROP INDEX dramatiq_messages_ready")

@@ -290,3 +290,39 @@ def test_waiting_for_a_queue_to_empty_times_out_while_a_message_is_left(sqlite_k
     broker.flush(queue)
     broker.join(queue, timeout=1000)
     assert broker.pending_count(queue) == 0
+
+
+def test_a_queue_file_of_the_previous_schema_keeps_its_messages_and_gets_the_ready_only_index(tmp_path: Path):
+    path = tmp_path / "old.db"
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute(
+            "CREATE TABLE dramatiq_messages (id INTEGER PRIMARY KEY AUTOINCREMENT, queue_name TEXT NOT NULL, "
+            "message_id TEXT NOT NULL, data BLOB NOT NULL, state TEXT NOT NULL DEFAULT 'ready' "
+            "CHECK (state IN ('ready', 'claimed')), available_at INTEGER NOT NULL, enqueued_at INTEGER NOT NULL, "
+            "consumer_id TEXT, claimed_at INTEGER, deliveries INTEGER NOT NULL DEFAULT 0)"
+        )
+        conn.execute("CREATE INDEX dramatiq_messages_ready ON dramatiq_messages (queue_name, state, available_at, id)")
+        queue = unique_queue()
+        old = make_message(queue, "from the old version")
+        conn.execute(
+            "INSERT INTO dramatiq_messages (queue_name, message_id, data, available_at, enqueued_at) "
+            "VALUES (?, ?, ?, 0, 0)",
+            (queue, old.message_id, old.encode()),
+        )
+        conn.commit()
+    broker = SQLiteBroker(path)
+    try:
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            (index_sql,) = conn.execute(
+                "SELECT sql FROM sqlite_master WHERE name = 'dramatiq_messages_ready'"
+            ).fetchone()
+        assert "WHERE state = 'ready'" in index_sql
+        broker.declare_queue(queue)
+        consumer = broker.consume(queue, prefetch=1, timeout=100)
+        delivered = take(consumer, timeout=10)
+        assert delivered is not None and delivered.message_id == old.message_id
+        consumer.ack(delivered)
+        consumer.close()
+        assert broker.pending_count(queue) == 0
+    finally:
+        broker.close()
