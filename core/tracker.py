@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 import uuid
 from collections.abc import Awaitable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from core.errors import StageInterruptedError
 from core.progress import PhasePlan
@@ -26,6 +27,16 @@ __all__ = ["ProgressTracker"]
 T = TypeVar("T")
 
 
+class _PendingCount(NamedTuple):
+    """A count recorded by :meth:`ProgressTracker.count`, waiting for the phase's next tick."""
+
+    phase: str
+    done: float
+    at: float
+    message: str | None
+    detail: Mapping[str, Any] | None
+
+
 class ProgressTracker:
     """Runs the phases of one claimed job and writes its bar, stage and phase list to the row.
 
@@ -36,8 +47,9 @@ class ProgressTracker:
     is also the cancel check: when it does not land (cancelled, reclaimed, claim lost), the tracker sets
     ``stop_event``, cancels the work and raises :class:`StageInterruptedError`.
 
-    Use from the job's event loop. ``report`` may be called from the work itself (a coroutine of the same loop;
-    a thread must go through ``asyncio.run_coroutine_threadsafe``).
+    Use from the job's event loop. ``report`` may be called from the work itself (a coroutine of the same loop);
+    work on a thread calls :meth:`count` instead, which only records the count for the phase's next tick to write
+    (no write per count, no hop to the loop: the thread keeps the GIL for its own work).
 
     Args:
         store: The job store.
@@ -74,6 +86,8 @@ class ProgressTracker:
         self._began = 0.0  # loop time the running phase began
         self._stop_event: threading.Event | None = None
         self._lost = False
+        self._pending_lock = threading.Lock()
+        self._pending: _PendingCount | None = None
 
     @property
     def interrupted(self) -> bool:
@@ -118,16 +132,17 @@ class ProgressTracker:
                 # The estimate for halfway to the next write: a screen reading the row at any moment between two
                 # writes is then off by half a tick at most, instead of always behind by up to a whole one.
                 at = loop.time() + tick / 2
+                pending = self._take_count(phase)
                 counted = self._counted.get(phase)
                 if counted is None:
                     value = self.plan.interpolate(phase, at - began, size)
                 else:
                     value = self._between_counts(phase, counted, at)
-                if not await self._write(value, phase):
+                if not await self._write(value, phase, **pending):
                     await self._interrupt(task)
             result = task.result()
             self._mark(phase, finished_at=utcnow())
-            if not await self._write(end, phase, phases=True):
+            if not await self._write(end, phase, phases=True, **self._take_count(phase)):
                 await self._interrupt(task)
             return result
         finally:
@@ -157,6 +172,29 @@ class ProgressTracker:
         if not ok and self._stop_event is not None:
             self._stop_event.set()
         return ok
+
+    def count(
+        self, phase: str, *, done: float, message: str | None = None, detail: Mapping[str, Any] | None = None
+    ) -> None:
+        """Record a real count from any thread; the running phase's next tick writes it, with its message.
+
+        Counts of a phase that is not running when the tick comes are dropped. The latest count wins.
+        """
+        with self._pending_lock:
+            self._pending = _PendingCount(phase, done, time.monotonic(), message, detail)
+
+    def _take_count(self, phase: str) -> dict[str, Any]:
+        """Apply the latest :meth:`count` of ``phase`` (if any) and return the message and detail to write."""
+        with self._pending_lock:
+            pending, self._pending = self._pending, None
+        if pending is None or pending.phase != phase:
+            return {}
+        if pending.done > 0:
+            value = self.plan.at(phase, pending.done)
+            if value >= self._counted.get(phase, 0.0):
+                self._counted[phase] = value
+                self._counted_at[phase] = pending.at  # the loop's clock is time.monotonic()
+        return {"message": pending.message, "detail": pending.detail}
 
     async def message(self, phase: str, text: str, *, detail: Mapping[str, Any] | None = None) -> bool:
         """Write a user message (and counters) without moving the bar."""

@@ -97,7 +97,8 @@ class JobContext:
     def counter(
         self, tracker: ProgressTracker, phase: str, code: str, *, every: float = 0.25
     ) -> Callable[[int, int], None]:
-        """A thread-safe ``on_progress(done, total)`` that writes a real count (at most every ``every`` s)."""
+        """A thread-safe ``on_progress(done, total)`` that records a real count (at most every ``every`` s) for the
+        tracker's next tick to write (:meth:`ProgressTracker.count`)."""
         last = [0.0]
 
         def report(done: int, total: int) -> None:
@@ -107,8 +108,7 @@ class JobContext:
             last[0] = now
             detail = {**self.job.detail, "done": done, "total": total, f"{phase}_done": done, f"{phase}_total": total}
             text = self.text(code, done=done, total=total)
-            coro = tracker.report(phase, done=done / total if total else 0.0, message=text, detail=detail)
-            asyncio.run_coroutine_threadsafe(coro, self.loop)
+            tracker.count(phase, done=done / total if total else 0.0, message=text, detail=detail)
 
         return report
 

@@ -161,6 +161,37 @@ async def test_a_real_count_beats_the_estimate(store: JobStore):
     assert row.message == "Lendo página 4 de 4…" and row.detail == {"pages_done": 4, "pages_total": 4}
 
 
+async def test_a_count_from_a_worker_thread_reaches_the_row_with_the_next_tick(store: JobStore):
+    job = await claimed(store)
+    plan = PhasePlan.from_seconds({"read": 10.0, "save": 10.0})  # read spans [0, 0.5]
+    tracker = ProgressTracker(store, job.id, plan=plan, interval=0.02, attempt=job.attempts)
+    counted, release = threading.Event(), threading.Event()
+
+    def read_on_a_thread() -> str:
+        tracker.count("read", done=0.5, message="Lendo página 2 de 4…", detail={"pages_done": 2, "pages_total": 4})
+        counted.set()
+        release.wait(10)
+        return "text"
+
+    runner = asyncio.create_task(tracker.run("read", asyncio.to_thread(read_on_a_thread)))
+    row = await async_wait_for(lambda: _progress_at_least(store, job.id, 0.25), message="the thread's count on the row")
+    assert counted.is_set()
+    assert row.message == "Lendo página 2 de 4…" and row.detail == {"pages_done": 2, "pages_total": 4}
+    release.set()
+    assert await runner == "text"
+
+
+async def test_a_count_left_over_from_a_finished_phase_is_not_written_into_the_next(store: JobStore):
+    job = await claimed(store)
+    plan = PhasePlan.from_seconds({"read": 0.05, "save": 10.0})
+    tracker = ProgressTracker(store, job.id, plan=plan, interval=0.01, attempt=job.attempts)
+    await tracker.run("read", asyncio.sleep(0))
+    tracker.count("read", done=1.0, message="Lendo página 4 de 4…")  # too late: the phase has ended
+    await tracker.run("save", asyncio.sleep(0.05))
+    row = await store.get(job.id)
+    assert row.stage == "save" and row.message != "Lendo página 4 de 4…"
+
+
 async def test_between_counts_the_bar_keeps_the_counts_pace_and_stops_below_the_ceiling(store: JobStore):
     job = await claimed(store)
     plan = PhasePlan.from_seconds({"read": 10.0, "save": 10.0})  # read spans [0, 0.5]
