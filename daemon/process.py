@@ -12,6 +12,7 @@ expire; the next daemon — here or on another machine — takes the jobs over.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -92,6 +93,10 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         if loop_thread is None:
             raise RuntimeError("Dramatiq's AsyncIO middleware is not installed on the broker")
         loop_thread.run_coroutine(runtime.start())
+        # What exists now (modules, the ORM, the broker) lives as long as the process: keep it out of the garbage
+        # collector's full passes, which otherwise walk all of it again and again while jobs allocate.
+        gc.collect()
+        gc.freeze()
         log.info("worker %s started: %d thread(s), broker %s", runtime.worker_id, worker_threads, broker)
         print(f"StudyJobs worker running ({worker_threads} thread(s)). Press Ctrl+C to stop.", flush=True)
         while not stop.wait(0.5):
