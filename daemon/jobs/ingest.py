@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 import uuid
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from core.stages import StageStatus
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.plans import plan_for
 from daemon.readers import ExtractedDocument, read_document
+from daemon.readers.cleanup import to_nfc
 
 __all__ = ["GENERATE_NAMESPACE", "clean_text", "document_id_for", "generate_job_id_for", "run_ingest"]
 
@@ -43,9 +43,10 @@ def generate_job_id_for(ingest_job_id: uuid.UUID) -> uuid.UUID:
 def clean_text(text: str) -> str:
     """Normalise Unicode (NFC), drop stray control characters, fold runs of blank lines; keep indentation.
 
-    The readers already return clean paragraphs; this is the last, cheap pass before the text is stored.
+    The readers already return clean paragraphs; this is the last, cheap pass before the text is stored (the NFC
+    pass only runs when the text holds a combining mark).
     """
-    text = unicodedata.normalize("NFC", text)
+    text = to_nfc(text)
     text = _CONTROL.sub("", text)
     return _BLANKS.sub("\n\n", text).strip()
 
