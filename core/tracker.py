@@ -165,9 +165,7 @@ class ProgressTracker:
         tracker's next tick interrupts the work.
         """
         value = self.plan.at(phase, done)
-        if done > 0:  # a count of zero says nothing yet: until the first real step, time moves the bar
-            self._counted[phase] = max(value, self._counted.get(phase, 0.0))
-            self._counted_at[phase] = asyncio.get_running_loop().time()
+        self._record_count(phase, done, value, asyncio.get_running_loop().time())
         ok = await self._write(value, phase, message=message, detail=detail)
         if not ok and self._stop_event is not None:
             self._stop_event.set()
@@ -189,12 +187,15 @@ class ProgressTracker:
             pending, self._pending = self._pending, None
         if pending is None or pending.phase != phase:
             return {}
-        if pending.done > 0:
-            value = self.plan.at(phase, pending.done)
-            if value >= self._counted.get(phase, 0.0):
-                self._counted[phase] = value
-                self._counted_at[phase] = pending.at  # the loop's clock is time.monotonic()
+        # pending.at is time.monotonic(), which is also the loop's clock
+        self._record_count(phase, pending.done, self.plan.at(phase, pending.done), pending.at)
         return {"message": pending.message, "detail": pending.detail}
+
+    def _record_count(self, phase: str, done: float, value: float, at: float) -> None:
+        """Remember a real count (bar ``value`` at loop time ``at``) for the ticks' pace between counts."""
+        if done > 0:  # a count of zero says nothing yet: until the first real step, time moves the bar
+            self._counted[phase] = max(value, self._counted.get(phase, 0.0))
+            self._counted_at[phase] = at
 
     async def message(self, phase: str, text: str, *, detail: Mapping[str, Any] | None = None) -> bool:
         """Write a user message (and counters) without moving the bar."""
