@@ -20,6 +20,7 @@ SQLAlchemy's Core execution. The database manager chooses the runner (see
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -29,7 +30,7 @@ from typing import Any
 
 from sqlalchemy import URL, Connection, CursorResult, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import UpdateBase
@@ -184,6 +185,7 @@ class AsyncAutocommit:
         self._engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._own = engine if own_engine else None
         self._direct: dict[int, AsyncpgStatement] = {}  # by id(statement); the value keeps the statement alive
+        self._kept: dict[asyncio.AbstractEventLoop, list[_KeptConnection]] = {}
 
     @classmethod
     def connect(cls, url: URL, **engine_options: Any) -> AsyncAutocommit:
@@ -209,24 +211,88 @@ class AsyncAutocommit:
 
     async def _execute(self, statement: Executable, params: Mapping[str, Any] | None) -> StatementResult:
         direct = self._direct.get(id(statement))
-        async with self._engine.connect() as conn:
-            if direct is None:
+        if direct is None:
+            async with self._engine.connect() as conn:
                 return _result(await conn.execute(statement, dict(params) if params else None))
+        kept = await self._take()
+        try:
+            rows, rowcount = await direct.run(kept.driver, params)
+        except DBAPIError as error:
+            if is_disconnect(error.orig):
+                await kept.drop(error)
+            else:
+                self._give_back(kept)
+            raise
+        except Exception as error:
+            if is_disconnect(error):
+                await kept.drop(error)
+                raise DBAPIError(direct.sql, None, error, connection_invalidated=True) from error
+            self._give_back(kept)
+            raise
+        except BaseException:  # cancelled in the middle of the protocol: the connection cannot be trusted
+            asyncio.get_running_loop().create_task(kept.drop(None))
+            raise
+        self._give_back(kept)
+        return StatementResult(rows, rowcount)
+
+    async def _take(self) -> _KeptConnection:
+        """A connection of this event loop kept from an earlier statement, or a new one from the pool.
+
+        Checking a connection out of SQLAlchemy's pool for every statement (a greenlet hop, a reset on return)
+        costs more than the statement; so the prepared statements keep theirs, one per statement in flight.
+        """
+        idle = self._kept.get(asyncio.get_running_loop())
+        if idle:
+            return idle.pop()
+        conn = await self._engine.connect()
+        try:
             raw = await conn.get_raw_connection()
-            try:
-                rows, rowcount = await direct.run(raw.driver_connection, params)
-            except DBAPIError as error:
-                if is_disconnect(error.orig):
-                    raw.invalidate(error)
-                raise
-            except Exception as error:
-                if is_disconnect(error):
-                    raw.invalidate(error)
-                    raise DBAPIError(direct.sql, None, error, connection_invalidated=True) from error
-                raise
-            return StatementResult(rows, rowcount)
+        except BaseException:
+            await conn.close()
+            raise
+        return _KeptConnection(conn, raw)
+
+    def _give_back(self, kept: _KeptConnection) -> None:
+        idle = self._kept.setdefault(asyncio.get_running_loop(), [])
+        if len(idle) < _KEPT_PER_LOOP:
+            idle.append(kept)
+        else:
+            asyncio.get_running_loop().create_task(kept.close())
 
     async def dispose(self) -> None:
-        """Close the pooled connections of its own engine."""
+        """Give the kept connections back and close the pooled connections of its own engine."""
+        kept, self._kept = self._kept, {}
+        for loop, connections in kept.items():
+            if loop is asyncio.get_running_loop():
+                for connection in connections:
+                    with contextlib.suppress(Exception):
+                        await connection.close()
         if self._own is not None:
             await self._own.dispose()
+
+
+_KEPT_PER_LOOP = 4
+"""Idle connections an :class:`AsyncAutocommit` keeps per event loop (more in flight go back to the pool)."""
+
+
+@dataclass(slots=True)
+class _KeptConnection:
+    """A pooled connection held open across statements, with its driver connection (found once)."""
+
+    conn: AsyncConnection
+    raw: Any
+
+    @property
+    def driver(self) -> Any:
+        return self.raw.driver_connection
+
+    async def close(self) -> None:
+        """Return it to the pool."""
+        await self.conn.close()
+
+    async def drop(self, error: BaseException | None) -> None:
+        """Invalidate it (the pool opens a new one) and return it; never raises."""
+        with contextlib.suppress(Exception):
+            self.raw.invalidate(error)
+        with contextlib.suppress(Exception):
+            await self.conn.close()

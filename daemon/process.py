@@ -27,8 +27,9 @@ from dramatiq.asyncio import get_event_loop_thread
 from core import __version__
 from core.config import Settings
 from core.logs import configure_logging
-from daemon.brokers import SQLiteBroker, create_broker
+from daemon.brokers import SQLiteBroker, create_broker, sqlite_path_from_url
 from daemon.lock import DataFolderLock, DataFolderLocked
+from daemon.outbox import Outbox
 from daemon.runtime import Runtime, install
 from daemon.supervisor import Supervisor
 
@@ -80,6 +81,8 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
 
         runtime = Runtime(settings, backoff=_backoff_override())
         runtime.dispatch = actors.dispatch
+        # The supervisor installs the outbox's triggers before it registers the worker.
+        runtime.outbox = _embedded_outbox(settings, broker, sorted(actors.ACTORS), actors.QUEUE)
         install(runtime)
         supervisor = Supervisor(runtime, version=__version__, threads=worker_threads, **_redispatch_override())
         supervisor.start()
@@ -111,6 +114,17 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
     finally:
         install(None)
         lock.release()
+
+
+def _embedded_outbox(settings: Settings, broker: dramatiq.Broker, kinds: list[str], queue_name: str) -> Outbox | None:
+    """The embedded outbox when the job store and the SQLite broker share one file, else ``None``."""
+    try:
+        store_file = sqlite_path_from_url(settings.database_url)
+    except ValueError:
+        return None  # PostgreSQL
+    if isinstance(broker, SQLiteBroker) and broker.path.resolve() == store_file.resolve():
+        return Outbox(store_file, queue_name, tuple(kinds))
+    return None
 
 
 def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor, loop_thread: object) -> None:

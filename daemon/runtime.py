@@ -25,6 +25,7 @@ from core.schema import Job
 from core.store import JobStore
 from daemon.llm import ModelChoice, create_generator
 from daemon.llm.base import TextGenerator
+from daemon.outbox import Outbox
 
 __all__ = ["RunningJob", "Runtime", "current", "install"]
 
@@ -66,6 +67,8 @@ class Runtime:
         self._start_lock: asyncio.Lock | None = None
         self.stopping = threading.Event()
         self.dispatch: Callable[[str, uuid.UUID, float], None] = _no_dispatch
+        self.outbox: Outbox | None = None
+        """Set when queued rows write their own messages (the embedded outbox): :meth:`send` has nothing to do."""
         self._sent_at: dict[uuid.UUID, float] = {}
 
     @property
@@ -124,7 +127,12 @@ class Runtime:
     # -- broker messages ---------------------------------------------------------------------------------
 
     def send(self, kind: str, job_id: uuid.UUID, delay: float = 0.0) -> None:
-        """Send the broker message of ``job_id`` and remember when, so the sweep does not send it a second one."""
+        """Send the broker message of ``job_id`` and remember when, so the sweep does not send it a second one.
+
+        With the embedded outbox the transaction that queued the row has already written its message: nothing to do.
+        """
+        if self.outbox is not None:
+            return
         self.dispatch(kind, job_id, delay)
         with self._lock:
             self._sent_at[job_id] = time.monotonic() + delay

@@ -9,7 +9,9 @@ so a live job's lease never lapses. Each tick it may:
   is seen (SQLite ``data_version``) or notified (PostgreSQL ``LISTEN``; polled every ``poll_every`` while no
   listening connection is open), looking only at rows newer than the last seen (a row committed late, behind
   that mark, waits for the next full pass); and once a second the oldest due rows (requeued rows, retries whose
-  time has come, rows released at a shutdown, lost messages);
+  time has come, rows released at a shutdown, lost messages). With the embedded outbox
+  (:mod:`daemon.outbox`) every queued row writes its own message, and the supervisor only installs the triggers
+  and, once a second, writes the messages of due rows that have none;
 * reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons.
 """
 
@@ -20,6 +22,7 @@ import contextlib
 import logging
 import os
 import socket
+import sqlite3
 import threading
 import time
 import uuid
@@ -37,7 +40,9 @@ from core.schema import Job
 from core.store import JobStore
 from core.types import utcnow
 from core.workers import forget_dead_workers, register_worker, touch_worker, unregister_worker
+from daemon.brokers.sqlite_schema import connect
 from daemon.i18n import message
+from daemon.outbox import remove_outbox
 from daemon.runtime import Runtime
 
 __all__ = ["Supervisor"]
@@ -51,6 +56,8 @@ LISTEN_RETRY_EVERY = 5.0
 """Seconds between attempts to listen again after the PostgreSQL listening connection was lost."""
 QUICK_PASS_GAP = 0.005
 """The shortest time between two quick dispatch passes woken by notifications."""
+OUTBOX_BUSY_TIMEOUT_MS = 5_000
+"""How long the outbox repair waits for the file's write lock (it runs again a second later anyway)."""
 FULL_PASS_ROWS = 100
 """The oldest due rows a full pass looks at: a backlog of thousands is re-read in part, oldest first."""
 
@@ -94,6 +101,7 @@ class Supervisor(threading.Thread):
         self._sent: dict[uuid.UUID, tuple[tuple[Any, ...], float]] = {}
         self._newest: Any = None  # the newest created_at of a due row seen: where the quick pass starts
         self._failure: BaseException | None = None
+        self._outbox_conn: sqlite3.Connection | None = None
 
     def wait_registered(self, timeout: float = 30.0) -> None:
         """Block until the worker row exists (raises what went wrong if the thread failed first)."""
@@ -120,6 +128,7 @@ class Supervisor(threading.Thread):
         db = await open_app_database(self.runtime.settings.database_url)  # upgrades an older database first
         store = make_app_store(db, stale_after=self.runtime.settings.stale_after)
         try:
+            await self._prepare_outbox(db)
             await self._register(db)
             self._registered.set()
             await self._loop(db, store)
@@ -127,6 +136,8 @@ class Supervisor(threading.Thread):
             with contextlib.suppress(Exception):
                 await unregister_worker(db, self.worker_id)
             await db.dispose()
+            if self._outbox_conn is not None:
+                self._outbox_conn.close()
 
     async def _register(self, db: AsyncDatabaseManager) -> None:
         self.worker_id = await register_worker(
@@ -159,7 +170,11 @@ class Supervisor(threading.Thread):
                         await self._reclaim(db, store)
                         next_full = 0.0  # look for what the reclaim requeued
                     current = db.data_version()  # None: no cheap change check on this backend (PostgreSQL)
-                    if now >= next_full:
+                    if self._outbox_conn is not None:
+                        if now >= next_full:
+                            next_full = now + FULL_PASS_EVERY
+                            await self._repair_outbox(self._outbox_conn)
+                    elif now >= next_full:
                         next_full = now + FULL_PASS_EVERY
                         version = current
                         woken.clear()
@@ -178,6 +193,25 @@ class Supervisor(threading.Thread):
         finally:
             with contextlib.suppress(Exception):
                 await listener.close()
+
+    async def _prepare_outbox(self, db: AsyncDatabaseManager) -> None:
+        """Install the embedded outbox's triggers; or, when this daemon sends its messages elsewhere, remove those
+        an earlier start left in the store's SQLite file (their messages would never be consumed)."""
+        outbox = self.runtime.outbox
+        if outbox is not None:
+            await asyncio.to_thread(outbox.install)
+            self._outbox_conn = connect(outbox.path, OUTBOX_BUSY_TIMEOUT_MS)
+            log.info("embedded outbox: queued %s jobs write their own messages", ", ".join(outbox.kinds))
+        elif db.sqlite_path is not None:
+            await asyncio.to_thread(remove_outbox, db.sqlite_path)
+
+    async def _repair_outbox(self, conn: sqlite3.Connection) -> None:
+        outbox = self.runtime.outbox
+        if outbox is None or self.runtime.stopping.is_set():
+            return
+        written = await asyncio.to_thread(outbox.repair, conn, limit=FULL_PASS_ROWS)
+        if written:
+            log.warning("wrote the lost messages of %d queued job(s)", written)
 
     async def _listen(self, listener: QueuedJobListener) -> None:
         try:

@@ -26,6 +26,7 @@ __all__ = [
     "SQLiteBroker",
     "create_broker",
     "default_middleware",
+    "sqlite_path_from_url",
 ]
 
 ALLOWED_SCHEMES = ("sqlite", *REDIS_SCHEMES)
