@@ -242,8 +242,11 @@ class AsyncAutocommit:
         costs more than the statement; so the prepared statements keep theirs, one per statement in flight.
         """
         idle = self._kept.get(asyncio.get_running_loop())
-        if idle:
-            return idle.pop()
+        while idle:
+            kept = idle.pop()
+            if not kept.driver.is_closed():
+                return kept
+            await kept.drop(None)
         conn = await self._engine.connect()
         try:
             raw = await conn.get_raw_connection()

@@ -22,7 +22,9 @@ def is_disconnect(error: BaseException | None) -> bool:
     """Whether ``error`` means the connection is gone (it must be dropped, and the statement may run again)."""
     import asyncpg  # type: ignore[import-untyped]
 
-    return isinstance(error, asyncpg.ConnectionDoesNotExistError | asyncpg.InterfaceError | ConnectionError)
+    # InternalClientError: the protocol is in a state it cannot leave (the server ended the session under it).
+    lost = asyncpg.ConnectionDoesNotExistError | asyncpg.InterfaceError | asyncpg.InternalClientError | ConnectionError
+    return isinstance(error, lost)
 
 
 class AsyncpgStatement(CompiledWrite):

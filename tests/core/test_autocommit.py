@@ -93,3 +93,32 @@ async def test_a_row_written_and_returned_by_the_compiled_statements_matches_wha
         "pronto",
         read.finished_at,
     )
+
+
+async def test_lifecycle_writes_on_postgresql_reuse_one_connection_and_survive_its_loss(store, backend):
+    if backend != "postgresql":
+        pytest.skip("the kept connection is PostgreSQL's")
+    from sqlalchemy import text
+
+    async def backends() -> set[int]:
+        rows = await store.db.execute(
+            text("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        )
+        return {int(row["pid"]) for row in rows.rows}
+
+    first = await store.enqueue("sample")
+    await store.claim(first.id, worker_id="w")
+    kept = await backends()
+    for _ in range(20):
+        job = await store.enqueue("sample")
+        await store.claim(job.id, worker_id="w")
+    assert await backends() == kept  # no new connection per statement
+
+    await store.db.execute(
+        text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY(:p)"), {"p": list(kept)}
+    )
+    job = await store.enqueue("sample")  # the dead kept connection is dropped and the write runs again on a new one
+    claimed = await store.claim(job.id, worker_id="w")
+
+    assert claimed is not None and claimed.status == JobStatus.RUNNING
+    assert (await store.get(job.id)).status == JobStatus.RUNNING
