@@ -186,6 +186,7 @@ class AsyncAutocommit:
         self._own = engine if own_engine else None
         self._direct: dict[int, AsyncpgStatement] = {}  # by id(statement); the value keeps the statement alive
         self._kept: dict[asyncio.AbstractEventLoop, list[_KeptConnection]] = {}
+        self._keep = engine.dialect.driver == "asyncpg"
 
     @classmethod
     def connect(cls, url: URL, **engine_options: Any) -> AsyncAutocommit:
@@ -210,15 +211,19 @@ class AsyncAutocommit:
         return await self._execute(statement, params)
 
     async def _execute(self, statement: Executable, params: Mapping[str, Any] | None) -> StatementResult:
-        direct = self._direct.get(id(statement))
-        if direct is None:
+        if not self._keep:  # an in-memory SQLite database: its one connection belongs to the engine
             async with self._engine.connect() as conn:
                 return _result(await conn.execute(statement, dict(params) if params else None))
+        direct = self._direct.get(id(statement))
         kept = await self._take()
         try:
+            if direct is None:
+                result = _result(await kept.conn.execute(statement, dict(params) if params else None))
+                self._give_back(kept)
+                return result
             rows, rowcount = await direct.run(kept.driver, params)
         except DBAPIError as error:
-            if is_disconnect(error.orig):
+            if error.connection_invalidated or is_disconnect(error.orig):
                 await kept.drop(error)
             else:
                 self._give_back(kept)
@@ -226,7 +231,8 @@ class AsyncAutocommit:
         except Exception as error:
             if is_disconnect(error):
                 await kept.drop(error)
-                raise DBAPIError(direct.sql, None, error, connection_invalidated=True) from error
+                sql = direct.sql if direct is not None else str(statement)
+                raise DBAPIError(sql, None, error, connection_invalidated=True) from error
             self._give_back(kept)
             raise
         except BaseException:  # cancelled in the middle of the protocol: the connection cannot be trusted
@@ -239,7 +245,7 @@ class AsyncAutocommit:
         """A connection of this event loop kept from an earlier statement, or a new one from the pool.
 
         Checking a connection out of SQLAlchemy's pool for every statement (a greenlet hop, a reset on return)
-        costs more than the statement; so the prepared statements keep theirs, one per statement in flight.
+        costs more than the statement; so statements keep theirs, one per statement in flight.
         """
         idle = self._kept.get(asyncio.get_running_loop())
         while idle:

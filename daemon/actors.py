@@ -17,7 +17,7 @@ from daemon.jobs.generate import run_generate
 from daemon.jobs.ingest import run_ingest
 from daemon.runtime import current
 
-__all__ = ["ACTORS", "QUEUE", "dispatch", "generate", "ingest"]
+__all__ = ["ACTORS", "QUEUE", "dispatch", "dispatch_many", "generate", "ingest"]
 
 QUEUE = "studyjobs"
 
@@ -44,3 +44,18 @@ def dispatch(kind: str, job_id: uuid.UUID, delay: float = 0.0) -> None:
     """
     milliseconds = int(delay * 1000)
     ACTORS[kind].send_with_options(args=(str(job_id),), delay=milliseconds or None)
+
+
+def dispatch_many(jobs: list[tuple[str, uuid.UUID]]) -> None:
+    """Send the messages of several ``(kind, job_id)`` at once: in one round trip when the broker can batch
+    (Redis), else one by one. Thread-safe; duplicates are harmless, as with :func:`dispatch`."""
+    if not jobs:
+        return
+    messages = [ACTORS[kind].message_with_options(args=(str(job_id),)) for kind, job_id in jobs]
+    broker = ACTORS[jobs[0][0]].broker  # every actor is declared on the process's one broker
+    enqueue_many = getattr(broker, "enqueue_many", None)
+    if enqueue_many is not None:
+        enqueue_many(messages)
+        return
+    for message in messages:
+        broker.enqueue(message)

@@ -81,6 +81,7 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
 
         runtime = Runtime(settings, backoff=_backoff_override())
         runtime.dispatch = actors.dispatch
+        runtime.dispatch_many = actors.dispatch_many
         # The supervisor installs the outbox's triggers before it registers the worker.
         runtime.outbox = _embedded_outbox(settings, broker, sorted(actors.ACTORS), actors.QUEUE)
         install(runtime)

@@ -67,6 +67,7 @@ class Runtime:
         self._start_lock: asyncio.Lock | None = None
         self.stopping = threading.Event()
         self.dispatch: Callable[[str, uuid.UUID, float], None] = _no_dispatch
+        self.dispatch_many: Callable[[list[tuple[str, uuid.UUID]]], None] = self._dispatch_each
         self.outbox: Outbox | None = None
         """Set when queued rows write their own messages (the embedded outbox): :meth:`send` has nothing to do."""
         self._sent_at: dict[uuid.UUID, float] = {}
@@ -136,6 +137,10 @@ class Runtime:
         self.dispatch(kind, job_id, delay)
         with self._lock:
             self._sent_at[job_id] = time.monotonic() + delay
+
+    def _dispatch_each(self, jobs: list[tuple[str, uuid.UUID]]) -> None:
+        for kind, job_id in jobs:
+            self.dispatch(kind, job_id, 0.0)
 
     def sent_within(self, job_id: uuid.UUID, seconds: float) -> bool:
         """Whether this process sent (or scheduled) a message for ``job_id`` less than ``seconds`` ago."""

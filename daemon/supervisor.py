@@ -273,6 +273,8 @@ class Supervisor(threading.Thread):
         due = (await store.db.execute(stmt)).rows
         now = time.monotonic()
         seen: set[uuid.UUID] = set()
+        batch: list[tuple[str, uuid.UUID]] = []
+        signatures: dict[uuid.UUID, tuple[Any, ...]] = {}
         for row in due:
             job_id, created_at = row["id"], row["created_at"]
             seen.add(job_id)
@@ -284,8 +286,12 @@ class Supervisor(threading.Thread):
             if sent is None and self.runtime.sent_within(job_id, self.redispatch_after):
                 self._sent[job_id] = (signature, now)  # this process sent it (a follow-up or a retry)
                 continue
-            self.runtime.dispatch(row["kind"], job_id, 0.0)  # raises when the broker is down: not remembered
-            self._sent[job_id] = (signature, now)
+            batch.append((row["kind"], job_id))
+            signatures[job_id] = signature
+        if batch:
+            self.runtime.dispatch_many(batch)  # raises when the broker is down: nothing is remembered as sent
+            for job_id, signature in signatures.items():
+                self._sent[job_id] = (signature, now)
         if full:
             # Forget what is no longer due — known only when the pass saw every due row; otherwise only what is
             # old enough to be sent again anyway.

@@ -1,0 +1,74 @@
+"""What only our Redis broker adds to Dramatiq's: many messages enqueued in one round trip."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import redis
+from broker_kits import REDIS_OPTIONS, REDIS_URL, BrokerKit, make_message, take, unique_queue
+
+from daemon.brokers.redis import RedisBroker
+
+
+@pytest.fixture
+def redis_kit() -> Iterator[BrokerKit]:
+    import uuid
+
+    namespace = f"sjtest-{uuid.uuid4().hex[:12]}"
+    made = BrokerKit("redis", REDIS_URL, {**REDIS_OPTIONS, "namespace": namespace})
+    yield made
+    made.close_all()
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=f"{namespace}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+def drain(broker: RedisBroker, queue: str, count: int) -> list[str]:
+    consumer = broker.consume(queue, prefetch=count, timeout=100)
+    received = []
+    try:
+        while len(received) < count:
+            message = take(consumer, timeout=10)
+            if message is None:
+                break
+            consumer.ack(message)
+            received.append(message.args[0])
+    finally:
+        consumer.close()
+    return received
+
+
+def test_a_batch_sent_in_one_round_trip_is_delivered_whole(redis_kit: BrokerKit):
+    broker = redis_kit.open()
+    assert isinstance(broker, RedisBroker)
+    queue = unique_queue()
+    broker.declare_queue(queue)
+
+    sent = broker.enqueue_many([make_message(queue, f"job-{i}") for i in range(25)])
+
+    assert len({message.options["redis_message_id"] for message in sent}) == 25
+    assert sorted(drain(broker, queue, 25)) == sorted(f"job-{i}" for i in range(25))
+
+
+def test_a_batch_still_lands_after_redis_forgot_its_scripts(redis_kit: BrokerKit):
+    broker = redis_kit.open()
+    assert isinstance(broker, RedisBroker)
+    queue = unique_queue()
+    broker.declare_queue(queue)
+    broker.client.script_flush()  # as after a restart of redis-server
+
+    broker.enqueue_many([make_message(queue, "a"), make_message(queue, "b")])
+
+    assert sorted(drain(broker, queue, 2)) == ["a", "b"]
+
+
+def test_an_empty_batch_sends_nothing(redis_kit: BrokerKit):
+    broker = redis_kit.open()
+    assert isinstance(broker, RedisBroker)
+
+    assert broker.enqueue_many([]) == []
