@@ -3,7 +3,12 @@
 Waiting is cheap and quick: after an empty look the consumer sleeps on the broker's in-process condition (an
 enqueue or ack in the same process wakes it at once) and, every ``poll_seconds``, asks its own connection for
 ``PRAGMA data_version``, which changes only when another connection has committed; only then does it look at the
-table again. A delayed message wakes it at its eta without any commit.
+table again. A delayed message wakes it at its eta without any commit. While every prefetch slot is taken it
+watches nothing but its own acks.
+
+Acks: under a Dramatiq worker the consumer thread waits in ``next()`` while the worker thread acks; such an ack is
+handed to the waiting consumer, which deletes the message in the same transaction as its next claim (one commit per
+job instead of two). A crash between the ack and that commit delivers the message again after the lease.
 """
 
 from __future__ import annotations
@@ -73,6 +78,10 @@ class SQLiteConsumer(Consumer):
         self._cache: deque[ClaimedRow] = deque()
         self._outstanding: set[tuple[int, int]] = set()
         self._outstanding_lock = threading.Lock()
+        self._acks: list[tuple[int, int, str]] = []  # handed to the next look: (row id, delivery, message id)
+        self._acks_lock = threading.Lock()
+        self._looking = False  # a thread is inside next(): acks are handed to it
+        self._maybe_ready = True  # the last claim took all it asked for: claim again without looking first
         self._closed = False
 
     # -- iteration ---------------------------------------------------------------------------------------------
@@ -80,10 +89,21 @@ class SQLiteConsumer(Consumer):
     def __next__(self) -> MessageProxy | None:
         """The next message of the queue, or ``None`` after ``timeout_ms`` without one.
 
+        Acks that arrive while it looks are written by its next claim, in the same transaction.
+
         Raises:
             QueueFileUnavailable: The consumer is closed or the queue file cannot be read.
         """
         deadline = time.monotonic() + self.timeout_ms / 1000
+        with self._acks_lock:
+            self._looking = True
+        try:
+            return self._next(deadline)
+        finally:
+            with self._acks_lock:
+                self._looking = False  # acks from now on are written at once (or by the next look, if queued)
+
+    def _next(self, deadline: float) -> MessageProxy | None:
         while True:
             if self._closed or self._queue_file.closed:
                 raise QueueFileUnavailable("The SQLite consumer is closed.")
@@ -94,20 +114,53 @@ class SQLiteConsumer(Consumer):
                     if proxy is not None:
                         return proxy
                     continue
-                version = self._data_version()
-                due: int | None = None
+                acks = self._take_acks()
                 free = self._free_slots()
+                if free > 0 and (acks or self._maybe_ready):
+                    claimed = self._claim(free, acks)
+                    acks = []
+                    self._maybe_ready = len(claimed) >= free  # all taken: more may be ready, look again at once
+                    if claimed:
+                        self._cache.extend(claimed)
+                        continue
+                if acks:
+                    self._write_acks(acks)
+                # Every slot taken: only an ack (which wakes us) lets us claim, so no commit is worth watching.
+                version = self._data_version() if free > 0 else None
+                due: int | None = None
                 if free > 0:
                     due = QueueFile.earliest(self._conn, self.queue_name)
                     if due is not None and due <= now_ms():
-                        self._cache.extend(self._queue_file.claim(self._conn, self.queue_name, free))
+                        self._maybe_ready = True
                         continue
             except sqlite3.Error as error:
                 raise QueueFileUnavailable(f"The SQLite queue file could not be read ({error}).") from error
             if not self._wait(deadline, generation, version, due, waiting_for_slot=free <= 0):
                 return None
 
-    def _wait(self, deadline: float, generation: int, version: int, due: int | None, *, waiting_for_slot: bool) -> bool:
+    def _claim(self, free: int, acks: list[tuple[int, int, str]]) -> list[ClaimedRow]:
+        claimed, lost = self._queue_file.claim(self._conn, self.queue_name, free, [(r, d) for r, d, _ in acks])
+        self._warn_lost(acks, lost)
+        return claimed
+
+    def _write_acks(self, acks: list[tuple[int, int, str]]) -> None:
+        lost = [(row_id, delivery) for row_id, delivery, _ in acks if not self._queue_file.ack(row_id, delivery)]
+        self._warn_lost(acks, lost)
+
+    @staticmethod
+    def _warn_lost(acks: list[tuple[int, int, str]], lost: list[tuple[int, int]]) -> None:
+        for row_id, delivery, message_id in acks:
+            if (row_id, delivery) in lost:
+                logger.warning("Message %s was acked after its lease was lost; it may run twice.", message_id)
+
+    def _take_acks(self) -> list[tuple[int, int, str]]:
+        with self._acks_lock:
+            acks, self._acks = self._acks, []
+        return acks
+
+    def _wait(
+        self, deadline: float, generation: int, version: int | None, due: int | None, *, waiting_for_slot: bool
+    ) -> bool:
         """Sleep until something may have changed (``True``) or the deadline passes (``False``)."""
         while True:
             remaining = deadline - time.monotonic()
@@ -123,7 +176,7 @@ class SQLiteConsumer(Consumer):
             if due is not None and now_ms() >= due:
                 return True
             try:
-                if self._data_version() != version:
+                if version is not None and self._data_version() != version:
                     return True
             except sqlite3.Error as error:
                 raise QueueFileUnavailable(f"The SQLite queue file could not be read ({error}).") from error
@@ -151,20 +204,28 @@ class SQLiteConsumer(Consumer):
     def ack(self, message: MessageProxy) -> None:
         """Remove a processed message for good.
 
+        While this consumer's thread is waiting in ``next()`` (as under a Dramatiq worker), the ack is handed to
+        it and written with its next claim, in one transaction; otherwise it is written at once. A crash before
+        that write delivers the message again after the lease, which a job's conditional claim turns away.
         A message whose lease was lost meanwhile (it may already run elsewhere) is left alone, with a warning.
 
         Raises:
             QueueFileUnavailable: The queue file could not be written (Dramatiq retries the ack).
         """
         row_id, delivery = self._token(message)
+        with self._acks_lock:
+            handed = self._looking and not self._closed
+            if handed:
+                self._acks.append((row_id, delivery, message.message_id))
+        if handed:
+            self._forget(row_id, delivery)
+            self._queue_file.notify()
+            return
+        self._forget(row_id, delivery)  # first: the write's wake-up finds the slot free
         try:
-            done = self._queue_file.ack(row_id, delivery)
+            self._write_acks([(row_id, delivery, message.message_id)])
         except sqlite3.Error as error:
             raise QueueFileUnavailable(f"The SQLite queue file could not be written ({error}).") from error
-        finally:
-            self._forget(row_id, delivery)
-        if not done:
-            logger.warning("Message %s was acked after its lease was lost; it may run twice.", message.message_id)
 
     def nack(self, message: MessageProxy) -> None:
         """Move a failed message to the dead letters (``dramatiq_dead_messages``), with its error when known.
@@ -204,11 +265,18 @@ class SQLiteConsumer(Consumer):
 
     def close(self) -> None:
         """Hand back the messages claimed but never delivered, and close the consumer's connection. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
+        with self._acks_lock:
+            if self._closed:
+                return
+            self._closed = True
         cached = [(row.row_id, row.delivery) for row in self._cache]
         self._cache.clear()
+        try:
+            acks = self._take_acks()
+            if acks and not self._queue_file.closed:
+                self._write_acks(acks)
+        except sqlite3.Error:
+            logger.warning("Could not write %d ack(s); those messages run again after the lease.", len(acks))
         try:
             if cached and not self._queue_file.closed:
                 self._queue_file.release(cached)

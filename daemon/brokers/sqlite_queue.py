@@ -37,6 +37,17 @@ _RELEASE = (
 )
 
 
+_ACK = "DELETE FROM dramatiq_messages WHERE id = ? AND consumer_id = ? AND deliveries = ? AND state = 'claimed'"
+_CLAIM = (
+    "UPDATE dramatiq_messages "
+    "SET state = 'claimed', consumer_id = ?, claimed_at = ?, deliveries = deliveries + 1 "
+    "WHERE state = 'ready' AND id IN ("
+    "  SELECT id FROM dramatiq_messages WHERE queue_name = ? AND state = 'ready' AND available_at <= ? "
+    "  ORDER BY available_at, id LIMIT ?) "
+    "RETURNING id, deliveries, available_at, data"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ClaimedRow:
     """One message row that a consumer has just claimed.
@@ -160,37 +171,45 @@ class QueueFile:
         ).fetchone()
         return None if row is None or row[0] is None else int(row[0])
 
-    def claim(self, conn: sqlite3.Connection, queue_name: str, limit: int) -> list[ClaimedRow]:
-        """Claim up to ``limit`` due messages of ``queue_name`` for this instance, oldest first.
+    def claim(
+        self,
+        conn: sqlite3.Connection,
+        queue_name: str,
+        limit: int,
+        acks: list[tuple[int, int]] | None = None,
+    ) -> tuple[list[ClaimedRow], list[tuple[int, int]]]:
+        """Claim up to ``limit`` due messages of ``queue_name`` for this instance, oldest first; with ``acks``,
+        delete those delivered messages (``(row_id, delivery)``) in the same transaction.
 
         One ``UPDATE … RETURNING`` statement on the consumer's own connection: the write lock is taken before
-        the rows are chosen, so no other consumer can claim them too.
+        the rows are chosen, so no other consumer can claim them too. With acks, one ``BEGIN IMMEDIATE``
+        transaction: a job's ack and the next job's claim cost one commit.
+
+        Returns:
+            The claimed rows, and the acks whose delivery no longer held its message (its lease was lost).
         """
         now = now_ms()
-        rows = conn.execute(
-            "UPDATE dramatiq_messages "
-            "SET state = 'claimed', consumer_id = ?, claimed_at = ?, deliveries = deliveries + 1 "
-            "WHERE state = 'ready' AND id IN ("
-            "  SELECT id FROM dramatiq_messages WHERE queue_name = ? AND state = 'ready' AND available_at <= ? "
-            "  ORDER BY available_at, id LIMIT ?) "
-            "RETURNING id, deliveries, available_at, data",
-            (self.consumer_id, now, queue_name, now, limit),
-        ).fetchall()
+        params = (self.consumer_id, now, queue_name, now, limit)
+        lost: list[tuple[int, int]] = []
+        if acks:
+            with write_transaction(conn):
+                for row_id, delivery in acks:
+                    if conn.execute(_ACK, (row_id, self.consumer_id, delivery)).rowcount != 1:
+                        lost.append((row_id, delivery))
+                rows = conn.execute(_CLAIM, params).fetchall()  # all rows: the statement ends before COMMIT
+            self.notify()
+        else:
+            rows = conn.execute(_CLAIM, params).fetchall()
         claimed = [ClaimedRow(int(r[0]), int(r[1]), int(r[2]), bytes(r[3])) for r in rows]
         claimed.sort(key=lambda row: (row.available_at, row.row_id))
-        return claimed
+        return claimed, lost
 
     def ack(self, row_id: int, delivery: int) -> bool:
         """Delete a delivered message; ``False`` when this delivery no longer holds it (its lease was lost)."""
         with self._writer_lock:
             if self._closed:
                 return False
-            cursor = self._writer.execute(
-                "DELETE FROM dramatiq_messages "
-                "WHERE id = ? AND consumer_id = ? AND deliveries = ? AND state = 'claimed'",
-                (row_id, self.consumer_id, delivery),
-            )
-            done = cursor.rowcount == 1
+            done = self._writer.execute(_ACK, (row_id, self.consumer_id, delivery)).rowcount == 1
         self.notify()
         return done
 
