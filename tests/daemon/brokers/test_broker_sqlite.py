@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from broker_kits import BrokerKit, Child, make_message, take, unique_queue
+from broker_kits import BrokerKit, Child, make_message, take, unique_queue, wait_until
 from dramatiq.common import dq_name
 from dramatiq.errors import QueueJoinTimeout, QueueNotFound
 
@@ -326,3 +326,29 @@ def test_a_queue_file_of_the_previous_schema_keeps_its_messages_and_gets_the_rea
         assert broker.pending_count(queue) == 0
     finally:
         broker.close()
+
+
+def test_an_ack_made_while_the_consumer_waits_is_written_with_its_next_claim(sqlite_kit: BrokerKit):
+    broker = sqlite_broker(sqlite_kit)
+    queue = unique_queue()
+    broker.declare_queue(queue)
+    broker.enqueue(make_message(queue, "one"))
+    consumer = broker.consume(queue, prefetch=1, timeout=10_000)
+    first = take(consumer, timeout=10)
+    assert first is not None
+    received: list[object] = []
+    waiter = threading.Thread(target=lambda: received.append(next(consumer)))  # its one slot is taken: it waits
+    waiter.start()
+    try:
+        wait_until(lambda: consumer._looking, timeout=10, what="the consumer to wait in next()")  # type: ignore[attr-defined]
+        broker.enqueue(make_message(queue, "two"))
+
+        consumer.ack(first)  # handed to the waiting consumer, which deletes "one" as it claims "two"
+
+        waiter.join(10)
+        assert [message.args for message in received] == [("two",)]  # type: ignore[attr-defined]
+        assert broker.pending_count(queue) == 1  # "two" only: "one" is gone
+    finally:
+        waiter.join(10)
+        consumer.close()
+    assert broker.pending_count(queue) == 1  # "two", never acked, is still there to run
