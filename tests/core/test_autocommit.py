@@ -95,9 +95,8 @@ async def test_a_row_written_and_returned_by_the_compiled_statements_matches_wha
     )
 
 
-async def test_lifecycle_writes_on_postgresql_reuse_one_connection_and_survive_its_loss(store, backend):
-    if backend != "postgresql":
-        pytest.skip("the kept connection is PostgreSQL's")
+@pytest.mark.parametrize("backend", ["postgresql"])
+async def test_lifecycle_writes_on_postgresql_reuse_one_connection_and_survive_its_loss(store):
     from sqlalchemy import text
 
     async def backends() -> set[int]:
