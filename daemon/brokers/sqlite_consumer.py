@@ -166,7 +166,8 @@ class SQLiteConsumer(Consumer):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return False
-            step = min(self.poll_seconds, remaining)
+            # Waiting for a slot only: the ack, nack or hand-back that frees it wakes us, nothing to poll.
+            step = remaining if version is None and due is None else min(self.poll_seconds, remaining)
             if due is not None:
                 step = min(step, max(0.0, (due - now_ms()) / 1000))
             if self._queue_file.wait(generation, step):
