@@ -54,8 +54,9 @@ FULL_PASS_EVERY = 1.0
 messages, rows the quick pass missed)."""
 LISTEN_RETRY_EVERY = 5.0
 """Seconds between attempts to listen again after the PostgreSQL listening connection was lost."""
-QUICK_PASS_GAP = 0.005
-"""The shortest time between two quick dispatch passes woken by notifications."""
+QUICK_PASS_GAP = 0.02
+"""After a quick pass that sent messages, the pause before the next one: rows notified meanwhile go out together, in
+one query and one broker round trip (a lone row is sent at once: the gap follows only a pass that found some)."""
 OUTBOX_BUSY_TIMEOUT_MS = 5_000
 """How long the outbox repair waits for the file's write lock (it runs again a second later anyway)."""
 FULL_PASS_ROWS = 100
@@ -158,6 +159,7 @@ class Supervisor(threading.Thread):
         try:
             while not self._stopping.is_set():
                 now = time.monotonic()
+                sent = 0
                 try:
                     if db.data_version() is None and not listener.listening and now >= next_listen:
                         next_listen = now + LISTEN_RETRY_EVERY
@@ -186,10 +188,11 @@ class Supervisor(threading.Thread):
                         woken.clear()
                         # Notified of every queued row, PostgreSQL needs the quick poll only without a listener.
                         next_poll = now + (FULL_PASS_EVERY if listener.listening else self.poll_every)
-                        await self._dispatch(store, full=False)
+                        sent = await self._dispatch(store, full=False)
                 except Exception:
                     log.warning("supervisor tick failed; retrying", exc_info=True)
-                await self._pause(woken, listening=listener.listening, polling=version is None)
+                polling = version is None and self._outbox_conn is None
+                await self._pause(woken, listening=listener.listening, polling=polling, burst=sent > 0)
         finally:
             with contextlib.suppress(Exception):
                 await listener.close()
@@ -220,7 +223,7 @@ class Supervisor(threading.Thread):
         except Exception:
             log.warning("cannot listen for queued jobs; polling every %.3f s instead", self.poll_every, exc_info=True)
 
-    async def _pause(self, woken: asyncio.Event, *, listening: bool, polling: bool) -> None:
+    async def _pause(self, woken: asyncio.Event, *, listening: bool, polling: bool, burst: bool) -> None:
         """Until the next tick: on SQLite ``dispatch_every``; on PostgreSQL until notified (at most
         ``dispatch_every``), or ``poll_every`` without a listener."""
         if not polling:
@@ -229,7 +232,8 @@ class Supervisor(threading.Thread):
         if not listening:
             await asyncio.sleep(min(self.dispatch_every, self.poll_every))
             return
-        await asyncio.sleep(QUICK_PASS_GAP)  # a burst of notifications makes one pass per gap, not one per row
+        if burst:  # rows keep coming: one pass per gap sends them together, not one pass (and round trip) per row
+            await asyncio.sleep(QUICK_PASS_GAP)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(woken.wait(), self.dispatch_every)
 
@@ -252,14 +256,14 @@ class Supervisor(threading.Thread):
                 log.warning("reclaimed %d job(s) whose worker stopped responding", count)
             await forget_dead_workers(db, older_than=86_400)
 
-    async def _dispatch(self, store: JobStore[Job], *, full: bool) -> None:
-        """Send the messages of due rows that have none yet (or whose message seems lost).
+    async def _dispatch(self, store: JobStore[Job], *, full: bool) -> int:
+        """Send the messages of due rows that have none yet (or whose message seems lost); return how many.
 
         A ``full`` pass looks at the oldest due rows (retries whose time came, requeued and released rows, lost
         messages); the quick pass in between only at rows created since the newest one already seen.
         """
         if self.runtime.stopping.is_set():
-            return
+            return 0
         m = store.model
         conditions = [due_condition(m, utcnow())]
         if not full and self._newest is not None:
@@ -300,6 +304,7 @@ class Supervisor(threading.Thread):
             for job_id in [j for j in self._sent if j not in seen] if saw_all else stale:
                 del self._sent[job_id]
             self.runtime.forget_sent(self.redispatch_after)
+        return len(batch)
 
     @contextlib.asynccontextmanager
     async def _single_flight(self, db: AsyncDatabaseManager) -> AsyncIterator[bool]:
