@@ -4,19 +4,18 @@ Dramatiq's broker already has what we need: unacked messages of a worker whose h
 ``heartbeat_timeout`` (ms) are requeued by the periodic maintenance of any other worker, nacked messages are kept in
 the queue's ``.XQ`` for ``dead_message_ttl`` ms, and delays go through the ``.DQ`` delay queues.
 
-One change: Dramatiq's consumer, once it holds ``prefetch`` messages, sleeps a growing back-off (up to the worker
+Our changes: Dramatiq's consumer, once it holds ``prefetch`` messages, sleeps a growing back-off (up to the worker
 timeout) before it looks again, so with one message per thread every job was followed by an idle gap of up to
 20 ms. Ours waits on a condition that its ack and nack signal, and fetches the next message the moment a slot is
-free.
-
-And one addition: :meth:`RedisBroker.enqueue_many` sends many messages in one round trip (a pipeline of Dramatiq's own
-``enqueue`` script calls): the supervisor dispatches the rows it found queued together, instead of one network
-round trip per row.
+free; an ack made while it waits is sent with that fetch, in one round trip. And :meth:`RedisBroker.pipelined`
+sends many of Dramatiq's own Lua calls in one round trip: :meth:`RedisBroker.enqueue_many` lets the supervisor
+dispatch the rows one pass found together, instead of one network round trip per row.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,6 +23,7 @@ import redis
 from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker as DramatiqRedisBroker
 from dramatiq.brokers.redis import _RedisConsumer
+from dramatiq.errors import ConnectionClosed
 from dramatiq.message import Message
 
 __all__ = ["REDIS_SCHEMES", "RedisBroker", "create_redis_broker"]
@@ -32,13 +32,27 @@ REDIS_SCHEMES = ("redis", "rediss")
 
 
 class _SlotWaitingConsumer(_RedisConsumer):  # type: ignore[misc]
-    """Dramatiq's Redis consumer, woken by its own acks when all its prefetch slots are taken."""
+    """Dramatiq's Redis consumer, woken by its own acks when all its prefetch slots are taken.
+
+    An ack made while the consumer waits for a slot (as under a Dramatiq worker, whose worker thread acks while
+    the consumer thread waits) is handed to it: the consumer sends it together with its next fetch, in one round
+    trip. A crash before that sends nothing: the message comes back after the heartbeat timeout, and a job's
+    conditional claim turns it away.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
         self._slot_freed = threading.Condition()
+        self._waiting = False  # the consumer thread waits for a slot: acks are handed to it
+        self._acks: list[str] = []  # handed acks: Redis message ids
 
     def ack(self, message: MessageProxy) -> None:
+        with self._slot_freed:
+            if self._waiting:
+                self._acks.append(message.options["redis_message_id"])
+                self.queued_message_ids.discard(message.message_id)
+                self._slot_freed.notify_all()
+                return
         try:
             super().ack(message)  # type: ignore[no-untyped-call]
         finally:
@@ -60,18 +74,43 @@ class _SlotWaitingConsumer(_RedisConsumer):  # type: ignore[misc]
     def __next__(self) -> MessageProxy | None:
         if self._full():
             with self._slot_freed:
-                self._slot_freed.wait_for(lambda: not self._full(), timeout=self.timeout / 1000)
+                self._waiting = True
+                try:
+                    self._slot_freed.wait_for(lambda: not self._full(), timeout=self.timeout / 1000)
+                finally:
+                    self._waiting = False
+                acks, self._acks = self._acks, []
+            if acks:
+                self._ack_and_fetch(acks)
             if self._full():
                 return None
             self.misses = 0
         message: MessageProxy | None = super().__next__()  # type: ignore[no-untyped-call]
         return message
 
+    def _ack_and_fetch(self, acks: list[str]) -> None:
+        """Send the handed acks and, when a slot is free, the next fetch: one round trip."""
+        wanted = 0 if self.message_cache else self.prefetch - self.outstanding_message_count
+        broker: RedisBroker = self.broker
+
+        def calls() -> None:
+            for redis_message_id in acks:
+                broker.do_ack(self.queue_name, redis_message_id)
+            if wanted > 0:
+                broker.do_fetch(self.queue_name, wanted)
+
+        try:
+            replies = broker.pipelined(calls)
+        except redis.ConnectionError as error:
+            raise ConnectionClosed(error) from None  # type: ignore[no-untyped-call]
+        if wanted > 0:
+            self.message_cache = list(replies[-1] or [])
+
 
 class _PipelinedScripts(dict[str, Any]):
-    """The broker's Lua scripts; on a thread inside :meth:`RedisBroker.enqueue_many`, ``dispatch`` collects calls.
+    """The broker's Lua scripts; on a thread inside :meth:`RedisBroker.pipelined`, ``dispatch`` holds calls back.
 
-    Dramatiq's ``enqueue`` looks its ``dispatch`` script up here each time it sends, so a thread that batches gets
+    Dramatiq's ``do_*`` commands look the ``dispatch`` script up here at each call, so a thread that batches gets
     a collector while every other thread (consumers, acks) keeps talking to Redis directly.
     """
 
@@ -98,15 +137,43 @@ class RedisBroker(DramatiqRedisBroker):  # type: ignore[misc]
     def consumer_class(self) -> type[_RedisConsumer]:
         return _SlotWaitingConsumer
 
-    def _run_script_calls(self, sha: str, calls: list[list[Any]]) -> None:
+    def pipelined(self, calls: Callable[[], object]) -> list[Any]:
+        """Run ``calls`` with the Lua calls it makes through Dramatiq's ``do_*`` commands (enqueue, ack, fetch …)
+        held back, then send them all in one pipeline (not a transaction); return their replies, in order.
+
+        Inside ``calls`` those commands return ``None``: their replies come from here.
+
+        Raises:
+            redis.ConnectionError: Redis cannot be reached (some of the calls may have run).
+        """
+        scripts = self.scripts
+        assert isinstance(scripts, _PipelinedScripts)
+        script = scripts["dispatch"]
+        collected: list[list[Any]] = []
+
+        def hold(*, args: list[Any], keys: list[Any]) -> None:
+            collected.append([len(keys), *keys, *args])
+
+        scripts.local.bound = {"dispatch": hold}
+        try:
+            calls()
+        finally:
+            scripts.local.bound = None
+        try:
+            return self._run_script_calls(script.sha, collected)
+        except redis.exceptions.NoScriptError:  # Redis restarted and forgot the script: none of the calls ran
+            self.client.script_load(script.script)
+            return self._run_script_calls(script.sha, collected)
+
+    def _run_script_calls(self, sha: str, calls: list[list[Any]]) -> list[Any]:
         """Run the calls of one Lua script in one pipeline, by hash (redis-py's ``Script`` in a pipeline would ask
         Redis first whether it knows the script: one more round trip per batch)."""
         if not calls:
-            return
+            return []
         pipeline = self.client.pipeline(transaction=False)
         for call in calls:
             pipeline.evalsha(sha, *call)
-        pipeline.execute()
+        return list(pipeline.execute())
 
     def enqueue_many(self, messages: list[Message[Any]]) -> list[Message[Any]]:
         """Enqueue messages (without delay) through Dramatiq's own ``enqueue``, sent to Redis in one round trip.
@@ -117,24 +184,8 @@ class RedisBroker(DramatiqRedisBroker):  # type: ignore[misc]
         Raises:
             redis.ConnectionError: Redis cannot be reached (some of the messages may have landed).
         """
-        scripts = self.scripts
-        assert isinstance(scripts, _PipelinedScripts)
-        script = scripts["dispatch"]
-        calls: list[list[Any]] = []
-
-        def queue_call(*, args: list[Any], keys: list[Any]) -> None:
-            calls.append([len(keys), *keys, *args])
-
-        scripts.local.bound = {"dispatch": queue_call}
-        try:
-            sent = [self.enqueue(message) for message in messages]
-        finally:
-            scripts.local.bound = None
-        try:
-            self._run_script_calls(script.sha, calls)
-        except redis.exceptions.NoScriptError:  # Redis restarted and forgot the script: none of the calls ran
-            self.client.script_load(script.script)
-            self._run_script_calls(script.sha, calls)
+        sent: list[Message[Any]] = []
+        self.pipelined(lambda: sent.extend(self.enqueue(message) for message in messages))
         return sent
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
 import redis
-from broker_kits import REDIS_OPTIONS, REDIS_URL, BrokerKit, make_message, take, unique_queue
+from broker_kits import REDIS_OPTIONS, REDIS_URL, BrokerKit, make_message, take, unique_queue, wait_until
 
 from daemon.brokers.redis import RedisBroker
 
@@ -72,3 +73,30 @@ def test_an_empty_batch_sends_nothing(redis_kit: BrokerKit):
     assert isinstance(broker, RedisBroker)
 
     assert broker.enqueue_many([]) == []
+
+
+def test_an_ack_made_while_the_consumer_waits_is_sent_with_its_next_fetch(redis_kit: BrokerKit):
+    broker = redis_kit.open()
+    assert isinstance(broker, RedisBroker)
+    queue = unique_queue()
+    broker.declare_queue(queue)
+    broker.enqueue(make_message(queue, "one"))
+    consumer = broker.consume(queue, prefetch=1, timeout=10_000)
+    first = take(consumer, timeout=10)
+    assert first is not None
+    received: list[object] = []
+    waiter = threading.Thread(target=lambda: received.append(next(consumer)))  # its one slot is taken: it waits
+    waiter.start()
+    try:
+        wait_until(lambda: consumer._waiting, timeout=10, what="the consumer to wait for a slot")  # type: ignore[attr-defined]
+        broker.enqueue(make_message(queue, "two"))
+
+        consumer.ack(first)  # handed to the waiting consumer: sent with its fetch of "two"
+
+        waiter.join(10)
+        assert [message.args for message in received] == [("two",)]  # type: ignore[attr-defined]
+        stored = broker.client.hkeys(f"{broker.namespace}:{queue}.msgs")
+        assert stored == [received[0].options["redis_message_id"].encode()]  # type: ignore[attr-defined]
+    finally:
+        waiter.join(10)
+        consumer.close()
