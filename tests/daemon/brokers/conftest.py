@@ -23,6 +23,10 @@ def kit(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BrokerKit]:
         yield made
         made.close_all()
         return
+    yield from _redis_kit()
+
+
+def _redis_kit() -> Iterator[BrokerKit]:
     namespace = f"sjtest-{uuid.uuid4().hex[:12]}"
     made = BrokerKit("redis", REDIS_URL, {**REDIS_OPTIONS, "namespace": namespace})
     try:
@@ -36,6 +40,12 @@ def kit(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BrokerKit]:
                 client.delete(*keys)
         finally:
             client.close()
+
+
+@pytest.fixture
+def redis_kit() -> Iterator[BrokerKit]:
+    """A Redis kit, for the tests of what only our Redis broker adds."""
+    yield from _redis_kit()
 
 
 @pytest.fixture

@@ -1,32 +1,13 @@
-"""What only our Redis broker adds to Dramatiq's: many messages enqueued in one round trip."""
+"""What only our Redis broker adds to Dramatiq's: Lua calls sent together in one round trip (many messages
+enqueued at once; an ack made while the consumer waits, sent with its next fetch)."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
-import pytest
-import redis
-from broker_kits import REDIS_OPTIONS, REDIS_URL, BrokerKit, make_message, take, unique_queue, wait_until
+from broker_kits import BrokerKit, make_message, take, unique_queue, wait_until
 
 from daemon.brokers.redis import RedisBroker
-
-
-@pytest.fixture
-def redis_kit() -> Iterator[BrokerKit]:
-    import uuid
-
-    namespace = f"sjtest-{uuid.uuid4().hex[:12]}"
-    made = BrokerKit("redis", REDIS_URL, {**REDIS_OPTIONS, "namespace": namespace})
-    yield made
-    made.close_all()
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        keys = list(client.scan_iter(match=f"{namespace}:*", count=1000))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
 
 
 def drain(broker: RedisBroker, queue: str, count: int) -> list[str]:
