@@ -219,9 +219,9 @@ class AsyncAutocommit:
         try:
             if direct is None:
                 result = _result(await kept.conn.execute(statement, dict(params) if params else None))
-                self._give_back(kept)
-                return result
-            rows, rowcount = await direct.run(kept.driver, params)
+            else:
+                rows, rowcount = await direct.run(kept.driver, params)
+                result = StatementResult(rows, rowcount)
         except DBAPIError as error:
             if error.connection_invalidated or is_disconnect(error.orig):
                 await kept.drop(error)
@@ -239,7 +239,7 @@ class AsyncAutocommit:
             asyncio.get_running_loop().create_task(kept.drop(None))
             raise
         self._give_back(kept)
-        return StatementResult(rows, rowcount)
+        return result
 
     async def _take(self) -> _KeptConnection:
         """A connection of this event loop kept from an earlier statement, or a new one from the pool.
