@@ -171,24 +171,25 @@ class Supervisor(threading.Thread):
                         next_reclaim = now + self.reclaim_every
                         await self._reclaim(db, store)
                         next_full = 0.0  # look for what the reclaim requeued
-                    current = db.data_version()  # None: no cheap change check on this backend (PostgreSQL)
-                    if self._outbox_conn is not None:
+                    if self._outbox_conn is not None:  # rows write their own messages: only repair
                         if now >= next_full:
                             next_full = now + FULL_PASS_EVERY
-                            await self._repair_outbox(self._outbox_conn)
-                    elif now >= next_full:
-                        next_full = now + FULL_PASS_EVERY
-                        version = current
-                        woken.clear()
-                        await self._dispatch(store, full=True)
-                    elif (current is not None and current != version) or (
-                        current is None and (woken.is_set() or now >= next_poll)
-                    ):
-                        version = current
-                        woken.clear()
-                        # Notified of every queued row, PostgreSQL needs the quick poll only without a listener.
-                        next_poll = now + (FULL_PASS_EVERY if listener.listening else self.poll_every)
-                        sent = await self._dispatch(store, full=False)
+                            await self._repair_outbox()
+                    else:
+                        current = db.data_version()  # None: no cheap change check on this backend (PostgreSQL)
+                        if now >= next_full:
+                            next_full = now + FULL_PASS_EVERY
+                            version = current
+                            woken.clear()
+                            await self._dispatch(store, full=True)
+                        elif (current is not None and current != version) or (
+                            current is None and (woken.is_set() or now >= next_poll)
+                        ):
+                            version = current
+                            woken.clear()
+                            # Notified of every queued row, PostgreSQL needs the quick poll only without a listener.
+                            next_poll = now + (FULL_PASS_EVERY if listener.listening else self.poll_every)
+                            sent = await self._dispatch(store, full=False)
                 except Exception:
                     log.warning("supervisor tick failed; retrying", exc_info=True)
                 polling = version is None and self._outbox_conn is None
@@ -208,9 +209,10 @@ class Supervisor(threading.Thread):
         elif db.sqlite_path is not None:
             await asyncio.to_thread(remove_outbox, db.sqlite_path)
 
-    async def _repair_outbox(self, conn: sqlite3.Connection) -> None:
-        outbox = self.runtime.outbox
-        if outbox is None or self.runtime.stopping.is_set():
+    async def _repair_outbox(self) -> None:
+        """Write the messages of due rows that have none (the outbox's sweep)."""
+        outbox, conn = self.runtime.outbox, self._outbox_conn
+        if outbox is None or conn is None or self.runtime.stopping.is_set():
             return
         written = await asyncio.to_thread(outbox.repair, conn, limit=FULL_PASS_ROWS)
         if written:

@@ -214,15 +214,14 @@ class SQLiteConsumer(Consumer):
             QueueFileUnavailable: The queue file could not be written (Dramatiq retries the ack).
         """
         row_id, delivery = self._token(message)
+        self._forget(row_id, delivery)  # first: the wake-up that follows finds the slot free
         with self._acks_lock:
             handed = self._looking and not self._closed
             if handed:
                 self._acks.append((row_id, delivery, message.message_id))
         if handed:
-            self._forget(row_id, delivery)
             self._queue_file.notify()
             return
-        self._forget(row_id, delivery)  # first: the write's wake-up finds the slot free
         try:
             self._write_acks([(row_id, delivery, message.message_id)])
         except sqlite3.Error as error:
