@@ -48,21 +48,21 @@ async def report_progress(
     attempt: int | None,
 ) -> bool:
     """See :meth:`JobStore.report_progress`."""
-    m = store.model
-    value = min(max(float(progress), 0.0), 1.0)
-    values: dict[str, Any] = {
-        "progress": case((m.progress < value, value), else_=m.progress),
-        "heartbeat_at": utcnow(),
+    statements = store._sql
+    params = {
+        "job_id": job_id,
+        "now": utcnow(),
+        "progress": min(max(float(progress), 0.0), 1.0),
+        "stage": stage,
+        "message": message,
+        "detail": None if detail is None else dict(detail),
+        "phases": None if phases is None else [dict(p) for p in phases],
     }
-    if stage is not None:
-        values["stage"] = stage
-    if message is not None:
-        values["message"] = message
-    if detail is not None:
-        values["detail"] = dict(detail)
-    if phases is not None:
-        values["phases"] = [dict(p) for p in phases]
-    return await store._update_one(job_id, _claim_held(store, attempt), **values)
+    if attempt is None:
+        result = await store.db.execute(statements.progress_open, params)
+    else:
+        result = await store.db.execute(statements.progress_held, {**params, "attempt": attempt})
+    return result.rowcount > 0
 
 
 async def heartbeat(store: JobStore[Any], claims: Mapping[uuid.UUID, int | None]) -> set[uuid.UUID]:

@@ -1,8 +1,9 @@
 """The lifecycle's hottest statements, built once per job table with bind parameters.
 
 Building a SQLAlchemy statement costs more than SQLite takes to run it; ``enqueue``, ``claim`` and ``succeed`` run
-once per job, so their statements are built here once, on the table (plain Core, no ORM bookkeeping), and each call
-only binds its values. Every statement is the same conditional write the store documents; nothing here decides.
+once per job and a progress write several times a second while a job runs, so their statements are built here
+once, on the table (plain Core, no ORM bookkeeping), and each call only binds its values. Every statement is the
+same conditional write the store documents; nothing here decides.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Insert, Table, Update, Uuid, bindparam, insert, or_, update
+from sqlalchemy import JSON, Column, Float, Insert, Table, Update, Uuid, bindparam, case, func, insert, or_, update
 
 from core.status import JobStatus
 from core.types import UTCDateTime
@@ -29,6 +30,10 @@ class LifecycleStatements:
         claim: queued → running for ``job_id`` at ``now`` by ``worker_id``; returns the row with its payload.
         succeed_held: running → done for ``job_id`` while ``attempt`` still holds the claim; returns the row.
         succeed_open: queued/running → done for ``job_id`` (no claim token); returns the row.
+        progress_held: a running job's progress (never backwards), lease and ``updated_at`` at ``now`` while
+            ``attempt`` holds the claim; ``stage``, ``message``, ``detail`` and ``phases`` are written when not
+            ``None`` (each is bound, ``None`` keeps the column).
+        progress_open: the same without a claim token.
     """
 
     columns: tuple[Column[Any], ...]
@@ -37,6 +42,19 @@ class LifecycleStatements:
     claim: Update
     succeed_held: Update
     succeed_open: Update
+    progress_held: Update
+    progress_open: Update
+
+    def prepared(self) -> tuple[Update | Insert, ...]:
+        """Every statement a database manager should compile once (:meth:`core.db.AsyncDatabaseManager.prepare`)."""
+        return (
+            self.enqueue,
+            self.claim,
+            self.succeed_held,
+            self.succeed_open,
+            self.progress_held,
+            self.progress_open,
+        )
 
     @classmethod
     def build(cls, table: Table) -> LifecycleStatements:
@@ -83,6 +101,17 @@ class LifecycleStatements:
         held = update(table).where(c.id == job_id, running, c.attempts == bindparam("attempt"))
         open_ = or_(c.status == JobStatus.QUEUED.value, c.status == JobStatus.RUNNING.value)  # no expanding IN
         opened = update(table).where(c.id == job_id, open_)
+        value = bindparam("progress", type_=Float())
+        progress = {
+            "progress": case((c.progress < value, value), else_=c.progress),
+            "heartbeat_at": now,
+            "updated_at": now,
+            "stage": func.coalesce(bindparam("stage", type_=c.stage.type), c.stage),
+            "message": func.coalesce(bindparam("message", type_=c.message.type), c.message),
+            # none_as_null: an absent value binds SQL NULL (not the JSON text 'null'), so the column is kept.
+            "detail": func.coalesce(bindparam("detail", type_=JSON(none_as_null=True)), c.detail),
+            "phases": func.coalesce(bindparam("phases", type_=JSON(none_as_null=True)), c.phases),
+        }
         return cls(
             columns=columns,
             column_keys=tuple(col.key for col in table.columns),
@@ -90,4 +119,6 @@ class LifecycleStatements:
             claim=claim,
             succeed_held=held.values(**done).returning(*columns),
             succeed_open=opened.values(**done).returning(*columns),
+            progress_held=held.values(**progress),
+            progress_open=update(table).where(c.id == job_id, running).values(**progress),
         )

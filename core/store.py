@@ -81,7 +81,7 @@ class JobStore(Generic[M]):
         self.max_attempts_by_kind = dict(max_attempts_by_kind or {})
         self.watch_hubs: dict[asyncio.AbstractEventLoop, ChangeHub] = {}
         self._sql = LifecycleStatements.build(cast("Table", model.__table__))
-        for statement in (self._sql.enqueue, self._sql.claim, self._sql.succeed_held, self._sql.succeed_open):
+        for statement in self._sql.prepared():
             db.prepare(statement)
         self._manager = class_mapper(model).class_manager
 

@@ -192,6 +192,23 @@ async def test_progress_never_goes_backwards_within_an_attempt_but_the_stage_alw
     assert (row.stage, row.progress) == ("sections", pytest.approx(0.5))
 
 
+async def test_a_progress_write_keeps_what_it_does_not_name_and_replaces_what_it_does(store: JobStore):
+    job = await store.enqueue("generate")
+    claimed = await store.claim(job.id)
+    phases = [{"name": "outline", "start": 0.0, "end": 0.4}, {"name": "sections", "start": 0.4, "end": 1.0}]
+    first = {"current_section": 1, "total_sections": 5}
+    assert await store.report_progress(
+        job.id, 0.1, stage="outline", message="Planning", detail=first, phases=phases, attempt=claimed.attempts
+    )
+    assert await store.report_progress(job.id, 0.2, attempt=claimed.attempts)  # a bare tick
+    row = await store.get(job.id)
+    assert (row.stage, row.message, row.detail, row.phases) == ("outline", "Planning", first, phases)
+    assert await store.report_progress(job.id, 0.3, stage="sections", message="", detail={}, phases=[])
+    row = await store.get(job.id)
+    assert (row.stage, row.message, row.detail, row.phases, row.progress) == ("sections", "", {}, [], 0.3)
+    assert row.updated_at > claimed.updated_at and row.heartbeat_at is not None
+
+
 async def test_progress_writes_to_a_job_that_is_not_running_do_not_land(store: JobStore):
     queued = await store.enqueue("generate")
     assert not await store.report_progress(queued.id, 0.5)
