@@ -9,7 +9,8 @@ timeout) before it looks again, so with one message per thread every job was fol
 20 ms. Ours waits on a condition that its ack and nack signal, and fetches the next message the moment a slot is
 free; an ack made while it waits is sent with that fetch, in one round trip. And :meth:`RedisBroker.pipelined`
 sends many of Dramatiq's own Lua calls in one round trip: :meth:`RedisBroker.enqueue_many` lets the supervisor
-dispatch the rows one pass found together, instead of one network round trip per row.
+dispatch the rows one pass found together, instead of one network round trip per row. An idle delay queue
+(``.DQ``: retries due seconds to minutes later) is looked at once a second, not every worker timeout.
 """
 
 from __future__ import annotations
@@ -23,12 +24,17 @@ import redis
 from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker as DramatiqRedisBroker
 from dramatiq.brokers.redis import _RedisConsumer
+from dramatiq.common import dq_name
 from dramatiq.errors import ConnectionClosed
 from dramatiq.message import Message
 
 __all__ = ["REDIS_SCHEMES", "RedisBroker", "create_redis_broker"]
 
 REDIS_SCHEMES = ("redis", "rediss")
+DELAY_QUEUE_POLL_MS = 1000
+"""The longest an idle delay-queue consumer sleeps between two looks at Redis. Its messages are retries whose time
+comes seconds to minutes later, so a look every worker timeout (20 ms, which the main queue needs for a quick
+dispatch) cost as much CPU as the main queue's polling for nothing; a due retry now moves at most a second late."""
 
 
 class _SlotWaitingConsumer(_RedisConsumer):  # type: ignore[misc]
@@ -136,6 +142,12 @@ class RedisBroker(DramatiqRedisBroker):  # type: ignore[misc]
     @property
     def consumer_class(self) -> type[_RedisConsumer]:
         return _SlotWaitingConsumer
+
+    def consume(self, queue_name: str, prefetch: int = 1, timeout: int = 5000) -> _RedisConsumer:
+        """Dramatiq's consumer of ``queue_name``; a delay queue's polls at most every :data:`DELAY_QUEUE_POLL_MS`."""
+        if dq_name(queue_name) == queue_name:
+            timeout = max(timeout, DELAY_QUEUE_POLL_MS)
+        return self.consumer_class(self, queue_name, prefetch, timeout)
 
     def pipelined(self, calls: Callable[[], object]) -> list[Any]:
         """Run ``calls`` with the Lua calls it makes through Dramatiq's ``do_*`` commands (enqueue, ack, fetch …)

@@ -1,13 +1,16 @@
 """What only our Redis broker adds to Dramatiq's: Lua calls sent together in one round trip (many messages
-enqueued at once; an ack made while the consumer waits, sent with its next fetch)."""
+enqueued at once; an ack made while the consumer waits, sent with its next fetch), and an idle delay queue looked
+at once a second."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 from broker_kits import BrokerKit, make_message, take, unique_queue, wait_until
+from dramatiq.common import dq_name
 
-from daemon.brokers.redis import RedisBroker
+from daemon.brokers.redis import DELAY_QUEUE_POLL_MS, RedisBroker
 
 
 def drain(broker: RedisBroker, queue: str, count: int) -> list[str]:
@@ -81,3 +84,29 @@ def test_an_ack_made_while_the_consumer_waits_is_sent_with_its_next_fetch(redis_
     finally:
         waiter.join(10)
         consumer.close()
+
+
+def polls_in(consumer: object, seconds: float) -> int:
+    """How many times an idle consumer looked at Redis (each look that finds nothing returns ``None``)."""
+    looks = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert next(consumer) is None  # type: ignore[call-overload]
+        looks += 1
+    return looks
+
+
+def test_an_idle_delay_queue_is_looked_at_about_once_a_second_and_the_main_queue_every_worker_timeout(
+    redis_kit: BrokerKit,
+):
+    broker = redis_kit.open()
+    queue = unique_queue()
+    broker.declare_queue(queue)
+    main, delayed = broker.consume(queue, timeout=20), broker.consume(dq_name(queue), timeout=20)
+    try:
+        assert delayed.timeout == DELAY_QUEUE_POLL_MS and main.timeout == 20
+        assert polls_in(delayed, 2.0) <= 15  # a back-off that grows to a second
+        assert polls_in(main, 2.0) >= 40  # a back-off capped at 20 ms
+    finally:
+        main.close()
+        delayed.close()
