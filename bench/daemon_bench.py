@@ -25,7 +25,7 @@ under a unique key namespace (deleted afterwards).
    generation thread has finished (the generator awaits the thread's last call before re-raising).
 4. **Extraction**: pages/s of ``ingest`` jobs over the PDF test corpus (the corpus of ``bench/extract_bench.py``),
    summed job run time (claim → succeed), against the bare pypdfium2 loop of ``extract_bench.py`` on the same files,
-   alternating file by file, in three rounds (the median ratio).
+   file by file (bare, daemon, bare again), in five rounds (the median ratio).
 5. **Progress honesty**: real jobs on the held-out documents (``bench_support.held_out``); the row's ``progress``
    sampled while each job runs, against the true fraction of the job's elapsed time (known after it ends). The
    extraction-only documents run five rounds: each ingest job lasts well under a second.
@@ -359,8 +359,9 @@ async def _wait_log(home: BenchHome, pattern: str, timeout: float) -> float:
 async def bench_extraction(root: Path, pdfs: list[Path]) -> None:
     """Pages/s of ``ingest`` jobs (claim → succeed, summed) against the bare loop, in alternating rounds.
 
-    File by file, the daemon extracts the file and then the bare loop reads it (page cache warm for both), so a slow
-    patch of this shared machine hits both sides of one file; a round is every PDF once, and the figure is the
+    File by file, the bare loop reads the file, the daemon extracts it, and the bare loop reads it again (page
+    cache warm for all three; the bare time is the mean of its two runs), so the speed of this shared machine, which
+    drifts by ±20 % over seconds, weighs on both sides alike; a round is every PDF once, and the figure is the
     median of the rounds' ratios.
     """
     from extract_bench import bare
@@ -375,6 +376,9 @@ async def bench_extraction(root: Path, pdfs: list[Path]) -> None:
                 job_seconds = bare_seconds = 0.0
                 pages = 0
                 for path in pdfs:
+                    started = time.perf_counter()
+                    count = bare(path)
+                    before = time.perf_counter() - started
                     job = await store.enqueue("ingest", params={"path": str(path), "only_extract": True})
 
                     async def ended(job_id: uuid.UUID = job.id) -> bool:
@@ -385,11 +389,11 @@ async def bench_extraction(root: Path, pdfs: list[Path]) -> None:
                     if row.status != "done":
                         failed.append(row.error)
                         continue
+                    pages += count
                     job_seconds += (row.finished_at - row.started_at).total_seconds()
-                    bare(path)  # warm the bare loop's code paths too (the daemon has just read the file)
                     started = time.perf_counter()
-                    pages += bare(path)
-                    bare_seconds += time.perf_counter() - started
+                    bare(path)
+                    bare_seconds += (before + time.perf_counter() - started) / 2  # before and after: drift cancels
                 ours, theirs = pages / job_seconds, pages / bare_seconds
                 ratios.append(ours / theirs)
                 print(
