@@ -88,7 +88,8 @@ class BenchHome:
         self, *, namespace: str | None = None, worker_timeout_ms: int | None = None, timeout: float = 60.0
     ) -> subprocess.Popen[bytes]:
         """:meth:`start` from a coroutine. ``worker_timeout_ms``: an experiment, not the shipped daemon (Dramatiq's
-        ``worker_timeout``, which caps the Redis consumer's polling back-off; the daemon uses 100 ms)."""
+        ``worker_timeout``, which caps the Redis consumer's polling back-off; the daemon uses 20 ms with Redis and
+        100 ms with the embedded queue, whose consumer is woken instead)."""
         extra = {"BENCH_REDIS_NAMESPACE": namespace} if namespace else {}
         if worker_timeout_ms is not None:
             extra["BENCH_WORKER_TIMEOUT_MS"] = str(worker_timeout_ms)
