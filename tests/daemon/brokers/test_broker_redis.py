@@ -8,6 +8,7 @@ import threading
 import time
 
 from broker_kits import BrokerKit, make_message, take, unique_queue, wait_until
+from dramatiq.broker import Consumer
 from dramatiq.common import dq_name
 
 from daemon.brokers.redis import DELAY_QUEUE_POLL_MS, RedisBroker
@@ -86,12 +87,12 @@ def test_an_ack_made_while_the_consumer_waits_is_sent_with_its_next_fetch(redis_
         consumer.close()
 
 
-def polls_in(consumer: object, seconds: float) -> int:
+def polls_in(consumer: Consumer, seconds: float) -> int:
     """How many times an idle consumer looked at Redis (each look that finds nothing returns ``None``)."""
     looks = 0
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        assert next(consumer) is None  # type: ignore[call-overload]
+        assert next(consumer) is None
         looks += 1
     return looks
 
