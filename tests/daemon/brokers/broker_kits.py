@@ -6,14 +6,16 @@ second process, a restart, or a competing consumer; it closes them all at teardo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
 import subprocess
 import sys
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +85,37 @@ def take(consumer: Consumer, timeout: float) -> MessageProxy | None:
         if message is not None:
             return message
     return None
+
+
+@dataclass
+class HeldSlot:
+    """A consumer whose one slot holds ``first`` while ``waiter`` waits in its ``next()``, into ``received``."""
+
+    consumer: Consumer
+    first: MessageProxy
+    received: list[MessageProxy | None]
+    waiter: threading.Thread
+
+
+@contextlib.contextmanager
+def consumer_waiting_for_a_slot(
+    broker: Broker, queue: str, waiting: Callable[[Consumer], bool], what: str
+) -> Iterator[HeldSlot]:
+    """Enqueue "one" on ``queue``, take it with a prefetch-1 consumer, then call ``next()`` on a thread until
+    ``waiting(consumer)`` says it waits for the slot; on exit, join the thread and close the consumer."""
+    broker.enqueue(make_message(queue, "one"))
+    consumer = broker.consume(queue, prefetch=1, timeout=10_000)
+    first = take(consumer, timeout=10)
+    assert first is not None
+    received: list[MessageProxy | None] = []
+    waiter = threading.Thread(target=lambda: received.append(next(consumer)))  # its one slot is taken: it waits
+    waiter.start()
+    try:
+        wait_until(lambda: waiting(consumer), timeout=10, what=what)
+        yield HeldSlot(consumer, first, received, waiter)
+    finally:
+        waiter.join(10)
+        consumer.close()
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:

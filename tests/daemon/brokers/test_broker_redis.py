@@ -4,10 +4,9 @@ at once a second."""
 
 from __future__ import annotations
 
-import threading
 import time
 
-from broker_kits import BrokerKit, make_message, take, unique_queue, wait_until
+from broker_kits import BrokerKit, consumer_waiting_for_a_slot, make_message, take, unique_queue
 from dramatiq.broker import Consumer
 from dramatiq.common import dq_name
 
@@ -65,26 +64,16 @@ def test_an_ack_made_while_the_consumer_waits_is_sent_with_its_next_fetch(redis_
     assert isinstance(broker, RedisBroker)
     queue = unique_queue()
     broker.declare_queue(queue)
-    broker.enqueue(make_message(queue, "one"))
-    consumer = broker.consume(queue, prefetch=1, timeout=10_000)
-    first = take(consumer, timeout=10)
-    assert first is not None
-    received: list[object] = []
-    waiter = threading.Thread(target=lambda: received.append(next(consumer)))  # its one slot is taken: it waits
-    waiter.start()
-    try:
-        wait_until(lambda: consumer._waiting, timeout=10, what="the consumer to wait for a slot")  # type: ignore[attr-defined]
+    waiting = "the consumer to wait for a slot"
+    with consumer_waiting_for_a_slot(broker, queue, lambda c: c._waiting, waiting) as held:  # type: ignore[attr-defined]
         broker.enqueue(make_message(queue, "two"))
 
-        consumer.ack(first)  # handed to the waiting consumer: sent with its fetch of "two"
+        held.consumer.ack(held.first)  # handed to the waiting consumer: sent with its fetch of "two"
 
-        waiter.join(10)
-        assert [message.args for message in received] == [("two",)]  # type: ignore[attr-defined]
+        held.waiter.join(10)
+        assert [message.args for message in held.received] == [("two",)]  # type: ignore[union-attr]
         stored = broker.client.hkeys(f"{broker.namespace}:{queue}.msgs")
-        assert stored == [received[0].options["redis_message_id"].encode()]  # type: ignore[attr-defined]
-    finally:
-        waiter.join(10)
-        consumer.close()
+        assert stored == [held.received[0].options["redis_message_id"].encode()]  # type: ignore[union-attr]
 
 
 def polls_in(consumer: Consumer, seconds: float) -> int:

@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from broker_kits import BrokerKit, Child, make_message, take, unique_queue, wait_until
+from broker_kits import BrokerKit, Child, consumer_waiting_for_a_slot, make_message, take, unique_queue
 from dramatiq.common import dq_name
 from dramatiq.errors import QueueJoinTimeout, QueueNotFound
 
@@ -332,23 +332,13 @@ def test_an_ack_made_while_the_consumer_waits_is_written_with_its_next_claim(sql
     broker = sqlite_broker(sqlite_kit)
     queue = unique_queue()
     broker.declare_queue(queue)
-    broker.enqueue(make_message(queue, "one"))
-    consumer = broker.consume(queue, prefetch=1, timeout=10_000)
-    first = take(consumer, timeout=10)
-    assert first is not None
-    received: list[object] = []
-    waiter = threading.Thread(target=lambda: received.append(next(consumer)))  # its one slot is taken: it waits
-    waiter.start()
-    try:
-        wait_until(lambda: consumer._looking, timeout=10, what="the consumer to wait in next()")  # type: ignore[attr-defined]
+    waiting = "the consumer to wait in next()"
+    with consumer_waiting_for_a_slot(broker, queue, lambda c: c._looking, waiting) as held:  # type: ignore[attr-defined]
         broker.enqueue(make_message(queue, "two"))
 
-        consumer.ack(first)  # handed to the waiting consumer, which deletes "one" as it claims "two"
+        held.consumer.ack(held.first)  # handed to the waiting consumer, which deletes "one" as it claims "two"
 
-        waiter.join(10)
-        assert [message.args for message in received] == [("two",)]  # type: ignore[attr-defined]
+        held.waiter.join(10)
+        assert [message.args for message in held.received] == [("two",)]  # type: ignore[union-attr]
         assert broker.pending_count(queue) == 1  # "two" only: "one" is gone
-    finally:
-        waiter.join(10)
-        consumer.close()
     assert broker.pending_count(queue) == 1  # "two", never acked, is still there to run
