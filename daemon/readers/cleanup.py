@@ -86,9 +86,10 @@ def to_nfc(text: str) -> str:
     if text.isascii():
         return text
     found = [match.start() for match in _CHANGEABLE_BMP.finditer(text)]
-    if _ASTRAL.search(text) is not None:  # rare (emoji, historic scripts): their class is slow to search
-        found += [match.start() for match in _ASTRAL.finditer(text) if _CHANGEABLE_ASTRAL.match(match.group())]
-        found.sort()
+    # Astral characters (emoji, historic scripts) are rare and their class is slow to search: test each one found.
+    astral = [match.start() for match in _ASTRAL.finditer(text) if _CHANGEABLE_ASTRAL.match(match.group())]
+    if astral:
+        found = sorted(found + astral)
     if not found:
         return text
     parts: list[str] = []
