@@ -4,7 +4,9 @@ Checks, in order, and stops at the first failure:
 
 1. *GUI only*: Qt's platform plugin loads (a ``QApplication`` on ``offscreen``), the SVG plugins read the app's
    icon, and the translations load.
-   *Worker only*: llama.cpp's shared library loads and the default model is found and is a GGUF file.
+   *Worker only*: llama.cpp's shared library loads, the default model is found and is a GGUF file, and the model
+   reads a short prompt and writes two tokens on this CPU (a llama.cpp compiled for a newer CPU dies here with
+   SIGILL, which fails the self-test instead of the user's first study guide).
 2. A temporary store opens (``core.appdb.open_app_database`` on a temporary SQLite file, migrated to head).
 3. One small real job runs through the bundled worker: the ``studyjobs-worker`` executable next to this one (from
    source: ``python -m daemon.cli``) starts on that temporary data folder (``STUDYJOBS_DATA_DIR``), a tiny text
@@ -81,12 +83,23 @@ def check_model() -> str:
     """llama.cpp's shared library and the default model file (worker bundle)."""
     import llama_cpp
 
-    from daemon.llm.llamacpp import check_model_file
+    from daemon.llm.llamacpp import check_model_file, default_n_threads
     from daemon.llm.models import bundled_model_path
 
     path = bundled_model_path()
     check_model_file(path)
-    return f"llama.cpp {llama_cpp.__version__} + {path.name} ({path.stat().st_size // 2**20} MB)"
+    # A prompt long enough for the batched matrix kernels, which use the newest instructions the build allows.
+    model = llama_cpp.Llama(model_path=str(path), n_ctx=512, n_threads=default_n_threads(), verbose=False)
+    try:
+        reply = model.create_completion(SELF_TEST_PROMPT, max_tokens=2, temperature=0.0)
+        tokens = reply["usage"]["prompt_tokens"]
+    finally:
+        model.close()
+    size = path.stat().st_size // 2**20
+    return f"llama.cpp {llama_cpp.__version__} + {path.name} ({size} MB, read {tokens} prompt tokens)"
+
+
+SELF_TEST_PROMPT = "Photosynthesis turns light, water and carbon dioxide into sugar and oxygen. " * 8
 
 
 @contextlib.contextmanager

@@ -31,12 +31,12 @@ def _self_test(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 @pytest.mark.timeout(320)
-def test_the_worker_self_test_loads_the_model_and_runs_a_job(tmp_path: Path) -> None:
+def test_the_worker_self_test_runs_the_model_on_a_prompt_and_runs_a_job(tmp_path: Path) -> None:
     result = _self_test("entry_worker.py", tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     line = result.stdout.strip()
     assert line.startswith("StudyJobs self-test passed (studyjobs-worker")
-    assert "SmolLM2-135M-Instruct.Q4_1.gguf" in line and "job done" in line
+    assert "SmolLM2-135M-Instruct.Q4_1.gguf" in line and "prompt tokens" in line and "job done" in line
 
 
 @pytest.mark.slow
