@@ -349,6 +349,9 @@ async def _wait_log(home: BenchHome, pattern: str, timeout: float) -> float:
         found = log_events(home.log_file, pattern)
         if found:
             return found[0][0]
+        dead = [p.returncode for p in home.processes if p.poll() is not None]
+        if dead:  # a crash (SIGILL from a llama.cpp built for another CPU, say) is not a slow cancel
+            raise RuntimeError(f"the daemon exited with code {dead[0]} while waiting for {pattern!r}")
         await asyncio.sleep(0.05)
     raise TimeoutError(f"no log line {pattern!r}")
 
