@@ -100,6 +100,10 @@ _EN: dict[str, str] = {
         "The language model file can't be used: it is damaged or it is not a GGUF model. Choose another model "
         "file in Settings."
     ),
+    "cpu_unsupported": (
+        "This computer's processor cannot run the built-in language model (it needs a processor with AVX2, made "
+        "in 2013 or later). Choose a model server in Settings."
+    ),
     "context_overflow": (
         "The text is too long for this language model. Choose a model that takes longer texts in Settings."
     ),
@@ -206,6 +210,10 @@ _PT_BR: dict[str, str] = {
     "model_unreadable": (
         "O arquivo do modelo de linguagem não pode ser usado: está danificado ou não é um modelo GGUF. Escolha "
         "outro arquivo de modelo nas Configurações."
+    ),
+    "cpu_unsupported": (
+        "O processador deste computador não consegue executar o modelo de linguagem embutido (é preciso um "
+        "processador com AVX2, fabricado a partir de 2013). Escolha um servidor de modelo nas Configurações."
     ),
     "context_overflow": (
         "O texto é longo demais para este modelo de linguagem. Escolha nas Configurações um modelo que aceite "

@@ -83,11 +83,15 @@ def check_model() -> str:
     """llama.cpp's shared library and the default model file (worker bundle)."""
     import llama_cpp
 
+    from daemon.llm.cpu import missing_cpu_features
     from daemon.llm.llamacpp import check_model_file, default_n_threads
     from daemon.llm.models import bundled_model_path
 
     path = bundled_model_path()
     check_model_file(path)
+    missing = missing_cpu_features()
+    if missing:
+        raise SelfTestError(f"this processor lacks {', '.join(missing)}, which this build of llama.cpp needs")
     # A prompt long enough for the batched matrix kernels, which use the newest instructions the build allows.
     model = llama_cpp.Llama(model_path=str(path), n_ctx=512, n_threads=default_n_threads(), verbose=False)
     try:

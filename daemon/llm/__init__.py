@@ -7,6 +7,7 @@ from daemon.llm.base import ChatMessage, TextGenerator, TokenCallback, TokenProg
 from daemon.llm.errors import (
     BadRequestError,
     ContextOverflowError,
+    CPUUnsupportedError,
     GenerationFailedError,
     GenerationStoppedError,
     InvalidOutputError,
@@ -29,6 +30,7 @@ from daemon.llm.openai_compat import OpenAICompatibleGenerator
 
 __all__ = [
     "BadRequestError",
+    "CPUUnsupportedError",
     "ChatMessage",
     "ContextOverflowError",
     "GenerationFailedError",

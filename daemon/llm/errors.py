@@ -14,6 +14,7 @@ from typing import Literal
 
 __all__ = [
     "BadRequestError",
+    "CPUUnsupportedError",
     "ContextOverflowError",
     "GenerationFailedError",
     "GenerationStoppedError",
@@ -74,6 +75,12 @@ class ModelUnreadableError(PermanentLLMError):
     """The model file exists but cannot be read or is not a GGUF model llama.cpp can load."""
 
     code = "model_unreadable"
+
+
+class CPUUnsupportedError(PermanentLLMError):
+    """This processor lacks an instruction set the local model's llama.cpp was compiled for (AVX2 …)."""
+
+    code = "cpu_unsupported"
 
 
 class ContextOverflowError(PermanentLLMError):

@@ -19,7 +19,8 @@ from llama_cpp import Llama
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from daemon.llm.base import ChatMessage
-from daemon.llm.errors import ModelMissingError, ModelUnreadableError
+from daemon.llm.cpu import missing_cpu_features
+from daemon.llm.errors import CPUUnsupportedError, ModelMissingError, ModelUnreadableError
 
 __all__ = ["SharedModel", "check_model_file", "default_n_threads", "shared_model", "unload_all"]
 
@@ -63,6 +64,10 @@ class SharedModel:
 
     def __init__(self, path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> None:
         check_model_file(path)
+        missing = missing_cpu_features()
+        if missing:  # llama.cpp would kill the whole process with SIGILL on its first prompt
+            features = ", ".join(missing)
+            raise CPUUnsupportedError(f"This processor cannot run the local model: it lacks {features}.")
         try:
             self.llama = Llama(
                 model_path=str(path),
@@ -138,6 +143,7 @@ def shared_model(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> Sha
     Raises:
         ModelMissingError: No file at ``path``.
         ModelUnreadableError: The file is not a loadable GGUF model.
+        CPUUnsupportedError: This processor lacks an instruction set llama.cpp was compiled for.
     """
     key = (str(path.resolve()), n_ctx, n_threads, n_batch)
     with _MODELS_LOCK:
