@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, func, or_, select
+from sqlalchemy import Select, func, or_, select
 from sqlalchemy.sql import ColumnElement
 
 from core.status import JobStatus
@@ -64,5 +64,9 @@ def newest_first(
     stmt = select(model).where(*filters).order_by(model.created_at.desc(), model.id.desc()).limit(limit).offset(offset)
     if before is not None:
         created, last_id = before
-        stmt = stmt.where(or_(model.created_at < created, and_(model.created_at == created, model.id < last_id)))
+        # "Older than the cursor", written so that a planner sees a range on the index's first column: SQLite turns
+        # the plain `created_at < c OR (created_at = c AND id < i)` into a range only when the values are literals;
+        # with bound parameters it walked the index from the newest row (17 ms at row 50,000 against 1.5 ms).
+        older = or_(model.created_at < created, model.id < last_id)
+        stmt = stmt.where(model.created_at <= created, older)
     return stmt
