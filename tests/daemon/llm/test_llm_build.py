@@ -8,20 +8,15 @@ bundled model crashed the daemon). ``scripts/install_llama_cpp`` builds for x86-
 from __future__ import annotations
 
 import platform
-import re
 
-import llama_cpp
 import pytest
 
-
-def _enabled_features() -> set[str]:
-    info = llama_cpp.llama_print_system_info().decode("utf-8", "replace")
-    return {name for name, value in re.findall(r"([A-Z0-9_]+) = (\d+)", info) if value != "0"}
+from daemon.llm.cpu import compiled_features
 
 
 @pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"), reason="the baseline is x86-64's")
 def test_llama_cpp_uses_the_x86_64_v3_baseline_and_nothing_newer() -> None:
-    features = _enabled_features()
+    features = compiled_features()
 
     assert {"AVX", "AVX2", "FMA", "F16C"} <= features
     newer = sorted(name for name in features if name.startswith(("AVX512", "AMX", "AVX_VNNI")))
