@@ -83,19 +83,15 @@ def check_model() -> str:
     """llama.cpp's shared library and the default model file (worker bundle)."""
     import llama_cpp
 
-    from daemon.llm.cpu import missing_cpu_features
-    from daemon.llm.llamacpp import check_model_file, default_n_threads
+    from daemon.llm.local_model import SharedModel, default_n_threads
     from daemon.llm.models import bundled_model_path
 
     path = bundled_model_path()
-    check_model_file(path)
-    missing = missing_cpu_features()
-    if missing:
-        raise SelfTestError(f"this processor lacks {', '.join(missing)}, which this build of llama.cpp needs")
-    # A prompt long enough for the batched matrix kernels, which use the newest instructions the build allows.
-    model = llama_cpp.Llama(model_path=str(path), n_ctx=512, n_threads=default_n_threads(), verbose=False)
+    # Loaded as the worker loads it: the file check, the processor check, the worker's threads and batch.
+    model = SharedModel(path, n_ctx=512, n_threads=default_n_threads(), n_batch=256)
     try:
-        reply = model.create_completion(SELF_TEST_PROMPT, max_tokens=2, temperature=0.0)
+        # A prompt long enough for the batched matrix kernels, which use the newest instructions the build allows.
+        reply = model.llama.create_completion(SELF_TEST_PROMPT, max_tokens=2, temperature=0.0)
         tokens = reply["usage"]["prompt_tokens"]
     finally:
         model.close()
