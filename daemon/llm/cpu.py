@@ -19,7 +19,7 @@ import platform
 import re
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from pathlib import Path
 
 __all__ = ["compiled_features", "features_missing", "missing_cpu_features", "processor_features"]
@@ -45,7 +45,7 @@ _FLAGS: dict[str, tuple[str, ...]] = {
 _WINDOWS_FEATURES = {"SSE3": 13, "SSSE3": 36, "AVX": 39, "AVX2": 40, "AVX512": 41}
 
 
-def features_missing(compiled: Iterable[str], processor: set[str] | None) -> list[str]:
+def features_missing(compiled: Iterable[str], processor: Set[str] | None) -> list[str]:
     """The features in ``compiled`` (llama.cpp's names) that ``processor`` (lowercase OS flags) lacks, sorted.
 
     ``processor`` ``None`` means unknown: nothing is missing. Features this module has no flag for are not checked.
@@ -83,8 +83,7 @@ def processor_features() -> frozenset[str] | None:
 
 def missing_cpu_features() -> list[str]:
     """What llama.cpp was compiled to use and this processor lacks (empty: it can run, or we cannot tell)."""
-    flags = processor_features()
-    return features_missing(compiled_features(), None if flags is None else set(flags))
+    return features_missing(compiled_features(), processor_features())
 
 
 def _linux_flags(cpuinfo: str) -> frozenset[str] | None:

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _release_jobs() -> dict[str, Any]:
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text("utf-8"))
+    return dict(workflow["jobs"])
 
 
 def _script_x86_flags() -> list[str]:
@@ -18,8 +24,7 @@ def _script_x86_flags() -> list[str]:
 
 
 def test_the_windows_release_builds_llama_cpp_with_the_flags_of_install_llama_cpp() -> None:
-    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text("utf-8"))
-    steps = workflow["jobs"]["windows"]["steps"]
+    steps = _release_jobs()["windows"]["steps"]
     (install,) = [step for step in steps if "CMAKE_ARGS" in step.get("env", {})]
 
     assert install["env"]["CMAKE_ARGS"].split() == _script_x86_flags()
@@ -34,8 +39,8 @@ def test_the_portable_flags_turn_off_native_tuning_avx512_and_amx() -> None:
 
 
 def test_the_linux_and_macos_releases_install_llama_cpp_through_the_script() -> None:
-    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text("utf-8"))
+    jobs = _release_jobs()
     for job in ("linux", "macos"):
-        runs = [step.get("run", "") for step in workflow["jobs"][job]["steps"]]
+        runs = [step.get("run", "") for step in jobs[job]["steps"]]
         install = next(run for run in runs if "pip install ." in run)
         assert install.index("scripts/install_llama_cpp") < install.index("pip install ."), job
