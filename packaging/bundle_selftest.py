@@ -5,8 +5,9 @@ Checks, in order, and stops at the first failure:
 1. *GUI only*: Qt's platform plugin loads (a ``QApplication`` on ``offscreen``), the SVG plugins read the app's
    icon, and the translations load.
    *Worker only*: llama.cpp's shared library loads, the default model is found and is a GGUF file, and the model
-   reads a short prompt and writes two tokens on this CPU (a llama.cpp compiled for a newer CPU dies here with
-   SIGILL, which fails the self-test instead of the user's first study guide).
+   reads a short prompt and writes two tokens on this CPU — in a child process, so that a llama.cpp compiled for
+   a newer CPU, which dies with SIGILL, fails the self-test with a line that says so instead of the user's first
+   study guide).
 2. A temporary store opens (``core.appdb.open_app_database`` on a temporary SQLite file, migrated to head).
 3. One small real job runs through the bundled worker: the ``studyjobs-worker`` executable next to this one (from
    source: ``python -m daemon.cli``) starts on that temporary data folder (``STUDYJOBS_DATA_DIR``), a tiny text
@@ -31,8 +32,18 @@ import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-__all__ = ["JOB_TIMEOUT", "run_self_test", "worker_command"]
+__all__ = [
+    "JOB_TIMEOUT",
+    "check_model",
+    "describe_crash",
+    "run_isolated",
+    "run_model_check",
+    "run_self_test",
+    "worker_command",
+]
 
+MODEL_CHECK_TIMEOUT = 300.0
+"""Seconds the model check may take: loading a model from a slow disk and reading a prompt on an old CPU."""
 JOB_TIMEOUT = 180.0
 """Seconds the test job may take, worker start included (a cold start of a bundle on a slow disk is slow)."""
 _CLEARED_ENV = ("STUDYJOBS_DATABASE_URL", "STUDYJOBS_BROKER_URL", "STUDYJOBS_DAEMON_COMMAND")
@@ -80,7 +91,25 @@ def check_qt() -> str:
 
 
 def check_model() -> str:
-    """llama.cpp's shared library and the default model file (worker bundle)."""
+    """llama.cpp and the default model (worker bundle), checked in a child process of this executable.
+
+    The child (``--self-test-model``) runs :func:`model_check`. A llama.cpp built for instructions this CPU lacks
+    does not raise: it kills its process (SIGILL, or ``STATUS_ILLEGAL_INSTRUCTION`` on Windows). In a child, that
+    death becomes one failed line that says so, instead of a self-test that vanishes without a word.
+    """
+    if getattr(sys, "frozen", False):
+        command = [sys.executable, MODEL_CHECK_FLAG]
+    else:
+        command = [sys.executable, str(Path(__file__).with_name("entry_worker.py")), MODEL_CHECK_FLAG]
+    return run_isolated(command, "the model check")
+
+
+MODEL_CHECK_FLAG = "--self-test-model"
+"""The worker executable's hidden flag that runs :func:`model_check` alone and prints its result line."""
+
+
+def model_check() -> str:
+    """Load the default model as the worker does and read a prompt with it; the summary of what was checked."""
     import llama_cpp
 
     from daemon.llm.local_model import SharedModel, default_n_threads
@@ -97,6 +126,71 @@ def check_model() -> str:
         model.close()
     size = path.stat().st_size // 2**20
     return f"llama.cpp {llama_cpp.__version__} + {path.name} ({size} MB, read {tokens} prompt tokens)"
+
+
+def run_model_check() -> int:
+    """The child's side of :func:`check_model`: print :func:`model_check`'s line (exit 0), or the error (exit 1)."""
+    try:
+        line = model_check()
+    except Exception as error:
+        print(f"{type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        return 1
+    print(line, flush=True)
+    return 0
+
+
+def run_isolated(command: list[str], what: str, *, timeout: float = MODEL_CHECK_TIMEOUT) -> str:
+    """Run ``command`` (a check in its own process) and return the last line it printed.
+
+    Raises:
+        SelfTestError: It crashed, failed or hung; the message says which, with its last words.
+    """
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired as expired:
+        raise SelfTestError(f"{what} did not finish within {timeout:.0f} s") from expired
+    output = result.stdout.strip().splitlines()
+    errors = result.stderr.strip().splitlines()
+    if result.returncode == 0 and output:
+        return output[-1]
+    crash = describe_crash(result.returncode)
+    if crash:
+        raise SelfTestError(f"{what} crashed its process ({crash})")
+    last = errors[-1] if errors else f"exit code {result.returncode}"
+    raise SelfTestError(f"{what} failed: {last}")
+
+
+_CRASH_SIGNALS = {
+    "SIGILL": "an illegal instruction: this build uses processor instructions this machine does not have",
+    "SIGSEGV": "a segmentation fault",
+    "SIGBUS": "a bus error",
+    "SIGABRT": "an abort inside a native library",
+    "SIGFPE": "an arithmetic fault",
+    "SIGKILL": "killed, perhaps for lack of memory",
+}
+_WINDOWS_CRASHES = {
+    0xC000001D: "an illegal instruction: this build uses processor instructions this machine does not have",
+    0xC0000005: "an access violation",
+    0xC0000409: "a fail-fast abort inside a native library",
+}
+
+
+def describe_crash(returncode: int) -> str:
+    """What a process's exit code says about how it crashed (``""`` when it exited by itself).
+
+    POSIX: a small negative code is the signal that killed it. Windows: the NTSTATUS of the exception that ended
+    it (``subprocess`` gives it unsigned; taken either way).
+    """
+    if -64 < returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+        return f"{name}, {_CRASH_SIGNALS[name]}" if name in _CRASH_SIGNALS else name
+    status = returncode & 0xFFFFFFFF
+    if status in _WINDOWS_CRASHES:
+        return f"0x{status:08X}, {_WINDOWS_CRASHES[status]}"
+    return ""
 
 
 SELF_TEST_PROMPT = "Photosynthesis turns light, water and carbon dioxide into sugar and oxygen. " * 8

@@ -1,4 +1,5 @@
-"""The ``studyjobs-worker`` executable of the bundle: ``studyjobs`` (``daemon.cli:main``), or ``--self-test``.
+"""The ``studyjobs-worker`` executable of the bundle: ``studyjobs`` (``daemon.cli:main``), or ``--self-test``
+(which runs its model check as ``--self-test-model`` in a child process).
 
 ``studyjobs-worker daemon --autostart`` is what the login entry runs (``core.autostart.worker_command``); every
 other ``studyjobs`` command works too (``studyjobs-worker list``, ``add``, ``workers`` …).
@@ -16,6 +17,10 @@ def main() -> int:
         from bundle_selftest import check_model, run_self_test
 
         return run_self_test("studyjobs-worker", [check_model])
+    if sys.argv[1:2] == ["--self-test-model"]:  # the self-test's model check, in a process of its own
+        from bundle_selftest import run_model_check
+
+        return run_model_check()
     from daemon.cli import main as cli_main
 
     return cli_main(sys.argv[1:])

@@ -61,3 +61,32 @@ def test_a_failing_check_reports_one_line_and_exit_code_1(tmp_path: Path) -> Non
     assert result.returncode == 1
     assert result.stdout.strip().startswith("StudyJobs self-test FAILED (studyjobs-worker")
     assert result.stdout.strip().endswith("the model is gone")
+
+
+def test_a_check_that_crashes_its_process_is_reported_with_the_signal_and_its_meaning(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "packaging"), str(ROOT)])}
+    code = (
+        "import sys, bundle_selftest\n"
+        "dies = [sys.executable, '-c', 'import os, signal; os.kill(os.getpid(), signal.SIGILL)']\n"
+        "def model():\n    return bundle_selftest.run_isolated(dies, 'the model check')\n"
+        "sys.exit(bundle_selftest.run_self_test('studyjobs-worker', [model]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 1
+    line = result.stdout.strip()
+    assert line.startswith("StudyJobs self-test FAILED (studyjobs-worker")
+    assert "the model check crashed its process (SIGILL, an illegal instruction" in line
+
+
+def test_crash_codes_are_described_for_posix_signals_and_windows_exceptions() -> None:
+    sys.path.insert(0, str(ROOT / "packaging"))
+    try:
+        from bundle_selftest import describe_crash
+    finally:
+        sys.path.remove(str(ROOT / "packaging"))
+    assert describe_crash(0) == "" and describe_crash(1) == ""
+    assert describe_crash(-11).startswith("SIGSEGV")
+    assert "illegal instruction" in describe_crash(0xC000001D)  # STATUS_ILLEGAL_INSTRUCTION, as Windows reports it
+    assert "illegal instruction" in describe_crash(0xC000001D - 2**32)  # the same, as a signed 32-bit code
