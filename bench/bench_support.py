@@ -425,6 +425,25 @@ def spawn(role: str, *args: str, env: dict[str, str] | None = None) -> subproces
     )
 
 
+def cpu_times() -> list[int] | None:
+    """The machine's CPU time counters (``/proc/stat``'s ``cpu`` line, in ticks); ``None`` off Linux."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            return [int(field) for field in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def steal_share(before: list[int] | None, after: list[int] | None) -> float | None:
+    """The share of CPU time between two :func:`cpu_times` readings that the host gave to other virtual machines
+    (``steal``, the eighth counter): when it is high, every figure of that span is slower and noisier."""
+    if before is None or after is None or len(before) < 8 or len(after) < 8:
+        return None
+    spent = [b - a for a, b in zip(before, after, strict=False)]
+    total = sum(spent[:8])
+    return spent[7] / total if total > 0 else None
+
+
 def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile (0..1) by linear interpolation; NaN for no values."""
     if not values:

@@ -58,6 +58,7 @@ from bench_support import (
     REDIS_URL,
     BenchHome,
     Sender,
+    cpu_times,
     held_out,
     huey_app,
     log_events,
@@ -67,6 +68,7 @@ from bench_support import (
     procrastinate_app,
     redis_cleanup,
     spawn,
+    steal_share,
     stop_processes,
     temp_pg_database,
     text_corpus,
@@ -484,6 +486,7 @@ async def run(quick: bool) -> None:
     try:
         print("\n[1, 2] throughput (1 worker process, 1 thread) and dispatch latency", flush=True)
         sizes = (n, n_ingest, lat)
+        counters = cpu_times()
         huey = f"Huey {_version('huey')} SqliteHuey"
         (root / "huey").mkdir()
         async with huey_peer(root / "huey") as huey_round:
@@ -514,6 +517,9 @@ async def run(quick: bool) -> None:
         embedded = THROUGHPUT["embedded (SQLite + SQLite queue)"] / THROUGHPUT[huey]
         figure("throughput", "PostgreSQL + Redis / Procrastinate (best of our two ways; target ≥ 1.5)", f"{pg:.2f}×")
         figure("throughput", "embedded / Huey (target ≥ 1.0)", f"{embedded:.2f}×")
+        steal = steal_share(counters, cpu_times())
+        if steal is not None:
+            figure("machine", "CPU time the host gave other virtual machines during [1, 2] (steal)", f"{steal:.0%}")
 
         docs = root / "docs"
         gen_held = [p for p in text_corpus(docs, GENERATE_SIZES, prefix="gen") if held_out(p.name)]
