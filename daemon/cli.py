@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     daemon = sub.add_parser("daemon", help="run the worker that reads documents and writes study guides")
     daemon.add_argument("--threads", type=int, default=None, help="jobs run at once (default: from settings)")
     daemon.add_argument("--autostart", action="store_true", help="quiet start at login; exits if one is running")
+    daemon.add_argument(
+        "--watch", action="store_true", help="run the worker as a child process and start it again if it crashes"
+    )
     add = sub.add_parser("add", help="add documents: each becomes a job (extraction, then a study guide)")
     add.add_argument("files", nargs="+", type=Path)
     add.add_argument("--only-extract", action="store_true", help="extract the text only, no study guide")
@@ -51,8 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def start_daemon_in_background() -> subprocess.Popen[bytes]:
-    """Launch ``studyjobs daemon --autostart`` detached from this terminal."""
-    program, args = worker_command()  # python -m daemon.cli daemon --autostart, or the bundle's worker executable
+    """Launch ``studyjobs daemon --autostart --watch`` detached from this terminal."""
+    program, args = worker_command()  # python -m daemon.cli daemon …, or the bundle's worker executable
     return subprocess.Popen(
         [program, *args],
         stdin=subprocess.DEVNULL,
@@ -177,6 +180,13 @@ async def _workers(store: JobStore[Job], settings: Settings, args: argparse.Name
 
 
 def _daemon(settings: Settings, args: argparse.Namespace) -> int:
+    if args.watch:
+        from core.logs import configure_logging
+        from daemon.watchdog import run_watchdog
+
+        configure_logging(settings.log_dir, "watchdog")
+        options = [*(["--threads", str(args.threads)] if args.threads else []), *(["--autostart"] * args.autostart)]
+        return run_watchdog(options)
     from daemon.process import run_daemon  # it sets the broker before importing the actors
 
     return run_daemon(settings, threads=args.threads, autostart=args.autostart)

@@ -11,7 +11,10 @@ import sys
 from pathlib import Path
 from typing import IO
 
-__all__ = ["DataFolderLock", "DataFolderLocked"]
+__all__ = ["EXIT_ALREADY_RUNNING", "DataFolderLock", "DataFolderLocked"]
+
+EXIT_ALREADY_RUNNING = 3
+"""The exit code of a ``studyjobs daemon`` that found another daemon holding its data folder."""
 
 
 class DataFolderLocked(RuntimeError):

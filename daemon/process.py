@@ -7,7 +7,8 @@ which the runtime opens the database.
 
 Graceful stop (SIGTERM, SIGINT): take no more work, stop the jobs in flight through their stop events, hand their
 claims back to the queue without spending an attempt, exit within 10 s. A crash (``kill -9``) leaves leases that
-expire; the next daemon — here or on another machine — takes the jobs over.
+expire; the next daemon — here or on another machine — takes the jobs over (``--watch`` starts that next daemon
+here: :mod:`daemon.watchdog`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from core import __version__
 from core.config import Settings
 from core.logs import configure_logging
 from daemon.brokers import SQLiteBroker, create_broker, sqlite_path_from_url
-from daemon.lock import DataFolderLock, DataFolderLocked
+from daemon.lock import EXIT_ALREADY_RUNNING, DataFolderLock, DataFolderLocked
 from daemon.outbox import Outbox
 from daemon.runtime import Runtime, install
 from daemon.supervisor import Supervisor
@@ -36,7 +37,6 @@ from daemon.supervisor import Supervisor
 __all__ = ["EXIT_ALREADY_RUNNING", "run_daemon"]
 
 log = logging.getLogger(__name__)
-EXIT_ALREADY_RUNNING = 3
 GRACE_SECONDS = 7.0
 """How long in-flight jobs get to stop and hand their claims back before the worker is stopped."""
 

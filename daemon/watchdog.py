@@ -1,0 +1,172 @@
+"""``studyjobs daemon --watch``: keep a worker running — start it as a child, and again whenever it dies.
+
+A worker can die where no ``except`` reaches: a native crash in llama.cpp or a PDF library (SIGSEGV, SIGILL,
+SIGABRT), the kernel's out-of-memory killer, ``kill -9``. Its jobs are safe — their leases expire and the next
+worker takes them over — but only once a next worker runs, and a worker started at login has nobody watching it.
+The login entry, ``studyjobs add`` and the app therefore start the daemon through this watchdog.
+
+Contract:
+
+* The child is a whole daemon (``studyjobs daemon`` with the same options): it takes the data folder's lock
+  itself. Killing the watchdog leaves that daemon running; a second watchdog's child finds the lock taken and
+  exits, and so does that watchdog, with the child's code.
+* A child that exits 0 (its graceful stop, or ``--autostart`` finding a daemon) or with
+  :data:`EXIT_ALREADY_RUNNING` ends the watchdog with that code. Any other end is a crash: logged with how the
+  process died, then the child is started again after the next of :data:`RESTART_DELAYS`. A child that ran
+  :data:`STEADY_AFTER` seconds starts the count again; after :data:`MAX_QUICK_CRASHES` crashes in a row that each
+  came sooner, the watchdog gives up (exit 1): a worker that cannot start must not spin for ever.
+* SIGTERM / SIGINT: forwarded to the child as SIGTERM (its graceful stop hands its jobs back), waited for up to
+  :data:`STOP_TIMEOUT` seconds, then killed; exit 0.
+
+Threading: one thread; the signal handlers only set an event.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from types import FrameType
+
+from daemon.lock import EXIT_ALREADY_RUNNING
+
+__all__ = [
+    "MAX_QUICK_CRASHES",
+    "RESTART_DELAYS",
+    "STEADY_AFTER",
+    "child_command",
+    "describe_exit",
+    "restart_delays",
+    "run_watchdog",
+]
+
+log = logging.getLogger(__name__)
+
+RESTART_DELAYS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+"""Seconds before each restart after crashes in a row (the last one repeats)."""
+STEADY_AFTER = 60.0
+"""A child that ran this long before it died crashed once, not in a loop: the delays start again."""
+MAX_QUICK_CRASHES = 10
+"""Crashes in a row, each within :data:`STEADY_AFTER` of its start, after which the watchdog gives up."""
+STOP_TIMEOUT = 15.0
+"""How long a stop waits for the child's graceful stop (which itself takes at most ~10 s) before killing it."""
+ENV_DELAYS = "STUDYJOBS_WATCHDOG_DELAYS"
+"""``"0.1,0.2"`` replaces :data:`RESTART_DELAYS` (tests)."""
+
+_SIGNALS = {
+    "SIGILL": "an illegal instruction: a program built for processor instructions this machine does not have",
+    "SIGSEGV": "a segmentation fault",
+    "SIGBUS": "a bus error",
+    "SIGABRT": "an abort inside a native library",
+    "SIGFPE": "an arithmetic fault",
+    "SIGKILL": "killed from outside, perhaps by the system for lack of memory",
+}
+_WINDOWS_EXCEPTIONS = {
+    0xC000001D: "an illegal instruction: a program built for processor instructions this machine does not have",
+    0xC0000005: "an access violation",
+    0xC0000409: "a fail-fast abort inside a native library",
+    0xC00000FD: "a stack overflow",
+}
+
+
+def describe_exit(returncode: int) -> str:
+    """How a process that ended with ``returncode`` crashed, in words; ``""`` when it exited by itself.
+
+    POSIX: a small negative code is the signal that killed it. Windows: the NTSTATUS of the exception that
+    ended it (``subprocess`` reports it unsigned; either way is accepted).
+    """
+    if -64 < returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+        return f"{name}, {_SIGNALS[name]}" if name in _SIGNALS else name
+    status = returncode & 0xFFFFFFFF
+    if status in _WINDOWS_EXCEPTIONS:
+        return f"0x{status:08X}, {_WINDOWS_EXCEPTIONS[status]}"
+    return ""
+
+
+def restart_delays() -> tuple[float, ...]:
+    """:data:`RESTART_DELAYS`, or the delays in ``$STUDYJOBS_WATCHDOG_DELAYS``."""
+    raw = os.environ.get(ENV_DELAYS, "").strip()
+    return tuple(float(x) for x in raw.split(",")) if raw else RESTART_DELAYS
+
+
+def child_command(options: Sequence[str]) -> list[str]:
+    """The worker to start: this executable's ``daemon`` command (a bundle's worker executable is the CLI)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "daemon", *options]
+    return [sys.executable, "-m", "daemon.cli", "daemon", *options]
+
+
+def run_watchdog(options: Sequence[str]) -> int:
+    """Run ``studyjobs daemon <options>`` as a child until it stops by itself or we are told to stop.
+
+    Returns:
+        The exit code: 0 after a stop, the child's code when it ended by itself, 1 after giving up.
+    """
+    stop = threading.Event()
+
+    def request_stop(signum: int, _frame: FrameType | None) -> None:
+        log.info("received signal %d: stopping the worker", signum)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+    delays = restart_delays()
+    command = child_command(options)
+    quick_crashes = 0
+    log.info("watching the worker: %s", " ".join(command))
+    while True:
+        started = time.monotonic()
+        child = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+        code = _wait(child, stop)
+        if code is None:
+            return _stop(child)
+        if code in (0, EXIT_ALREADY_RUNNING):
+            log.info("the worker ended by itself (exit code %d)", code)
+            return code
+        ran = time.monotonic() - started
+        quick_crashes = quick_crashes + 1 if ran < STEADY_AFTER else 1
+        how = describe_exit(code) or f"exit code {code}"
+        if quick_crashes >= MAX_QUICK_CRASHES:
+            log.error(
+                "the worker stopped %d times in a row soon after starting (last: %s); giving up", quick_crashes, how
+            )
+            return 1
+        delay = delays[min(quick_crashes, len(delays)) - 1]
+        log.warning("the worker stopped unexpectedly after %.0f s (%s); starting it again in %g s", ran, how, delay)
+        if stop.wait(delay):
+            return 0
+
+
+def _wait(child: subprocess.Popen[bytes], stop: threading.Event) -> int | None:
+    """The child's exit code, or ``None`` as soon as a stop is requested."""
+    while not stop.is_set():
+        try:
+            return child.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            continue
+    return None
+
+
+def _stop(child: subprocess.Popen[bytes]) -> int:
+    if child.poll() is None:
+        if sys.platform == "win32":
+            child.terminate()
+        else:
+            child.send_signal(signal.SIGTERM)  # the worker's graceful stop
+        try:
+            child.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            log.warning("the worker did not stop within %.0f s; killing it", STOP_TIMEOUT)
+            child.kill()
+            child.wait()
+    log.info("the worker stopped (exit code %s)", child.returncode)
+    return 0
