@@ -436,14 +436,16 @@ def worker_command() -> tuple[str, list[str]]:
     """The program and arguments that start the worker quietly at login.
 
     In a frozen bundle (PyInstaller, the macOS ``.app``): the ``studyjobs-worker`` executable next to
-    ``sys.executable`` with ``daemon --autostart``. From source: ``sys.executable -m daemon.cli daemon
-    --autostart`` (``pythonw.exe`` on Windows when it exists, so no console window opens at login).
+    ``sys.executable`` with ``daemon --autostart --watch``. From source: ``sys.executable -m daemon.cli daemon
+    --autostart --watch`` (``pythonw.exe`` on Windows when it exists, so no console window opens at login).
+    ``--watch`` starts the worker again if it crashes (``daemon.watchdog``): nobody watches a worker started at
+    login.
     """
     here = Path(sys.executable)
     if getattr(sys, "frozen", False):
         name = WORKER_EXECUTABLE + (".exe" if sys.platform == "win32" else "")
-        return str(here.with_name(name)), ["daemon", "--autostart"]
+        return str(here.with_name(name)), ["daemon", "--autostart", "--watch"]
     exe = here
     if sys.platform == "win32" and here.name.lower() == "python.exe" and here.with_name("pythonw.exe").is_file():
         exe = here.with_name("pythonw.exe")
-    return str(exe), ["-m", "daemon.cli", "daemon", "--autostart"]
+    return str(exe), ["-m", "daemon.cli", "daemon", "--autostart", "--watch"]

@@ -1,8 +1,9 @@
 """Starting the worker daemon as a detached process (the GUI never imports it).
 
-``studyjobs daemon`` (module ``daemon.cli``) is started with ``[sys.executable, "-m", "daemon.cli", "daemon"]`` in a
-new session, so it outlives the window. Whether it really came up is decided later, by the ``workers`` table; this
-module only reports a process that could not be started or that ended at once, in plain words.
+``studyjobs daemon --watch`` (module ``daemon.cli``; the watchdog starts the worker again if it crashes) is started
+with ``[sys.executable, "-m", "daemon.cli", "daemon", "--watch"]`` in a new session, so it outlives the window.
+Whether it really came up is decided later, by the ``workers`` table; this module only reports a process that could
+not be started or that ended at once, in plain words.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ log = logging.getLogger(__name__)
 
 _WORKER, _WORKER_ARGS = worker_command()
 DEFAULT_COMMAND: tuple[str, ...] = (_WORKER, *(a for a in _WORKER_ARGS if a != "--autostart"))
-"""The worker next to this program: ``python -m daemon.cli daemon`` from source, ``studyjobs-worker daemon`` in a
-bundle (there ``sys.executable`` is the app itself, which knows no ``-m``)."""
+"""The worker next to this program, under its watchdog (started again if it crashes): ``python -m daemon.cli daemon
+--watch`` from source, ``studyjobs-worker daemon --watch`` in a bundle (there ``sys.executable`` is the app itself,
+which knows no ``-m``)."""
 ENV_DAEMON_COMMAND = "STUDYJOBS_DAEMON_COMMAND"
 """A shell-quoted command that replaces :data:`DEFAULT_COMMAND` (tests, portable installs); ``off`` starts none."""
 

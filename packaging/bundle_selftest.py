@@ -35,7 +35,6 @@ from pathlib import Path
 __all__ = [
     "JOB_TIMEOUT",
     "check_model",
-    "describe_crash",
     "run_isolated",
     "run_model_check",
     "run_self_test",
@@ -153,44 +152,13 @@ def run_isolated(command: list[str], what: str, *, timeout: float = MODEL_CHECK_
     errors = result.stderr.strip().splitlines()
     if result.returncode == 0 and output:
         return output[-1]
-    crash = describe_crash(result.returncode)
+    from daemon.watchdog import describe_exit  # the worker bundle's; the GUI's self-test never gets here
+
+    crash = describe_exit(result.returncode)
     if crash:
         raise SelfTestError(f"{what} crashed its process ({crash})")
     last = errors[-1] if errors else f"exit code {result.returncode}"
     raise SelfTestError(f"{what} failed: {last}")
-
-
-_CRASH_SIGNALS = {
-    "SIGILL": "an illegal instruction: this build uses processor instructions this machine does not have",
-    "SIGSEGV": "a segmentation fault",
-    "SIGBUS": "a bus error",
-    "SIGABRT": "an abort inside a native library",
-    "SIGFPE": "an arithmetic fault",
-    "SIGKILL": "killed, perhaps for lack of memory",
-}
-_WINDOWS_CRASHES = {
-    0xC000001D: "an illegal instruction: this build uses processor instructions this machine does not have",
-    0xC0000005: "an access violation",
-    0xC0000409: "a fail-fast abort inside a native library",
-}
-
-
-def describe_crash(returncode: int) -> str:
-    """What a process's exit code says about how it crashed (``""`` when it exited by itself).
-
-    POSIX: a small negative code is the signal that killed it. Windows: the NTSTATUS of the exception that ended
-    it (``subprocess`` gives it unsigned; taken either way).
-    """
-    if -64 < returncode < 0:
-        try:
-            name = signal.Signals(-returncode).name
-        except ValueError:
-            return f"signal {-returncode}"
-        return f"{name}, {_CRASH_SIGNALS[name]}" if name in _CRASH_SIGNALS else name
-    status = returncode & 0xFFFFFFFF
-    if status in _WINDOWS_CRASHES:
-        return f"0x{status:08X}, {_WINDOWS_CRASHES[status]}"
-    return ""
 
 
 SELF_TEST_PROMPT = "Photosynthesis turns light, water and carbon dioxide into sugar and oxygen. " * 8

@@ -62,7 +62,7 @@ Name: "{autoprograms}\StudyJobs"; Filename: "{app}\StudyJobs.exe"
 Name: "{autodesktop}\StudyJobs"; Filename: "{app}\StudyJobs.exe"; Tasks: desktopicon
 
 [Registry]
-Root: HKCU; Subkey: "{#RunKey}"; ValueType: string; ValueName: "StudyJobs Worker"; ValueData: """{app}\studyjobs-worker.exe"" daemon --autostart"; Tasks: autostart
+Root: HKCU; Subkey: "{#RunKey}"; ValueType: string; ValueName: "StudyJobs Worker"; ValueData: """{app}\studyjobs-worker.exe"" daemon --autostart --watch"; Tasks: autostart
 
 [Run]
 Filename: "{app}\StudyJobs.exe"; Description: "{cm:LaunchProgram,StudyJobs}"; Flags: nowait postinstall skipifsilent

@@ -161,7 +161,7 @@ def test_launchctl_output_says_when_login_items_disabled_the_agent() -> None:
 def test_the_worker_command_from_source_runs_the_daemon_module_quietly() -> None:
     exe, args = autostart.worker_command()
     assert Path(exe).parent == Path(sys.executable).parent
-    assert args == ["-m", "daemon.cli", "daemon", "--autostart"]
+    assert args == ["-m", "daemon.cli", "daemon", "--autostart", "--watch"]
 
 
 @pytest.fixture

@@ -115,7 +115,7 @@ def test_the_app_exits_on_sigterm_with_a_job_running(tmp_path):
 
 
 def test_a_daemon_that_cannot_start_is_a_clear_message_not_a_crash(window, tmp_path, run, wait_until):
-    assert (sys.executable, "-m", "daemon.cli", "daemon") == DEFAULT_COMMAND
+    assert (sys.executable, "-m", "daemon.cli", "daemon", "--watch") == DEFAULT_COMMAND
     # a module that is not there, the way daemon.cli was missing before the daemon landed (never a real daemon
     # here: it would outlive the test)
     launcher = DaemonLauncher([sys.executable, "-m", "studyjobs_no_such_daemon", "daemon"], log_dir=tmp_path / "logs")

@@ -78,15 +78,3 @@ def test_a_check_that_crashes_its_process_is_reported_with_the_signal_and_its_me
     line = result.stdout.strip()
     assert line.startswith("StudyJobs self-test FAILED (studyjobs-worker")
     assert "the model check crashed its process (SIGILL, an illegal instruction" in line
-
-
-def test_crash_codes_are_described_for_posix_signals_and_windows_exceptions() -> None:
-    sys.path.insert(0, str(ROOT / "packaging"))
-    try:
-        from bundle_selftest import describe_crash
-    finally:
-        sys.path.remove(str(ROOT / "packaging"))
-    assert describe_crash(0) == "" and describe_crash(1) == ""
-    assert describe_crash(-11).startswith("SIGSEGV")
-    assert "illegal instruction" in describe_crash(0xC000001D)  # STATUS_ILLEGAL_INSTRUCTION, as Windows reports it
-    assert "illegal instruction" in describe_crash(0xC000001D - 2**32)  # the same, as a signed 32-bit code
