@@ -125,7 +125,11 @@ def run_watchdog(options: Sequence[str]) -> int:
     log.info("watching the worker: %s", " ".join(command))
     while True:
         started = time.monotonic()
-        child = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+        try:
+            child = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+        except OSError:
+            log.exception("the worker could not be started: %s", " ".join(command))
+            return 1
         code = _wait(child, stop)
         if code is None:
             return _stop(child)

@@ -41,6 +41,8 @@ __all__ = [
     "worker_command",
 ]
 
+MODEL_CHECK_FLAG = "--self-test-model"
+"""The worker executable's hidden flag that runs :func:`model_check` alone and prints its result line."""
 MODEL_CHECK_TIMEOUT = 300.0
 """Seconds the model check may take: loading a model from a slow disk and reading a prompt on an old CPU."""
 JOB_TIMEOUT = 180.0
@@ -101,10 +103,6 @@ def check_model() -> str:
     else:
         command = [sys.executable, str(Path(__file__).with_name("entry_worker.py")), MODEL_CHECK_FLAG]
     return run_isolated(command, "the model check")
-
-
-MODEL_CHECK_FLAG = "--self-test-model"
-"""The worker executable's hidden flag that runs :func:`model_check` alone and prints its result line."""
 
 
 def model_check() -> str:
