@@ -25,7 +25,6 @@ from core.schema import Job
 from core.status import JobStatus
 from core.store import JobStore
 from core.workers import alive_workers, list_workers
-from daemon.jobs.ingest import generate_job_id_for
 
 __all__ = ["main", "start_daemon_in_background"]
 
@@ -105,6 +104,8 @@ async def _follow(store: JobStore[Job], job: Job, *, only_extract: bool, quiet: 
     final = await _watch(store, job.id, quiet=quiet)
     if final.status != JobStatus.DONE or only_extract:
         return final.status == JobStatus.DONE
+    from daemon.jobs.ingest import generate_job_id_for  # the readers it imports are heavy: only `add --wait` needs it
+
     follow_up = generate_job_id_for(job.id)
     final = await _watch(store, follow_up, quiet=quiet)
     if final.status == JobStatus.DONE and not quiet:
