@@ -16,10 +16,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import signal
-import threading
 import time
-from types import FrameType
 
 import dramatiq
 import dramatiq.worker
@@ -32,6 +29,7 @@ from daemon.brokers import SQLiteBroker, create_broker, sqlite_path_from_url
 from daemon.lock import EXIT_ALREADY_RUNNING, DataFolderLock, DataFolderLocked
 from daemon.outbox import Outbox
 from daemon.runtime import Runtime, install
+from daemon.signals import stop_on_signals
 from daemon.supervisor import Supervisor
 
 __all__ = ["EXIT_ALREADY_RUNNING", "run_daemon"]
@@ -66,14 +64,7 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
     worker_threads = threads or settings.worker_threads
     # One message in hand per thread: a long job must not hold a second one another daemon could run now.
     dramatiq.worker.QUEUE_PREFETCH = worker_threads  # the consumer-wide limit of unacked messages
-    stop = threading.Event()
-
-    def request_stop(signum: int, _frame: FrameType | None) -> None:
-        log.info("received signal %d: stopping", signum)
-        stop.set()
-
-    signal.signal(signal.SIGTERM, request_stop)
-    signal.signal(signal.SIGINT, request_stop)
+    stop = stop_on_signals("the worker")
     try:
         broker = create_broker(settings.broker_url)
         dramatiq.set_broker(broker)

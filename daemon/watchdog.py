@@ -31,9 +31,9 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from types import FrameType
 
 from daemon.lock import EXIT_ALREADY_RUNNING
+from daemon.signals import stop_on_signals
 
 __all__ = [
     "MAX_QUICK_CRASHES",
@@ -111,14 +111,7 @@ def run_watchdog(options: Sequence[str]) -> int:
     Returns:
         The exit code: 0 after a stop, the child's code when it ended by itself, 1 after giving up.
     """
-    stop = threading.Event()
-
-    def request_stop(signum: int, _frame: FrameType | None) -> None:
-        log.info("received signal %d: stopping the worker", signum)
-        stop.set()
-
-    signal.signal(signal.SIGTERM, request_stop)
-    signal.signal(signal.SIGINT, request_stop)
+    stop = stop_on_signals("the watchdog and its worker")
     delays = restart_delays()
     command = child_command(options)
     quick_crashes = 0

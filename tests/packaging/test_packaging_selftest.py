@@ -49,32 +49,38 @@ def test_the_gui_self_test_loads_qt_and_runs_a_job(tmp_path: Path) -> None:
 
 
 def test_a_failing_check_reports_one_line_and_exit_code_1(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "packaging"), str(ROOT)])}
     code = (
-        "import sys, bundle_selftest\n"
         "def broken():\n    raise bundle_selftest.SelfTestError('the model is gone')\n"
         "sys.exit(bundle_selftest.run_self_test('studyjobs-worker', [broken]))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False
-    )
+    result = _with_bundle_selftest(code, tmp_path)
     assert result.returncode == 1
     assert result.stdout.strip().startswith("StudyJobs self-test FAILED (studyjobs-worker")
     assert result.stdout.strip().endswith("the model is gone")
 
 
 def test_a_check_that_crashes_its_process_is_reported_with_the_signal_and_its_meaning(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "packaging"), str(ROOT)])}
     code = (
-        "import sys, bundle_selftest\n"
         "dies = [sys.executable, '-c', 'import os, signal; os.kill(os.getpid(), signal.SIGILL)']\n"
         "def model():\n    return bundle_selftest.run_isolated(dies, 'the model check')\n"
         "sys.exit(bundle_selftest.run_self_test('studyjobs-worker', [model]))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False
-    )
+    result = _with_bundle_selftest(code, tmp_path)
     assert result.returncode == 1
     line = result.stdout.strip()
     assert line.startswith("StudyJobs self-test FAILED (studyjobs-worker")
     assert "the model check crashed its process (SIGILL, an illegal instruction" in line
+
+
+def _with_bundle_selftest(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh Python where ``sys`` and ``bundle_selftest`` are imported."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "packaging"), str(ROOT)])}
+    return subprocess.run(
+        [sys.executable, "-c", "import sys, bundle_selftest\n" + code],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
