@@ -17,6 +17,7 @@ import gc
 import logging
 import os
 import time
+from typing import Any
 
 import dramatiq
 import dramatiq.worker
@@ -37,6 +38,9 @@ __all__ = ["EXIT_ALREADY_RUNNING", "run_daemon"]
 log = logging.getLogger(__name__)
 GRACE_SECONDS = 7.0
 """How long in-flight jobs get to stop and hand their claims back before the worker is stopped."""
+EMBEDDED_PREFETCH = 32
+"""Messages the embedded daemon may hold at once (at least twice its threads); it claims and acks them half a
+prefetch per transaction. Its queue lives in the data folder that it alone holds, so nobody else could run them."""
 
 
 def _backoff_override() -> tuple[float, ...] | None:
@@ -62,11 +66,18 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
             print(str(locked))
         return 0 if autostart else EXIT_ALREADY_RUNNING
     worker_threads = threads or settings.worker_threads
-    # One message in hand per thread: a long job must not hold a second one another daemon could run now.
-    dramatiq.worker.QUEUE_PREFETCH = worker_threads  # the consumer-wide limit of unacked messages
+    embedded = _shares_store_file(settings)
+    options: dict[str, Any]
+    if embedded:
+        prefetch = max(EMBEDDED_PREFETCH, 2 * worker_threads)
+        options = {"claim_batch": prefetch // 2}
+    else:
+        # One message in hand per thread: a long job must not hold a second one another daemon could run now.
+        prefetch, options = worker_threads, {}
+    dramatiq.worker.QUEUE_PREFETCH = prefetch  # the consumer-wide limit of unacked messages
     stop = stop_on_signals("the worker")
     try:
-        broker = create_broker(settings.broker_url)
+        broker = create_broker(settings.broker_url, **options)
         dramatiq.set_broker(broker)
         from daemon import actors  # the broker is set: now the actors may be declared
 
@@ -74,7 +85,9 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         runtime.dispatch = actors.dispatch
         runtime.dispatch_many = actors.dispatch_many
         # The supervisor installs the outbox's triggers before it registers the worker.
-        runtime.outbox = _embedded_outbox(settings, broker, sorted(actors.ACTORS), actors.QUEUE)
+        if embedded:
+            store_file = sqlite_path_from_url(settings.database_url)
+            runtime.outbox = Outbox(store_file, actors.QUEUE, tuple(sorted(actors.ACTORS)))
         install(runtime)
         supervisor = Supervisor(runtime, version=__version__, threads=worker_threads, **_redispatch_override())
         supervisor.start()
@@ -108,20 +121,21 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         lock.release()
 
 
-def _embedded_outbox(settings: Settings, broker: dramatiq.Broker, kinds: list[str], queue_name: str) -> Outbox | None:
-    """The embedded outbox when the job store and the SQLite broker share one file, else ``None``."""
+def _shares_store_file(settings: Settings) -> bool:
+    """Whether the job store and the SQLite broker share one file (the embedded default, with its outbox)."""
     try:
         store_file = sqlite_path_from_url(settings.database_url)
+        queue_file = sqlite_path_from_url(settings.broker_url)
     except ValueError:
-        return None  # PostgreSQL
-    if isinstance(broker, SQLiteBroker) and broker.path.resolve() == store_file.resolve():
-        return Outbox(store_file, queue_name, tuple(kinds))
-    return None
+        return False  # PostgreSQL, or Redis
+    return queue_file.resolve() == store_file.resolve()
 
 
 def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor, loop_thread: object) -> None:
     started = time.monotonic()
-    runtime.stop_all()  # first: Worker.pause() would wait for every running message to finish
+    for thread in worker.workers:  # take no further message: those still waiting are handed back by worker.stop()
+        thread.stop()
+    runtime.stop_all()  # Worker.pause() would wait for every running message to finish
     while runtime.running() and time.monotonic() - started < GRACE_SECONDS:
         time.sleep(0.02)
     if runtime.running():

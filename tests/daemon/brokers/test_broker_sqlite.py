@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from broker_kits import BrokerKit, Child, consumer_waiting_for_a_slot, make_message, take, unique_queue
+from broker_kits import BrokerKit, Child, consumer_waiting_for_a_slot, make_message, take, unique_queue, wait_until
 from dramatiq.common import dq_name
 from dramatiq.errors import QueueJoinTimeout, QueueNotFound
 
@@ -342,3 +342,38 @@ def test_an_ack_made_while_the_consumer_waits_is_written_with_its_next_claim(sql
         assert [message.args for message in held.received] == [("two",)]  # type: ignore[union-attr]
         assert broker.pending_count(queue) == 1  # "two" only: "one" is gone
     assert broker.pending_count(queue) == 1  # "two", never acked, is still there to run
+
+
+def test_a_consumer_holding_messages_claims_again_only_once_a_batch_of_slots_is_free(sqlite_kit: BrokerKit):
+    broker = sqlite_broker(sqlite_kit, claim_batch=2)
+    queue = unique_queue()
+    broker.declare_queue(queue)
+    for i in range(6):
+        broker.enqueue(make_message(queue, i))
+    consumer = broker.consume(queue, prefetch=4, timeout=10_000)
+    held = [take(consumer, timeout=10) for _ in range(4)]  # holding nothing, it claimed at once: four in one go
+    assert [message.args for message in held] == [(0,), (1,), (2,), (3,)]  # type: ignore[union-attr]
+    received: list[object] = []
+    waiter = threading.Thread(target=lambda: received.append(next(consumer)))
+    waiter.start()
+    try:
+        wait_until(lambda: consumer._looking, timeout=10, what="the consumer to wait in next()")  # type: ignore[attr-defined]
+
+        consumer.ack(held[0])  # one free slot is not worth a transaction: the ack waits for the batch's claim
+        waiter.join(0.5)
+        assert waiter.is_alive() and broker.pending_count(queue) == 6
+
+        consumer.ack(held[1])  # two free: one transaction deletes both and claims two more
+        waiter.join(10)
+        assert [message.args for message in received] == [(4,)]  # type: ignore[union-attr]
+        assert broker.pending_count(queue) == 4
+        assert take(consumer, timeout=1).args == (5,)  # type: ignore[union-attr]  # claimed with the fifth
+    finally:
+        waiter.join(10)
+        consumer.close()
+
+
+def test_a_claim_batch_below_one_is_refused(tmp_path: Path):
+    with pytest.raises(ValueError, match="at least 1"):
+        SQLiteBroker(tmp_path / "queue.db", claim_batch=0)
+

@@ -151,6 +151,15 @@ def embedded_messages(home: DaemonHome) -> int:
         return int(conn.execute("SELECT count(*) FROM dramatiq_messages").fetchone()[0])
 
 
+def embedded_triggers(home: DaemonHome) -> int:
+    """How many triggers the job store's file has (the embedded outbox installs them); 0 before the file exists."""
+    path = home.data_dir / "studyjobs.db"
+    if not path.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(path, timeout=30)) as conn:
+        return int(conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").fetchone()[0])
+
+
 def delete_embedded_messages(home: DaemonHome) -> int:
     """Delete the embedded broker's waiting (``ready``) messages, as if they were lost; returns how many."""
     with contextlib.closing(sqlite3.connect(home.data_dir / "studyjobs.db", timeout=30)) as conn, conn:

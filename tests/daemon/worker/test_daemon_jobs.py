@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import sqlite3
 import time
 import uuid
 from pathlib import Path
 
-from faults import PORTUGUESE, add
+from faults import PORTUGUESE, add, cancel
 from sqlalchemy import func, select
 from workerhome import DaemonHome, poll, run
 
@@ -128,6 +130,42 @@ def test_sigterm_hands_the_running_job_back_and_exits_within_ten_seconds(home: D
     job = snapshot(home)["jobs"][generate]
     assert (job.status, job.attempts) == ("queued", 0)
     assert json.loads(home.cli("workers", "--json").stdout) == []
+
+
+def test_sigterm_gives_every_job_waiting_behind_the_running_one_its_message_back_at_once(
+    home: DaemonHome, tmp_path: Path
+):
+    home.settings["model"]["n_threads"] = 1
+    home.write_settings()
+    source = tmp_path / "longo.txt"
+    source.write_text("\n\n".join([PORTUGUESE] * 300), encoding="utf-8")
+    daemon = home.start()
+    (ingest,) = add(home, source)
+    generate = generate_job_id_for(ingest)
+    poll(lambda: (j := snapshot(home)["jobs"].get(generate)) is not None and j.status == "running", what="generate")
+    notes = []
+    for i in range(40):  # one worker thread: they wait behind the guide, and the daemon holds up to 32 messages
+        notes.append(tmp_path / f"nota-{i}.txt")
+        notes[-1].write_text(f"Nota {i}: a fotossíntese transforma luz em energia química.", encoding="utf-8")
+    waiting = add(home, *notes, only_extract=True)
+    database = home.data_dir / "studyjobs.db"
+    poll(lambda: _messages(database, "claimed") > 1, what="the daemon to take waiting messages in hand")
+
+    daemon.send_signal(signal.SIGTERM)
+    assert daemon.wait(15) == 0
+
+    jobs = snapshot(home)["jobs"]
+    assert {jobs[j].status for j in [generate, *waiting]} == {"queued"}
+    assert _messages(database, "ready") == 41, "no message waits for a lease to expire or for the sweep"
+    cancel(home, generate)  # the notes need not wait for the guide again
+    home.start()
+    state = wait_ended(home, waiting)
+    assert {(state["jobs"][j].status, state["jobs"][j].attempts) for j in waiting} == {("done", 1)}
+
+
+def _messages(database: Path, state: str) -> int:
+    with contextlib.closing(sqlite3.connect(database)) as conn:
+        return int(conn.execute("SELECT count(*) FROM dramatiq_messages WHERE state = ?", (state,)).fetchone()[0])
 
 
 def test_kill_9_mid_job_and_a_new_daemon_finishes_it_once(home: DaemonHome, tmp_path: Path):
