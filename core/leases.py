@@ -11,7 +11,7 @@ PostgreSQL database need synchronised clocks (NTP); a skew of a few seconds is h
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
@@ -24,7 +24,15 @@ from core.types import UTCDateTime, utcnow
 if TYPE_CHECKING:
     from core.store import JobStore
 
-__all__ = ["DEFAULT_RECLAIM_REASON", "due_condition", "due_jobs", "heartbeat", "reclaim_stale", "report_progress"]
+__all__ = [
+    "DEFAULT_RECLAIM_REASON",
+    "due_condition",
+    "due_jobs",
+    "heartbeat",
+    "reclaim_of_workers",
+    "reclaim_stale",
+    "report_progress",
+]
 
 DEFAULT_RECLAIM_REASON = "The program working on this job stopped responding."
 
@@ -92,11 +100,24 @@ async def reclaim_stale(store: JobStore[Any], *, reason: str) -> int:
     m = store.model
     now = utcnow()
     cutoff = now - timedelta(seconds=store.stale_after)
-    spent = m.attempts >= m.max_attempts
     stale = or_(m.heartbeat_at < cutoff, (m.heartbeat_at.is_(None)) & (m.started_at < cutoff))
+    return await _reclaim(store, stale, reason=reason, now=now)
+
+
+async def reclaim_of_workers(store: JobStore[Any], worker_ids: Collection[str], *, reason: str) -> int:
+    """Running rows claimed by ``worker_ids`` (workers known to be gone) move as :func:`reclaim_stale` moves
+    them, at once: nobody waits for their lease."""
+    if not worker_ids:
+        return 0
+    return await _reclaim(store, store.model.worker_id.in_(list(worker_ids)), reason=reason, now=utcnow())
+
+
+async def _reclaim(store: JobStore[Any], which: ColumnElement[bool], *, reason: str, now: datetime) -> int:
+    m = store.model
+    spent = m.attempts >= m.max_attempts
     stmt = (
         update(m)
-        .where(m.status == JobStatus.RUNNING, stale)
+        .where(m.status == JobStatus.RUNNING, which)
         .values(
             status=case((spent, JobStatus.FAILED.value), else_=JobStatus.QUEUED.value),
             finished_at=case((spent, literal(now, UTCDateTime())), else_=null()),

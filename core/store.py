@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import CursorResult, Table, delete, func, select, update
@@ -400,6 +400,13 @@ class JobStore(Generic[M]):
             RuntimeError: the store has no ``stale_after``.
         """
         return await leases.reclaim_stale(self, reason=reason)
+
+    async def reclaim_of_workers(
+        self, worker_ids: Collection[str], *, reason: str = leases.DEFAULT_RECLAIM_REASON
+    ) -> int:
+        """Running rows claimed by ``worker_ids`` — workers known to be gone (their process ended) — go back to
+        queued, or to failed once their budget is spent, as :meth:`reclaim_stale` moves them, but at once."""
+        return await leases.reclaim_of_workers(self, worker_ids, reason=reason)
 
     async def due_jobs(self, *, older_than: float = 0.0, limit: int = 100) -> list[M]:
         """Queued rows that may be claimed now and were last touched ``older_than`` seconds ago or more.

@@ -10,6 +10,7 @@ Every call is one short session (one statement); nothing is held between calls.
 
 from __future__ import annotations
 
+import os
 import uuid
 from datetime import timedelta
 
@@ -17,6 +18,7 @@ from sqlalchemy import delete, select, update
 
 from core.config import redact_url
 from core.db import AsyncDatabaseManager
+from core.processes import process_gone
 from core.schema import Worker
 from core.types import utcnow
 
@@ -24,6 +26,8 @@ __all__ = [
     "DEFAULT_ALIVE_WITHIN",
     "alive_workers",
     "forget_dead_workers",
+    "forget_workers",
+    "gone_workers_here",
     "list_workers",
     "register_worker",
     "touch_worker",
@@ -130,4 +134,22 @@ async def forget_dead_workers(db: AsyncDatabaseManager, *, older_than: float) ->
     cutoff = utcnow() - timedelta(seconds=older_than)
     async with db.get_session_context() as session:
         result = await session.execute(delete(Worker).where(Worker.last_seen < cutoff))
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def gone_workers_here(db: AsyncDatabaseManager, *, host: str) -> list[str]:
+    """Ids of the registered workers of machine ``host`` (this one) whose process has ended — a crash, since a
+    clean exit unregisters — so that their jobs need not wait for their lease. This process never counts."""
+    stmt = select(Worker.id, Worker.pid).where(Worker.host == host[:255], Worker.pid != os.getpid())
+    async with db.get_session_context() as session:
+        rows = (await session.execute(stmt)).all()
+    return [worker_id for worker_id, pid in rows if process_gone(pid)]
+
+
+async def forget_workers(db: AsyncDatabaseManager, worker_ids: list[str]) -> int:
+    """Delete the rows of ``worker_ids``; returns how many were removed."""
+    if not worker_ids:
+        return 0
+    async with db.get_session_context() as session:
+        result = await session.execute(delete(Worker).where(Worker.id.in_(worker_ids)))
         return int(result.rowcount)  # type: ignore[attr-defined]

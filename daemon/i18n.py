@@ -43,6 +43,7 @@ _EN: dict[str, str] = {
         "the log file has the details."
     ),
     "worker_lost": "The program working on this job stopped responding.",
+    "worker_crashed": "The program working on this job stopped unexpectedly.",
     "stopped": "Stopped on request.",
     "document_missing": "The document of this job is no longer saved in StudyJobs. Add the file again.",
     "output_unwritable": (
@@ -149,6 +150,7 @@ _PT_BR: dict[str, str] = {
         "o arquivo de registro (log) tem os detalhes."
     ),
     "worker_lost": "O programa que estava trabalhando nesta tarefa parou de responder.",
+    "worker_crashed": "O programa que estava trabalhando nesta tarefa parou inesperadamente.",
     "stopped": "Interrompido a pedido.",
     "document_missing": "O documento desta tarefa não está mais salvo no StudyJobs. Adicione o arquivo de novo.",
     "output_unwritable": (

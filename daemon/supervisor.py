@@ -39,7 +39,14 @@ from core.notifications import QueuedJobListener
 from core.schema import Job
 from core.store import JobStore
 from core.types import utcnow
-from core.workers import forget_dead_workers, register_worker, touch_worker, unregister_worker
+from core.workers import (
+    forget_dead_workers,
+    forget_workers,
+    gone_workers_here,
+    register_worker,
+    touch_worker,
+    unregister_worker,
+)
 from daemon.brokers.sqlite_schema import connect
 from daemon.i18n import message
 from daemon.outbox import remove_outbox
@@ -253,6 +260,12 @@ class Supervisor(threading.Thread):
         async with self._single_flight(db) as leader:
             if not leader:
                 return
+            gone = await gone_workers_here(db, host=socket.gethostname())
+            if gone:  # a crash of a worker of this machine (a clean exit unregisters): no need to wait for leases
+                crashed = message("worker_crashed", self.runtime.language)
+                count = await store.reclaim_of_workers(gone, reason=crashed)
+                log.warning("worker(s) %s ended without stopping; %d of their job(s) reclaimed", ", ".join(gone), count)
+                await forget_workers(db, gone)
             count = await store.reclaim_stale(reason=message("worker_lost", self.runtime.language))
             if count:
                 log.warning("reclaimed %d job(s) whose worker stopped responding", count)

@@ -9,8 +9,10 @@ cannot delete the message that another consumer now holds.
 
 Leases: a broker that consumes registers a row in ``dramatiq_consumers`` and renews its ``heartbeat_at`` from a
 daemon thread (:class:`_LeaseKeeper`) every ``heartbeat_seconds``, whatever its worker threads are doing. The same
-thread reaps: a consumer whose heartbeat is older than its lease is deleted and its claimed messages become ready
-again (redelivery after a crash). Dead letters older than ``dead_message_ttl_ms`` are purged there too.
+thread reaps: a consumer whose heartbeat is older than its lease, or whose process on this machine is gone, is
+deleted and its claimed messages become ready again (redelivery after a crash: at the next daemon's start when the
+crashed one ran here, else once its lease expires). Dead letters older than ``dead_message_ttl_ms`` are purged
+there too.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.processes import process_gone
 from daemon.brokers.sqlite_schema import connect, now_ms, prepare_file, write_transaction
 
 __all__ = ["ClaimedRow", "DeadLetterRow", "QueueFile"]
@@ -311,14 +314,21 @@ class QueueFile:
             self._register(conn)
 
     def reap(self, conn: sqlite3.Connection) -> int:
-        """Forget consumers whose lease expired, make their messages ready again and purge old dead letters.
+        """Forget consumers whose lease expired or whose process here is gone, make their messages ready again and
+        purge old dead letters.
 
         Returns:
             How many messages became ready again.
         """
         now = now_ms()
+        local = conn.execute(
+            "SELECT consumer_id, pid FROM dramatiq_consumers WHERE hostname = ? AND pid != ?",
+            (socket.gethostname(), os.getpid()),
+        ).fetchall()
         with write_transaction(conn):
             conn.execute("DELETE FROM dramatiq_consumers WHERE heartbeat_at + lease_ms < ?", (now,))
+            gone = [(consumer_id,) for consumer_id, pid in local if process_gone(int(pid))]
+            conn.executemany("DELETE FROM dramatiq_consumers WHERE consumer_id = ?", gone)
             requeued = conn.execute(
                 "UPDATE dramatiq_messages SET state = 'ready', consumer_id = NULL, claimed_at = NULL "
                 "WHERE state = 'claimed' AND NOT EXISTS ("

@@ -224,3 +224,24 @@ async def test_message_and_detail_are_on_the_row(store: JobStore):
     row = await store.get(job.id)
     assert row.message == "Escrevendo a seção 2 de 5…"
     assert row.detail == detail
+
+
+async def test_the_jobs_of_workers_known_to_be_gone_are_reclaimed_at_once_and_no_others(store: JobStore):
+    crashed, alive = await store.enqueue("generate"), await store.enqueue("generate")
+    spent = await store.enqueue("generate", max_attempts=1)
+    await store.claim(crashed.id, worker_id="laptop:111:aaaa")
+    await store.claim(alive.id, worker_id="laptop:222:bbbb")
+    await store.claim(spent.id, worker_id="laptop:111:aaaa")
+
+    moved = await store.reclaim_of_workers(["laptop:111:aaaa"], reason="The program stopped unexpectedly.")
+
+    assert moved == 2  # fresh heartbeats: reclaim_stale would have moved none of them
+    requeued, failed, running = await store.get(crashed.id), await store.get(spent.id), await store.get(alive.id)
+    assert (requeued.status, requeued.worker_id, requeued.error) == (
+        JobStatus.QUEUED,
+        None,
+        "The program stopped unexpectedly.",
+    )
+    assert failed.status == JobStatus.FAILED
+    assert running.status == JobStatus.RUNNING
+    assert await store.reclaim_of_workers([]) == 0

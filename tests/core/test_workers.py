@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
@@ -14,6 +17,8 @@ from core.types import utcnow
 from core.workers import (
     alive_workers,
     forget_dead_workers,
+    forget_workers,
+    gone_workers_here,
     list_workers,
     register_worker,
     touch_worker,
@@ -123,3 +128,23 @@ async def test_nonsense_arguments_are_refused(app_db):
         await list_workers(app_db, alive_within=-1)
     with pytest.raises(ValueError, match="older_than"):
         await forget_dead_workers(app_db, older_than=-1)
+
+
+@pytest.fixture
+def ended_pid() -> int:
+    """The pid of a process that ran and was reaped: it names no process now."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait(30)
+    return child.pid
+
+
+async def test_a_worker_of_this_machine_whose_process_ended_is_named_gone_and_can_be_forgotten(app_db, ended_pid: int):
+    crashed = await register(app_db, host="ana-laptop", pid=ended_pid)
+    running_here = await register(app_db, host="ana-laptop", pid=os.getpid())
+    elsewhere = await register(app_db, host="bia-desktop", pid=ended_pid)  # another machine's pids mean nothing here
+
+    gone = await gone_workers_here(app_db, host="ana-laptop")
+
+    assert gone == ([crashed] if os.name == "posix" else [])
+    assert await forget_workers(app_db, gone) == len(gone)
+    assert {w.id for w in await list_workers(app_db)} == {running_here, elsewhere} | ({crashed} - set(gone))

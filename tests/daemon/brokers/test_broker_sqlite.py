@@ -377,3 +377,22 @@ def test_a_claim_batch_below_one_is_refused(tmp_path: Path):
     with pytest.raises(ValueError, match="at least 1"):
         SQLiteBroker(tmp_path / "queue.db", claim_batch=0)
 
+
+def test_the_messages_of_a_consumer_whose_process_here_died_are_redelivered_at_once_not_after_its_lease(
+    sqlite_kit: BrokerKit, children: list[Child]
+):
+    sqlite_kit.options.update(lease_seconds=600.0, heartbeat_seconds=300.0)  # the lease alone would take 10 min
+    broker = sqlite_broker(sqlite_kit)
+    queue = unique_queue()
+    broker.declare_queue(queue)
+    sent = broker.enqueue(make_message(queue, "long job"))
+    holder = Child("hold", sqlite_kit, queue)
+    children.append(holder)
+    assert holder.read_line(timeout=30) == sent.message_id
+
+    holder.kill()  # kill -9: its consumer row and its claim stay behind
+    restarted = sqlite_broker(sqlite_kit)  # a new daemon's broker reaps as it registers
+    restarted.declare_queue(queue)
+    redelivered = take(restarted.consume(queue, prefetch=1, timeout=100), timeout=10)
+
+    assert redelivered is not None and redelivered.message_id == sent.message_id

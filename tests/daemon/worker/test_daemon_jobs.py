@@ -17,6 +17,7 @@ from workerhome import DaemonHome, poll, run
 
 from core.appdb import make_app_store, open_app_database
 from core.schema import Document, StudyGuide
+from daemon.i18n import message
 from daemon.jobs.ingest import generate_job_id_for
 
 
@@ -168,7 +169,11 @@ def _messages(database: Path, state: str) -> int:
         return int(conn.execute("SELECT count(*) FROM dramatiq_messages WHERE state = ?", (state,)).fetchone()[0])
 
 
-def test_kill_9_mid_job_and_a_new_daemon_finishes_it_once(home: DaemonHome, tmp_path: Path):
+def test_kill_9_mid_job_and_a_new_daemon_finishes_it_once_without_waiting_for_the_lease(
+    home: DaemonHome, tmp_path: Path
+):
+    home.settings["stale_after"] = 600.0  # only knowing that the process is gone can bring the job back in time
+    home.write_settings()
     source = tmp_path / "longo.txt"
     source.write_text("\n\n".join([PORTUGUESE] * 80), encoding="utf-8")
     daemon = home.start()
@@ -178,6 +183,13 @@ def test_kill_9_mid_job_and_a_new_daemon_finishes_it_once(home: DaemonHome, tmp_
     os.kill(daemon.pid, signal.SIGKILL)
     daemon.wait(10)
     home.start()
+
+    def second_attempt():
+        job = snapshot(home)["jobs"][generate]
+        return job if job.attempts == 2 else None
+
+    again = poll(second_attempt, timeout=30, what="the second attempt")
+    assert again.error == message("worker_crashed", "pt_BR")  # type: ignore[attr-defined]
     state = wait_ended(home, [generate], timeout=180)
     job = state["jobs"][generate]
     assert job.status == "done" and job.attempts == 2
