@@ -18,7 +18,7 @@ from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Any, cast
 
-__all__ = ["LOG_FORMAT", "SizedRotatingFileHandler", "configure_logging", "reset_logging"]
+__all__ = ["LEVEL_VARIABLE", "LOG_FORMAT", "SizedRotatingFileHandler", "configure_logging", "reset_logging"]
 
 LOG_FORMAT = "%(asctime)s.%(msecs)03d %(levelname)-8s %(name)s [%(process)d %(threadName)s] %(message)s"
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -65,7 +65,7 @@ def configure_logging(
     log_dir: str | Path,
     program: str,
     *,
-    level: int = logging.INFO,
+    level: int | None = None,
     max_bytes: int = 1_000_000,
     backup_count: int = 5,
     stderr_level: int | None = logging.WARNING,
@@ -76,7 +76,8 @@ def configure_logging(
         log_dir: The folder for log files (created if missing).
         program: The file's base name (``"gui"``, ``"daemon"``, ``"cli"``); letters, digits, ``-``, ``_`` and
             ``.`` only.
-        level: The root logger's level (what reaches the file).
+        level: The root logger's level (what reaches the file); by default ``STUDYJOBS_LOG_LEVEL`` (``DEBUG``,
+            ``INFO``, ``WARNING`` …) when it names a level, else ``INFO``. ``DEBUG`` adds a line per job step.
         max_bytes: Size at which the file rotates.
         backup_count: How many rotated files are kept (``program.log.1`` … ``.N``).
         stderr_level: Records at this level or above also go to stderr; ``None`` for no stderr output.
@@ -124,12 +125,21 @@ def configure_logging(
         stream_handler.setFormatter(formatter)
         stream_handler.setLevel(stderr_level)
 
-    root.setLevel(level)
+    root.setLevel(_level_from_environment() if level is None else level)
     # What the format does not show need not be gathered per record (the logging HOWTO's "Optimization"): the
     # caller's file and line (a walk up the stack) and the multiprocessing process name.
     logging._srcfile = None  # type: ignore[attr-defined]
     logging.logMultiprocessing = False
     return path
+
+
+LEVEL_VARIABLE = "STUDYJOBS_LOG_LEVEL"
+
+
+def _level_from_environment() -> int:
+    name = os.environ.get(LEVEL_VARIABLE, "").strip().upper()
+    level = logging.getLevelName(name) if name else logging.INFO
+    return level if isinstance(level, int) else logging.INFO
 
 
 def reset_logging() -> None:

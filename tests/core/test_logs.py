@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.logs import configure_logging, reset_logging
+from core.logs import LEVEL_VARIABLE, configure_logging, reset_logging
 
 TIMESTAMP = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
 
@@ -59,6 +59,19 @@ def test_debug_records_are_dropped_at_the_default_level(tmp_path: Path):
 
     text = path.read_text(encoding="utf-8")
     assert "signal" in text and "noise" not in text
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("debug", logging.DEBUG), ("WARNING", logging.WARNING), ("loud", logging.INFO)]
+)
+def test_the_level_can_be_chosen_in_the_environment_and_nonsense_keeps_information(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, expected: int
+):
+    monkeypatch.setenv(LEVEL_VARIABLE, value)
+
+    configure_logging(tmp_path, "daemon")
+
+    assert logging.getLogger().level == expected
 
 
 def test_configuring_twice_adds_no_second_handler(tmp_path: Path):
