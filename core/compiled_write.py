@@ -32,6 +32,10 @@ def _result_processor(type_: Any, dialect: Dialect) -> Processor:
     return processor
 
 
+def _processed(process: Processor, value: Any) -> Any:
+    return value if process is None else process(value)
+
+
 class CompiledWrite:
     """One ``INSERT``/``UPDATE``/``DELETE`` (with or without ``RETURNING``) compiled for ``dialect``. Immutable.
 
@@ -52,13 +56,16 @@ class CompiledWrite:
         self.statement = statement
         self.sql = compiled.string
         self._names = list(compiled.positiontup)
-        # A value fixed in the statement (``status="running"``) is bound here once; the others come from the call.
-        self._fixed = {
-            name: compiled.binds[name].effective_value for name in self._names if not compiled.binds[name].required
+        # One processor per parameter name: a name used in several places (``now``) is processed once per call.
+        self._processors: dict[str, Processor] = {
+            name: compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in self._names
         }
-        self._binds: list[Processor] = [
-            compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in self._names
-        ]
+        # A value fixed in the statement (``status="running"``) is processed here once; the others come from the call.
+        self._fixed: dict[str, Any] = {
+            name: _processed(self._processors[name], compiled.binds[name].effective_value)
+            for name in self._processors
+            if not compiled.binds[name].required
+        }
         self._results: list[tuple[str, Processor]] = [
             (str(column["name"]), _result_processor(column["type"], dialect))
             for column in statement.returning_column_descriptions
@@ -75,15 +82,14 @@ class CompiledWrite:
         Raises:
             ValueError: A parameter that the statement does not fix is missing from ``params``.
         """
-        given = params or {}
-        fixed = self._fixed
+        values = dict(self._fixed)
+        for name, value in (params or {}).items():
+            if name in self._processors:
+                values[name] = _processed(self._processors[name], value)
         try:
-            values = [given[name] if name in given else fixed[name] for name in self._names]
+            return [values[name] for name in self._names]
         except KeyError as missing:
             raise ValueError(f"no value for the bind parameter {missing}") from None
-        return [
-            value if process is None else process(value) for process, value in zip(self._binds, values, strict=True)
-        ]
 
     def rows(self, fetched: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
         """The driver's returned rows as dicts by column name, each value processed as SQLAlchemy would."""

@@ -85,6 +85,8 @@ class Runtime:
         The process calls it as soon as the loop exists, and every job awaits it too: a message consumed in the
         instant between the worker's start and that call must not find the store missing.
         """
+        if self._store is not None:
+            return  # every job calls this: no lock once the store is open
         if self._start_lock is None:
             self._start_lock = asyncio.Lock()
         async with self._start_lock:
