@@ -137,10 +137,23 @@ async def forget_dead_workers(db: AsyncDatabaseManager, *, older_than: float) ->
         return int(result.rowcount)  # type: ignore[attr-defined]
 
 
-async def gone_workers_here(db: AsyncDatabaseManager, *, host: str) -> list[str]:
+async def gone_workers_here(db: AsyncDatabaseManager, *, host: str, silent_for: float) -> list[str]:
     """Ids of the registered workers of machine ``host`` (this one) whose process has ended — a crash, since a
-    clean exit unregisters — so that their jobs need not wait for their lease. This process never counts."""
-    stmt = select(Worker.id, Worker.pid).where(Worker.host == host[:255], Worker.pid != os.getpid())
+    clean exit unregisters — so that their jobs need not wait for their lease. This process never counts.
+
+    Only rows silent for ``silent_for`` seconds are looked at (say twice the touch interval): a live worker of
+    another machine that happens to share this machine's name keeps touching its row, so its pid, meaningless
+    here, is never asked about.
+
+    Raises:
+        ValueError: a negative ``silent_for``.
+    """
+    if silent_for < 0:
+        raise ValueError("silent_for cannot be negative")
+    cutoff = utcnow() - timedelta(seconds=silent_for)
+    stmt = select(Worker.id, Worker.pid).where(
+        Worker.host == host[:255], Worker.pid != os.getpid(), Worker.last_seen < cutoff
+    )
     async with db.get_session_context() as session:
         rows = (await session.execute(stmt)).all()
     return [worker_id for worker_id, pid in rows if process_gone(pid)]

@@ -260,7 +260,7 @@ class Supervisor(threading.Thread):
         async with self._single_flight(db) as leader:
             if not leader:
                 return
-            gone = await gone_workers_here(db, host=socket.gethostname())
+            gone = await gone_workers_here(db, host=socket.gethostname(), silent_for=2 * self.heartbeat_every)
             if gone:  # a crash of a worker of this machine (a clean exit unregisters): no need to wait for leases
                 crashed = message("worker_crashed", self.runtime.language)
                 count = await store.reclaim_of_workers(gone, reason=crashed)

@@ -142,9 +142,12 @@ async def test_a_worker_of_this_machine_whose_process_ended_is_named_gone_and_ca
     crashed = await register(app_db, host="ana-laptop", pid=ended_pid)
     running_here = await register(app_db, host="ana-laptop", pid=os.getpid())
     elsewhere = await register(app_db, host="bia-desktop", pid=ended_pid)  # another machine's pids mean nothing here
+    namesake = await register(app_db, host="ana-laptop", pid=ended_pid)  # another machine of the same name, alive
+    for worker_id in (crashed, running_here, elsewhere):
+        await age(app_db, worker_id, 30)
 
-    gone = await gone_workers_here(app_db, host="ana-laptop")
+    gone = await gone_workers_here(app_db, host="ana-laptop", silent_for=10)
 
     assert gone == ([crashed] if os.name == "posix" else [])
     assert await forget_workers(app_db, gone) == len(gone)
-    assert {w.id for w in await list_workers(app_db)} == {running_here, elsewhere} | ({crashed} - set(gone))
+    assert {w.id for w in await list_workers(app_db)} == {running_here, elsewhere, namesake} | ({crashed} - set(gone))

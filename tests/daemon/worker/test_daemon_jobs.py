@@ -188,7 +188,7 @@ def test_kill_9_mid_job_and_a_new_daemon_finishes_it_once_without_waiting_for_th
         job = snapshot(home)["jobs"][generate]
         return job if job.attempts == 2 else None
 
-    again = poll(second_attempt, timeout=30, what="the second attempt")
+    again = poll(second_attempt, timeout=45, what="the second attempt")  # the lease alone: 10 minutes
     assert again.error == message("worker_crashed", "pt_BR")  # type: ignore[attr-defined]
     state = wait_ended(home, [generate], timeout=180)
     job = state["jobs"][generate]
