@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import sqlite3
+import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -48,6 +49,22 @@ def wait_ended(home: DaemonHome, job_ids: list[uuid.UUID], timeout: float = 120)
         return None
 
     return poll(ended, timeout=timeout, interval=0.2, what=f"jobs {job_ids} to end")  # type: ignore[return-value]
+
+
+def start_long_generate(
+    home: DaemonHome, tmp_path: Path, *, repeat: int, n_threads: int | None = None
+) -> tuple[subprocess.Popen[str], uuid.UUID]:
+    """Start a daemon, add a document of ``repeat`` paragraphs and wait until its generate job runs."""
+    if n_threads is not None:
+        home.settings["model"]["n_threads"] = n_threads
+        home.write_settings()
+    source = tmp_path / "longo.txt"
+    source.write_text("\n\n".join([PORTUGUESE] * repeat), encoding="utf-8")
+    daemon = home.start()
+    (ingest,) = add(home, source)
+    generate = generate_job_id_for(ingest)
+    poll(lambda: (j := snapshot(home)["jobs"].get(generate)) is not None and j.status == "running", what="generate")
+    return daemon, generate
 
 
 def test_a_text_document_becomes_a_study_guide_through_both_jobs(home: DaemonHome, tmp_path: Path):
@@ -116,14 +133,7 @@ def test_a_second_daemon_on_the_same_data_folder_exits_with_a_message(home: Daem
 
 
 def test_sigterm_hands_the_running_job_back_and_exits_within_ten_seconds(home: DaemonHome, tmp_path: Path):
-    home.settings["model"]["n_threads"] = 1
-    home.write_settings()
-    source = tmp_path / "longo.txt"
-    source.write_text("\n\n".join([PORTUGUESE] * 300), encoding="utf-8")
-    daemon = home.start()
-    (ingest,) = add(home, source)
-    generate = generate_job_id_for(ingest)
-    poll(lambda: (j := snapshot(home)["jobs"].get(generate)) is not None and j.status == "running", what="generate")
+    daemon, generate = start_long_generate(home, tmp_path, repeat=300, n_threads=1)
     started = time.monotonic()
     daemon.send_signal(signal.SIGTERM)
     assert daemon.wait(15) == 0
@@ -136,14 +146,7 @@ def test_sigterm_hands_the_running_job_back_and_exits_within_ten_seconds(home: D
 def test_sigterm_gives_every_job_waiting_behind_the_running_one_its_message_back_at_once(
     home: DaemonHome, tmp_path: Path
 ):
-    home.settings["model"]["n_threads"] = 1
-    home.write_settings()
-    source = tmp_path / "longo.txt"
-    source.write_text("\n\n".join([PORTUGUESE] * 300), encoding="utf-8")
-    daemon = home.start()
-    (ingest,) = add(home, source)
-    generate = generate_job_id_for(ingest)
-    poll(lambda: (j := snapshot(home)["jobs"].get(generate)) is not None and j.status == "running", what="generate")
+    daemon, generate = start_long_generate(home, tmp_path, repeat=300, n_threads=1)
     notes = []
     for i in range(40):  # one worker thread: they wait behind the guide, and the daemon holds up to 32 messages
         notes.append(tmp_path / f"nota-{i}.txt")
@@ -174,12 +177,7 @@ def test_kill_9_mid_job_and_a_new_daemon_finishes_it_once_without_waiting_for_th
 ):
     home.settings["stale_after"] = 600.0  # only knowing that the process is gone can bring the job back in time
     home.write_settings()
-    source = tmp_path / "longo.txt"
-    source.write_text("\n\n".join([PORTUGUESE] * 80), encoding="utf-8")
-    daemon = home.start()
-    (ingest,) = add(home, source)
-    generate = generate_job_id_for(ingest)
-    poll(lambda: (j := snapshot(home)["jobs"].get(generate)) is not None and j.status == "running", what="generate")
+    daemon, generate = start_long_generate(home, tmp_path, repeat=80)
     os.kill(daemon.pid, signal.SIGKILL)
     daemon.wait(10)
     home.start()
