@@ -17,6 +17,7 @@ import gc
 import logging
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 import dramatiq
@@ -66,9 +67,9 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
             print(str(locked))
         return 0 if autostart else EXIT_ALREADY_RUNNING
     worker_threads = threads or settings.worker_threads
-    embedded = _shares_store_file(settings)
+    shared_file = _shared_store_file(settings)
     options: dict[str, Any]
-    if embedded:
+    if shared_file is not None:
         prefetch = max(EMBEDDED_PREFETCH, 2 * worker_threads)
         options = {"claim_batch": prefetch // 2}
     else:
@@ -85,9 +86,8 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         runtime.dispatch = actors.dispatch
         runtime.dispatch_many = actors.dispatch_many
         # The supervisor installs the outbox's triggers before it registers the worker.
-        if embedded:
-            store_file = sqlite_path_from_url(settings.database_url)
-            runtime.outbox = Outbox(store_file, actors.QUEUE, tuple(sorted(actors.ACTORS)))
+        if shared_file is not None:
+            runtime.outbox = Outbox(shared_file, actors.QUEUE, tuple(sorted(actors.ACTORS)))
         install(runtime)
         supervisor = Supervisor(runtime, version=__version__, threads=worker_threads, **_redispatch_override())
         supervisor.start()
@@ -121,14 +121,14 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         lock.release()
 
 
-def _shares_store_file(settings: Settings) -> bool:
-    """Whether the job store and the SQLite broker share one file (the embedded default, with its outbox)."""
+def _shared_store_file(settings: Settings) -> Path | None:
+    """The file the job store and the SQLite broker share (the embedded default, with its outbox), else ``None``."""
     try:
         store_file = sqlite_path_from_url(settings.database_url)
         queue_file = sqlite_path_from_url(settings.broker_url)
     except ValueError:
-        return False  # PostgreSQL, or Redis
-    return queue_file.resolve() == store_file.resolve()
+        return None  # PostgreSQL, or Redis
+    return store_file if queue_file.resolve() == store_file.resolve() else None
 
 
 def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor, loop_thread: object) -> None:

@@ -34,6 +34,7 @@ from pathlib import Path
 
 __all__ = [
     "JOB_TIMEOUT",
+    "MODEL_CHECK_FLAG",
     "check_model",
     "run_isolated",
     "run_model_check",

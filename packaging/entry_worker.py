@@ -10,6 +10,8 @@ from __future__ import annotations
 import multiprocessing
 import sys
 
+from bundle_selftest import MODEL_CHECK_FLAG
+
 
 def main() -> int:
     """Run the command line, or the bundle's self-test when ``--self-test`` is the first argument."""
@@ -17,7 +19,7 @@ def main() -> int:
         from bundle_selftest import check_model, run_self_test
 
         return run_self_test("studyjobs-worker", [check_model])
-    if sys.argv[1:2] == ["--self-test-model"]:  # the self-test's model check, in a process of its own
+    if sys.argv[1:2] == [MODEL_CHECK_FLAG]:  # the self-test's model check, in a process of its own
         from bundle_selftest import run_model_check
 
         return run_model_check()
