@@ -167,3 +167,15 @@ class Child:
         if self.process.stdout is not None:
             self.process.stdout.close()
         return code
+
+
+def held_by_a_child(kit: BrokerKit, broker: Broker, children: list[Child]) -> tuple[str, Message[Any], Child]:
+    """Enqueue "long job" on a new queue of ``broker`` and let a child process take it and hold it (never ack);
+    returns the queue, the message sent and the child (added to ``children``)."""
+    queue = unique_queue()
+    broker.declare_queue(queue)
+    sent = broker.enqueue(make_message(queue, "long job"))
+    holder = Child("hold", kit, queue)
+    children.append(holder)
+    assert holder.read_line(timeout=30) == sent.message_id
+    return queue, sent, holder

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import dramatiq
-from broker_kits import BrokerKit, Child, make_message, take, unique_queue, wait_until
+from broker_kits import BrokerKit, Child, held_by_a_child, make_message, take, unique_queue, wait_until
 from dramatiq.broker import Broker
 from dramatiq.middleware import CurrentMessage
 
@@ -95,13 +95,7 @@ def test_a_killed_consumer_keeps_its_message_while_alive_and_loses_it_after_its_
     kit: BrokerKit, children: list[Child]
 ):
     broker = kit.open()
-    queue = unique_queue()
-    broker.declare_queue(queue)
-    sent = broker.enqueue(make_message(queue, "long job"))
-
-    holder = Child("hold", kit, queue)
-    children.append(holder)
-    assert holder.read_line(timeout=30) == sent.message_id
+    queue, sent, holder = held_by_a_child(kit, broker, children)
 
     # Alive for 2.5 leases: its heartbeat keeps the message away from everybody else.
     consumer = broker.consume(queue, prefetch=1, timeout=100)

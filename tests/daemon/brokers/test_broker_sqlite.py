@@ -14,7 +14,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from broker_kits import BrokerKit, Child, consumer_waiting_for_a_slot, make_message, take, unique_queue, wait_until
+from broker_kits import (
+    BrokerKit,
+    Child,
+    consumer_waiting_for_a_slot,
+    held_by_a_child,
+    make_message,
+    take,
+    unique_queue,
+    wait_until,
+)
 from dramatiq.common import dq_name
 from dramatiq.errors import QueueJoinTimeout, QueueNotFound
 
@@ -382,13 +391,7 @@ def test_the_messages_of_a_consumer_whose_process_here_died_are_redelivered_at_o
     sqlite_kit: BrokerKit, children: list[Child]
 ):
     sqlite_kit.options.update(lease_seconds=600.0, heartbeat_seconds=300.0)  # the lease alone would take 10 min
-    broker = sqlite_broker(sqlite_kit)
-    queue = unique_queue()
-    broker.declare_queue(queue)
-    sent = broker.enqueue(make_message(queue, "long job"))
-    holder = Child("hold", sqlite_kit, queue)
-    children.append(holder)
-    assert holder.read_line(timeout=30) == sent.message_id
+    queue, sent, holder = held_by_a_child(sqlite_kit, sqlite_broker(sqlite_kit), children)
 
     holder.kill()  # kill -9: its consumer row and its claim stay behind
     restarted = sqlite_broker(sqlite_kit)  # a new daemon's broker reaps as it registers
