@@ -17,6 +17,9 @@ from its document (``char_count``). Per phase: the median seconds (the phase's s
 slope of seconds against kilochars, clamped at ≥ 0 (the phase's ``per_kilochar``), anchored at the corpus's median
 size (``reference_kilochars``). Written with
 ``PhasePlan.dump(path, measured_on=..., documents=..., date=...)``; the fit's details are kept alongside.
+``ingest`` is fitted over every document (``ingest.json``, for formats without a family plan) and again per reader
+family (``ingest-pdf.json``, ``ingest-text.json``; ``daemon.plans.READER_FAMILIES``): their reading speeds differ
+tenfold per character.
 """
 
 from __future__ import annotations
@@ -47,7 +50,9 @@ from bench_support import (
     text_corpus,
 )
 
+from core.formats import document_format
 from core.progress import Phase, PhasePlan
+from daemon.plans import reader_family
 
 PHASES = {"ingest": ("read", "clean", "save"), "generate": ("load_model", "outline", "sections", "export")}
 PLANS_DIR = ROOT / "resources" / "plans"
@@ -167,36 +172,45 @@ def main() -> int:
         failed = [(r.title, r.kind, r.error) for r in rows if r.status != "done"]
         if failed:
             print(f"jobs that did not finish well: {failed}")
-        samples: dict[str, list[tuple[float, dict[str, float]]]] = {"ingest": [], "generate": []}
-        names: dict[str, list[dict[str, Any]]] = {"ingest": [], "generate": []}
+        # plan file stem ("ingest", "ingest-pdf", "generate" …) → its job kind, samples and documents
+        samples: dict[str, list[tuple[float, dict[str, float]]]] = {}
+        names: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             if row.status != "done":
                 continue
             document_id = row.result_id if row.kind == "ingest" else uuid.UUID(str(row.params["document_id"]))
             source, chars, pages = documents[document_id]
             timings = {p["name"]: s for p in row.phases if (s := seconds_of(p)) is not None}
-            samples[row.kind].append((chars / 1000.0, timings))
             total = (row.finished_at - row.started_at).total_seconds()
-            names[row.kind].append({"name": source, "chars": chars, "pages": pages, "job_seconds": round(total, 3)})
+            stems = [row.kind]
+            family = reader_family(document_format(source)) if row.kind == "ingest" else None
+            if family is not None:
+                stems.append(f"{row.kind}-{family}")
+            for stem in stems:
+                samples.setdefault(stem, []).append((chars / 1000.0, timings))
+                names.setdefault(stem, []).append(
+                    {"name": source, "chars": chars, "pages": pages, "job_seconds": round(total, 3)}
+                )
         measured_on = (
             f"{platform.system()} {platform.machine()}, {len(__import__('os').sched_getaffinity(0))} shared cores, "
             f"Python {platform.python_version()}; embedded mode (SQLite); model SmolLM2-135M-Instruct Q4_1 (bundled)"
         )
         today = dt.date.today().isoformat()
-        for kind in ("ingest", "generate"):
-            plan, details = fit(samples[kind], PHASES[kind])
-            path = out / f"{kind}.json"
+        for stem in sorted(samples):
+            kind = stem.split("-")[0]
+            plan, details = fit(samples[stem], PHASES[kind])
+            path = out / f"{stem}.json"
             plan.dump(
                 path,
                 measured_on=measured_on,
-                documents=sorted(names[kind], key=lambda d: d["chars"]),
+                documents=sorted(names[stem], key=lambda d: d["chars"]),
                 date=today,
                 command="bench/calibrate.py",
                 split="calibration half: bench_support.held_out(name) is False (sha256(name)[0] >= 77)",
                 fit=details,
             )
             PhasePlan.load(path)  # what the daemon will read
-            print(f"\n{kind}: {len(samples[kind])} jobs → {path}")
+            print(f"\n{stem}: {len(samples[stem])} jobs → {path}")
             print(f"  {'phase':<11} {'n':>3} {'median s':>9} {'s/kilochar':>11} {'intercept s':>12} {'kilochars':>14}")
             for name, d in details.items():
                 span = "–".join(f"{x:g}" for x in d["kilochars_range"])

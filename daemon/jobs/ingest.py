@@ -15,7 +15,7 @@ from core.formats import document_format
 from core.schema import DOCUMENT_STAGES, Document
 from core.stages import StageStatus
 from daemon.jobs.context import JobContext, UserFacingError
-from daemon.plans import plan_for
+from daemon.plans import plan_for, reader_family
 from daemon.readers import ExtractedDocument, read_document
 from daemon.readers.cleanup import to_nfc
 
@@ -55,7 +55,7 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     """Read the file named in ``params["path"]``, save it as a document, and queue its study guide."""
     path = Path(str(ctx.job.params.get("path", "")))
     kind = document_format(path)
-    tracker = ctx.tracker(plan_for("ingest"), sizes={"read": _expected_chars(path, kind)})
+    tracker = ctx.tracker(plan_for("ingest", reader_family(kind)), sizes={"read": _expected_chars(path, kind)})
     await tracker.message("read", ctx.text("reading"))
     pages = kind == "pdf"
     counter = ctx.counter(tracker, "read", "reading_page" if pages else "reading_part", every=0.02)

@@ -1,0 +1,42 @@
+"""The shipped phase plans: one per job kind, and per reader family where reading speeds differ."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.formats import SUPPORTED_SUFFIXES
+from core.progress import PhasePlan
+from daemon.plans import PLANS_DIR, READER_FAMILIES, plan_for, reader_family
+
+
+def test_every_reader_family_ships_its_own_calibrated_plan() -> None:
+    for family in READER_FAMILIES:
+        path = PLANS_DIR / f"ingest-{family}.json"
+        assert path.is_file(), f"bench/calibrate.py did not write {path.name}"
+        assert plan_for("ingest", family).names == ("read", "clean", "save")
+
+
+@pytest.mark.parametrize("document_format", sorted(set(SUPPORTED_SUFFIXES.values())))
+def test_every_supported_format_gets_a_plan_with_the_ingest_phases(document_format: str) -> None:
+    plan = plan_for("ingest", reader_family(document_format))
+    assert plan.names == ("read", "clean", "save")
+
+
+def test_formats_without_a_family_take_the_plan_fitted_over_every_format() -> None:
+    assert reader_family("docx") is None and reader_family("epub") is None
+    assert plan_for("ingest", None).phases == plan_for("ingest").phases
+    assert plan_for("ingest", "no-such-family").phases == PhasePlan.load(PLANS_DIR / "ingest.json").phases
+
+
+def test_plain_text_is_expected_to_read_much_faster_than_a_pdf_of_the_same_length() -> None:
+    chars = 100_000
+    text = plan_for("ingest", "text").expected_seconds("read", chars)
+    pdf = plan_for("ingest", "pdf").expected_seconds("read", chars)
+    assert text * 5 < pdf, (text, pdf)
+
+
+def test_a_text_file_gives_saving_a_visible_share_of_its_bar() -> None:
+    """One read rate for every format left a text file's save (a fixed few ms) under 3 % of the bar."""
+    sized = plan_for("ingest", "text").sized({"read": 100_000})
+    start, end = sized.span("save")
+    assert end - start > 0.05
