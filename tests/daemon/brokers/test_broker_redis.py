@@ -100,3 +100,10 @@ def test_an_idle_delay_queue_is_looked_at_about_once_a_second_and_the_main_queue
     finally:
         main.close()
         delayed.close()
+
+
+def test_replies_are_parsed_by_hiredis_not_in_python():
+    """hiredis is a dependency for speed: without it redis-py silently falls back to its pure-Python parser."""
+    from redis.utils import HIREDIS_AVAILABLE
+
+    assert HIREDIS_AVAILABLE
