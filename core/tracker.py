@@ -101,6 +101,7 @@ class ProgressTracker:
         *,
         size: int | None = None,
         stop_event: threading.Event | None = None,
+        message: str | None = None,
     ) -> T:
         """Run ``work`` as phase ``phase``; returns what it returned.
 
@@ -110,6 +111,7 @@ class ProgressTracker:
             size: Input characters, for the phase's per-kilochar slope.
             stop_event: Set when the job is interrupted, before the coroutine is cancelled: the way to reach a
                 thread (local inference) that cancelling a coroutine cannot stop.
+            message: The user message for the phase ("Reading…"), written with its floor: one write, not two.
 
         Raises:
             StageInterruptedError: the job was cancelled or its claim lost. Whatever ``work`` raises otherwise.
@@ -121,7 +123,7 @@ class ProgressTracker:
         self._mark(phase, seconds=expected, started_at=utcnow())
         task: asyncio.Future[T] = asyncio.ensure_future(work)
         try:
-            if not await self._write(start, phase, phases=True):
+            if not await self._write(start, phase, phases=True, message=message):
                 await self._interrupt(task)
             loop = asyncio.get_running_loop()
             began = self._began = loop.time()
@@ -196,10 +198,6 @@ class ProgressTracker:
         if done > 0:  # a count of zero says nothing yet: until the first real step, time moves the bar
             self._counted[phase] = max(value, self._counted.get(phase, 0.0))
             self._counted_at[phase] = at
-
-    async def message(self, phase: str, text: str, *, detail: Mapping[str, Any] | None = None) -> bool:
-        """Write a user message (and counters) without moving the bar."""
-        return await self._write(self._counted.get(phase, self.plan.span(phase)[0]), phase, message=text, detail=detail)
 
     def _between_counts(self, phase: str, counted: float, at: float) -> float:
         """The last count moved on at the pace the counts have kept so far, never past the phase's ceiling."""

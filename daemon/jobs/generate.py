@@ -52,15 +52,15 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     tracker = ctx.tracker(plan_for("generate"), sizes={"outline": len(text), "sections": len(text)})
     await _mark(ctx, document.id, ("outline",), StageStatus.RUNNING)
 
-    await tracker.message("load_model", ctx.text("loading_model"))
-    generator = await tracker.run("load_model", _load_model(ctx), stop_event=ctx.stop_event)
+    loading = _load_model(ctx)
+    generator = await tracker.run("load_model", loading, stop_event=ctx.stop_event, message=ctx.text("loading_model"))
     writer = GuideWriter(generator)
-    await tracker.message("outline", ctx.text("outlining"))
     plan = await tracker.run(
         "outline",
         writer.outline(text, language=language, stop_event=ctx.stop_event, on_progress=_progress(ctx, tracker)),
         size=len(text),
         stop_event=ctx.stop_event,
+        message=ctx.text("outlining"),
     )
     await _mark(ctx, document.id, ("outline",), StageStatus.DONE, result=json.dumps([t for t, _ in plan.sections]))
     await _mark(ctx, document.id, ("write",), StageStatus.RUNNING)
@@ -71,8 +71,8 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         size=len(text),
         stop_event=ctx.stop_event,
     )
-    await tracker.message("export", ctx.text("exporting"))
-    guide_id = await tracker.run("export", _export(ctx, document, guide, generator))
+    exporting = _export(ctx, document, guide, generator)
+    guide_id = await tracker.run("export", exporting, message=ctx.text("exporting"))
     await _mark(ctx, document.id, ("write",), StageStatus.DONE, result=str(guide_id))
     await store.report_progress(ctx.job.id, 1.0, attempt=ctx.job.attempts)
     return guide_id

@@ -56,21 +56,21 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     path = Path(str(ctx.job.params.get("path", "")))
     kind = document_format(path)
     tracker = ctx.tracker(plan_for("ingest", reader_family(kind)), sizes={"read": _expected_chars(path, kind)})
-    await tracker.message("read", ctx.text("reading"))
     pages = kind == "pdf"
     counter = ctx.counter(tracker, "read", "reading_page" if pages else "reading_part", every=0.02)
     extracted: ExtractedDocument = await tracker.run(
         "read",
         ctx.in_thread(read_document, path, on_progress=counter, stop_event=ctx.stop_event),
         stop_event=ctx.stop_event,
+        message=ctx.text("reading"),
     )
-    await tracker.message("clean", ctx.text("cleaning"))
-    text = await tracker.run("clean", ctx.in_thread(clean_text, extracted.text), size=extracted.char_count)
+    cleaning = ctx.in_thread(clean_text, extracted.text)
+    text = await tracker.run("clean", cleaning, size=extracted.char_count, message=ctx.text("cleaning"))
     if not text:
         raise UserFacingError("no_text")
-    await tracker.message("save", ctx.text("saving"))
     wants_guide = not ctx.job.params.get("only_extract", False)
-    document_id = await tracker.run("save", _save(ctx, path, extracted, text, wants_guide), size=len(text))
+    saving = _save(ctx, path, extracted, text, wants_guide)
+    document_id = await tracker.run("save", saving, size=len(text), message=ctx.text("saving"))
     if wants_guide:
         generate = await ctx.runtime.store.enqueue(
             "generate",

@@ -109,6 +109,18 @@ async def test_entering_the_first_phase_writes_its_name_immediately(store: JobSt
     await runner
 
 
+async def test_a_phase_entered_with_a_message_shows_it_from_its_first_write(store: JobStore):
+    job = await claimed(store)
+    tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"read": 60.0, "save": 1.0}), interval=30)
+    gate = asyncio.Event()
+    runner = asyncio.create_task(tracker.run("read", gate.wait(), message="Reading…"))
+    row = await async_wait_for(lambda: _stage_is(store, job.id, "read"), message="the stage on the row")
+    assert (row.message, row.progress) == ("Reading…", 0.0)
+    gate.set()
+    await runner
+    assert (await store.get(job.id)).message == "Reading…"  # the phase's end keeps it
+
+
 async def _stage_is(store: JobStore, job_id, stage: str):
     row = await store.get(job_id)
     return row if row.stage == stage else None
