@@ -11,7 +11,8 @@ under a unique key namespace (deleted afterwards).
 
 1. **No-op throughput** (jobs/s, enqueue of N jobs → all done, one worker process with one worker thread): our
    daemon embedded (SQLite store + SQLite queue) against Huey (``SqliteHuey`` on the same disk, one worker
-   thread), and PostgreSQL + Redis against Procrastinate (same PostgreSQL server, concurrency 1). Ours and its
+   thread), and PostgreSQL + Redis against Procrastinate (same PostgreSQL server, concurrency 1; both databases
+   vacuumed between rounds, as autovacuum would, which this machine's server has off). Ours and its
    peer run in alternating rounds, five each, and every figure is the median of its rounds: single rounds moved
    ±15 % on this shared 2-core machine, and its speed drifts over minutes. Ours is measured as
    *row only* (``store.enqueue``: what the CLI and the window do). Embedded, the row writes its own broker message
@@ -72,6 +73,7 @@ from bench_support import (
     stop_processes,
     temp_pg_database,
     text_corpus,
+    vacuum_analyze,
 )
 
 FIGURES: list[tuple[str, str, str]] = []  # (section, what, value with unit) — the summary at the end
@@ -157,13 +159,15 @@ async def bench_ours(
     *,
     outbox: bool,
     peer: tuple[str, PeerRound],
+    between_rounds: Callable[[], None] | None = None,
 ) -> None:
     """Throughput of one of our setups in rounds alternating with its peer's, then its dispatch latency.
 
     ``sizes`` is (no-op jobs per round, tiny ingest jobs, latency samples). Round by round, ours and then the peer
     run on the same machine within seconds of each other, so a slow patch of this shared machine hits both; each
     figure is the median of its rounds. ``outbox``: the row writes its own message (embedded), so the *row +
-    message* way would only add a duplicate message per job and is not measured.
+    message* way would only add a duplicate message per job and is not measured. ``between_rounds`` runs after each
+    round pair, untimed (the PostgreSQL databases' ``VACUUM``).
     """
     n, n_ingest, lat = sizes
     peer_name, peer_round = peer
@@ -184,6 +188,8 @@ async def bench_ours(
             for name, use in ways:
                 rates[name].append(await our_throughput(home, use, NOOP_KIND, n))
             theirs.append(await peer_round(n))
+            if between_rounds is not None:
+                await asyncio.to_thread(between_rounds)
         for name, _ in ways:
             rate = statistics.median(rates[name])
             what = f"{label} no-op, {name} ({n} jobs, median of {_rounds(rates[name])})"
@@ -501,7 +507,15 @@ async def run(quick: bool) -> None:
             try:
                 async with procrastinate_peer(peer_dsn) as procrastinate_round:
                     peer = (procrastinate, procrastinate_round)
-                    await bench_ours("PostgreSQL + Redis", home, namespace, sizes, outbox=False, peer=peer)
+                    await bench_ours(
+                        "PostgreSQL + Redis",
+                        home,
+                        namespace,
+                        sizes,
+                        outbox=False,
+                        peer=peer,
+                        between_rounds=lambda: vacuum_analyze(dsn, peer_dsn),
+                    )
             finally:
                 redis_cleanup(namespace)
         with temp_pg_database("experiment") as dsn:
