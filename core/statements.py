@@ -30,6 +30,8 @@ class LifecycleStatements:
         claim: queued → running for ``job_id`` at ``now`` by ``worker_id``; returns the row with its payload.
         succeed_held: running → done for ``job_id`` while ``attempt`` still holds the claim; returns the row.
         succeed_open: queued/running → done for ``job_id`` (no claim token); returns the row.
+        succeed_held_id, succeed_open_id: the same two, returning only the id (for a caller with no use for the row:
+            decoding a whole row costs more than SQLite takes to write it).
         progress_held: a running job's progress (never backwards), lease and ``updated_at`` at ``now`` while
             ``attempt`` holds the claim; ``stage``, ``message``, ``detail`` and ``phases`` are written when not
             ``None`` (each is bound, ``None`` keeps the column).
@@ -42,6 +44,8 @@ class LifecycleStatements:
     claim: Update
     succeed_held: Update
     succeed_open: Update
+    succeed_held_id: Update
+    succeed_open_id: Update
     progress_held: Update
     progress_open: Update
 
@@ -52,6 +56,8 @@ class LifecycleStatements:
             self.claim,
             self.succeed_held,
             self.succeed_open,
+            self.succeed_held_id,
+            self.succeed_open_id,
             self.progress_held,
             self.progress_open,
         )
@@ -119,6 +125,8 @@ class LifecycleStatements:
             claim=claim,
             succeed_held=held.values(**done).returning(*columns),
             succeed_open=opened.values(**done).returning(*columns),
+            succeed_held_id=held.values(**done).returning(c.id),
+            succeed_open_id=opened.values(**done).returning(c.id),
             progress_held=held.values(**progress),
             progress_open=update(table).where(c.id == job_id, running).values(**progress),
         )

@@ -262,6 +262,24 @@ class JobStore(Generic[M]):
             raise await self._why_not_closed(job_id, attempt)
         return self._row_to_model(row)
 
+    async def succeed_without_row(
+        self,
+        job_id: uuid.UUID,
+        *,
+        result_id: uuid.UUID | None = None,
+        attempt: int | None = None,
+        message: str = "",
+    ) -> None:
+        """:meth:`succeed`, the same write and the same errors, without reading the closed row back.
+
+        For a worker that has no use for the row: decoding one (its JSON and time columns) costs more than the
+        database takes to write it, on the path every job takes.
+        """
+        params = {"job_id": job_id, "now": utcnow(), "result_id": result_id, "message": message, "attempt": attempt}
+        stmt = self._sql.succeed_open_id if attempt is None else self._sql.succeed_held_id
+        if (await self.db.execute(stmt, params)).first() is None:
+            raise await self._why_not_closed(job_id, attempt)
+
     async def fail(
         self,
         job_id: uuid.UUID,

@@ -13,6 +13,7 @@ from core import (
     TERMINAL_JOB_STATUSES,
     JobAlreadyFinishedError,
     JobCancelledError,
+    JobClaimLostError,
     JobNotFoundError,
     JobStatus,
     JobStore,
@@ -95,6 +96,31 @@ async def test_succeed_closes_the_job_drops_the_payload_and_fills_the_bar(store:
     assert done.result_id == result
     assert done.finished_at is not None
     assert (await store.get(job.id, with_payload=True)).payload is None
+
+
+async def test_succeed_without_row_makes_the_same_write_as_succeed(store: JobStore):
+    job = await store.enqueue("extract", payload=b"big document")
+    claimed = await store.claim(job.id)
+    result = uuid.uuid4()
+    assert await store.succeed_without_row(job.id, result_id=result, attempt=claimed.attempts) is None
+    done = await store.get(job.id, with_payload=True)
+    assert (done.status, done.progress, done.result_id, done.payload) == (JobStatus.DONE, 1.0, result, None)
+    assert done.finished_at is not None and done.heartbeat_at is None
+    unclaimed = await store.enqueue("extract")
+    await store.succeed_without_row(unclaimed.id)  # no claim token: any open job
+    assert (await store.get(unclaimed.id)).status == JobStatus.DONE
+
+
+async def test_succeed_without_row_raises_what_succeed_raises(store: JobStore):
+    with pytest.raises(JobNotFoundError):
+        await store.succeed_without_row(uuid.uuid4())
+    job = await store.enqueue("extract")
+    claimed = await store.claim(job.id)
+    with pytest.raises(JobClaimLostError):
+        await store.succeed_without_row(job.id, attempt=claimed.attempts + 1)
+    await store.cancel(job.id)
+    with pytest.raises(JobCancelledError):
+        await store.succeed_without_row(job.id, attempt=claimed.attempts)
 
 
 async def test_fail_keeps_the_bar_where_it_stopped_and_records_the_reason(store: JobStore):
