@@ -172,7 +172,7 @@ def main() -> int:
         failed = [(r.title, r.kind, r.error) for r in rows if r.status != "done"]
         if failed:
             print(f"jobs that did not finish well: {failed}")
-        # plan file stem ("ingest", "ingest-pdf", "generate" …) → its job kind, samples and documents
+        # plan file stem ("ingest", "ingest-pdf", "generate" …; its job kind before the dash) → samples, documents
         samples: dict[str, list[tuple[float, dict[str, float]]]] = {}
         names: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
