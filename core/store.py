@@ -255,11 +255,7 @@ class JobStore(Generic[M]):
             JobClaimLostError: ``attempt`` given and the claim was superseded.
             JobAlreadyFinishedError: it was already terminal.
         """
-        params = {"job_id": job_id, "now": utcnow(), "result_id": result_id, "message": message, "attempt": attempt}
-        stmt = self._sql.succeed_open if attempt is None else self._sql.succeed_held
-        row = (await self.db.execute(stmt, params)).first()
-        if row is None:
-            raise await self._why_not_closed(job_id, attempt)
+        row = await self._close_done(job_id, result_id, attempt, message, whole_row=True)
         return self._row_to_model(row)
 
     async def succeed_without_row(
@@ -275,10 +271,7 @@ class JobStore(Generic[M]):
         For a worker that has no use for the row: decoding one (its JSON and time columns) costs more than the
         database takes to write it, on the path every job takes.
         """
-        params = {"job_id": job_id, "now": utcnow(), "result_id": result_id, "message": message, "attempt": attempt}
-        stmt = self._sql.succeed_open_id if attempt is None else self._sql.succeed_held_id
-        if (await self.db.execute(stmt, params)).first() is None:
-            raise await self._why_not_closed(job_id, attempt)
+        await self._close_done(job_id, result_id, attempt, message, whole_row=False)
 
     async def fail(
         self,
@@ -479,6 +472,22 @@ class JobStore(Generic[M]):
         if job is None:
             raise await self._why_not_closed(job_id, attempt)
         return job
+
+    async def _close_done(
+        self, job_id: uuid.UUID, result_id: uuid.UUID | None, attempt: int | None, message: str, *, whole_row: bool
+    ) -> Mapping[str, Any]:
+        """The write of :meth:`succeed` and :meth:`succeed_without_row`; the returned row is the whole closed row
+        when ``whole_row``, else its id alone. Raises what :meth:`succeed` documents."""
+        sql = self._sql
+        if whole_row:
+            stmt = sql.succeed_open if attempt is None else sql.succeed_held
+        else:
+            stmt = sql.succeed_open_id if attempt is None else sql.succeed_held_id
+        params = {"job_id": job_id, "now": utcnow(), "result_id": result_id, "message": message, "attempt": attempt}
+        row = (await self.db.execute(stmt, params)).first()
+        if row is None:
+            raise await self._why_not_closed(job_id, attempt)
+        return row
 
     async def _why_not_closed(self, job_id: uuid.UUID, attempt: int | None) -> Exception:
         async with self.db.get_session_context() as session:
