@@ -14,10 +14,11 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from dramatiq.broker import Broker
-from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware, ShutdownNotifications
+from dramatiq.middleware import CurrentMessage, Middleware, ShutdownNotifications
 
 from daemon.brokers.redis import REDIS_SCHEMES, create_redis_broker
 from daemon.brokers.sqlite import DeadLetter, QueueFileUnavailable, SQLiteBroker, sqlite_path_from_url
+from daemon.middleware import JobAsyncIO
 
 __all__ = [
     "ALLOWED_SCHEMES",
@@ -33,8 +34,8 @@ ALLOWED_SCHEMES = ("sqlite", *REDIS_SCHEMES)
 
 
 def default_middleware() -> list[Middleware]:
-    """Fresh instances of our middleware: ``ShutdownNotifications``, ``AsyncIO`` (``async def`` actors) and
-    ``CurrentMessage``.
+    """Fresh instances of our middleware: ``ShutdownNotifications``, ``AsyncIO`` (``async def`` actors, through
+    :class:`daemon.middleware.JobAsyncIO`) and ``CurrentMessage``.
 
     Left out of Dramatiq's defaults: ``Retries`` and ``TimeLimit`` (the job store owns retries, with its own
     backoff, and a study guide may take hours), and ``AgeLimit``, ``Callbacks`` and ``Pipelines``, which our
@@ -42,7 +43,7 @@ def default_middleware() -> list[Middleware]:
     pass through. Without ``Retries``, nothing fails a message whose actor raised: it is acked; the actor wrapper
     records the error on the job.
     """
-    return [ShutdownNotifications(), AsyncIO(), CurrentMessage()]
+    return [ShutdownNotifications(), JobAsyncIO(), CurrentMessage()]
 
 
 def create_broker(url: str, *, middleware: list[Middleware] | None = None, **options: Any) -> Broker:

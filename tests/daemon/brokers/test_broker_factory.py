@@ -25,6 +25,7 @@ from dramatiq.middleware import (
 )
 
 from daemon.brokers import SQLiteBroker, create_broker, default_middleware
+from daemon.middleware import JobAsyncIO
 
 
 def test_an_sqlite_url_makes_the_embedded_broker_with_our_middleware(tmp_path: Path):
@@ -75,7 +76,8 @@ def test_a_refused_url_does_not_show_its_password():
 
 def test_our_middleware_has_no_retries_no_time_limit_and_nothing_our_actors_do_not_use():
     kinds = [type(m) for m in default_middleware()]
-    assert kinds == [ShutdownNotifications, AsyncIO, CurrentMessage]
+    assert kinds == [ShutdownNotifications, JobAsyncIO, CurrentMessage]
+    assert issubclass(JobAsyncIO, AsyncIO)  # Dramatiq's middleware, with our loop thread
     assert not {AgeLimit, Callbacks, Pipelines, Retries, TimeLimit} & set(kinds)
     first, second = default_middleware(), default_middleware()
     assert all(a is not b for a, b in zip(first, second, strict=True)), "each broker needs its own instances"
