@@ -10,7 +10,9 @@ iteration and one future fewer per job, on the path every job takes.
 Everything else is Dramatiq's: the same thread, loop and start/stop, and the same behaviour on an
 :class:`~dramatiq.threading.Interrupt` (the ``Shutdown`` that ``ShutdownNotifications`` raises in a worker thread):
 the task is cancelled, the worker waits up to a second for the coroutine to finish its clean-up, and the interrupt
-is raised again.
+is raised again. One difference: a coroutine interrupted before it began never runs and the interrupt is raised at
+once, where Dramatiq's waits out that second (its cancelled task never reaches the code that would wake the worker)
+and raises ``RuntimeError``.
 """
 
 from __future__ import annotations
@@ -37,13 +39,14 @@ CLEANUP_WAIT = 1.0
 class _Outcome:
     """What the coroutine returned or raised, written on the loop thread before ``done`` is set, read after."""
 
-    __slots__ = ("cancel_requested", "done", "error", "result", "task")
+    __slots__ = ("cancel_requested", "done", "error", "result", "started", "task")
 
     def __init__(self) -> None:
         self.done = threading.Event()
         self.result: Any = None
         self.error: BaseException | None = None
         self.task: asyncio.Task[None] | None = None
+        self.started = False  # the coroutine has begun (only then may its task be cancelled)
         self.cancel_requested = False
 
 
@@ -63,14 +66,16 @@ class JobLoopThread(EventLoopThread):
         if not self.loop.is_running():
             raise RuntimeError("Event loop is not running.")
         outcome = _Outcome()
-        self.loop.call_soon_threadsafe(self._start, coro, outcome)
         try:
+            self.loop.call_soon_threadsafe(self._start, coro, outcome)
             while not outcome.done.wait(timeout=self.interrupt_check_ival):
                 pass
         except Interrupt as interrupt:
             self.loop.call_soon_threadsafe(_cancel, outcome)
             if not outcome.done.wait(timeout=CLEANUP_WAIT):
                 raise RuntimeError("Timed out while waiting for coroutine.") from interrupt
+            if outcome.task is None and isinstance(coro, Coroutine):
+                coro.close()  # interrupted before its start was queued: it never ran
             raise
         error, outcome.error = outcome.error, None  # no cycle: error → traceback → this frame → outcome → error
         if error is not None:
@@ -82,16 +87,16 @@ class JobLoopThread(EventLoopThread):
         return result
 
     def _start(self, coro: Awaitable[Any], outcome: _Outcome) -> None:
-        if outcome.cancel_requested:  # interrupted before it started: it never runs
-            if isinstance(coro, Coroutine):
-                coro.close()
-            outcome.done.set()
-            return
         outcome.task = self.loop.create_task(_run(coro, outcome))
 
 
 async def _run(coro: Awaitable[Any], outcome: _Outcome) -> None:
     try:
+        if outcome.cancel_requested:  # interrupted before it began: it never runs
+            if isinstance(coro, Coroutine):
+                coro.close()
+            return
+        outcome.started = True
         outcome.result = await coro
     except BaseException as error:  # handed to the waiting worker thread, which raises it
         outcome.error = error
@@ -100,8 +105,16 @@ async def _run(coro: Awaitable[Any], outcome: _Outcome) -> None:
 
 
 def _cancel(outcome: _Outcome) -> None:
+    """On the loop: cancel the coroutine if it has begun, else make sure it never does, and that the worker is woken.
+
+    A task cancelled before its first step would never enter :func:`_run`'s ``finally``, and the worker would wait
+    for nothing. No task means its start was never queued: the worker queues the start before the cancel, and the
+    loop runs callbacks in order.
+    """
     outcome.cancel_requested = True
-    if outcome.task is not None:
+    if outcome.task is None:
+        outcome.done.set()
+    elif outcome.started:
         outcome.task.cancel()
 
 

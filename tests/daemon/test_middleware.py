@@ -34,6 +34,12 @@ def _wait_for(condition: object, timeout: float = 5.0) -> None:
         time.sleep(0.005)
 
 
+def _queued_callbacks(loop_thread: JobLoopThread) -> int:
+    """How many callbacks wait in the loop's ready queue. CPython's ``BaseEventLoop._ready``: nothing public tells
+    that another thread has queued a callback."""
+    return len(loop_thread.loop._ready)  # type: ignore[attr-defined]
+
+
 def test_a_coroutine_runs_on_the_loop_thread_and_its_result_comes_back(loop_thread: JobLoopThread):
     async def where() -> str:
         await asyncio.sleep(0)
@@ -96,6 +102,43 @@ def test_an_interrupt_cancels_the_coroutine_waits_for_its_cleanup_and_is_raised_
     assert not thread.is_alive()
     assert cleaned_up.is_set()
     assert len(raised) == 1 and isinstance(raised[0], Shutdown)
+
+
+def test_an_interrupt_before_the_coroutine_began_ends_the_wait_at_once_and_the_coroutine_never_runs(
+    loop_thread: JobLoopThread,
+):
+    loop_busy, release_loop = threading.Event(), threading.Event()
+    ran: list[str] = []
+    raised: list[BaseException] = []
+
+    def hold_the_loop() -> None:
+        loop_busy.set()
+        release_loop.wait(5)
+
+    async def job() -> None:
+        ran.append("job")
+
+    def worker() -> None:
+        try:
+            loop_thread.run_coroutine(job())
+        except BaseException as error:  # the interrupt is what this test looks at
+            raised.append(error)
+
+    loop_thread.loop.call_soon_threadsafe(hold_the_loop)
+    assert loop_busy.wait(5)
+    queued = _queued_callbacks(loop_thread)  # the loop may hold its own wake-up callback too
+    thread = threading.Thread(target=worker)
+    thread.start()
+    _wait_for(lambda: _queued_callbacks(loop_thread) == queued + 1)  # the coroutine's start, behind the held loop
+    raise_thread_exception(thread.ident, Shutdown)
+    _wait_for(lambda: _queued_callbacks(loop_thread) == queued + 2)  # the worker caught the interrupt: the cancel
+    started = time.monotonic()
+    release_loop.set()
+    thread.join(5)
+    assert not thread.is_alive()
+    assert time.monotonic() - started < 0.5  # not the 1 s clean-up wait, which would end in RuntimeError
+    assert len(raised) == 1 and isinstance(raised[0], Shutdown)
+    assert ran == []
 
 
 def test_run_coroutine_refuses_when_the_loop_is_not_running():
