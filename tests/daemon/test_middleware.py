@@ -13,6 +13,7 @@ from dramatiq.asyncio import get_event_loop_thread
 from dramatiq.brokers.stub import StubBroker
 from dramatiq.middleware import Shutdown
 from dramatiq.threading import raise_thread_exception
+from jobtesting import wait_for
 
 from daemon.middleware import JobAsyncIO, JobLoopThread
 
@@ -25,13 +26,6 @@ def loop_thread() -> Iterator[JobLoopThread]:
         yield thread
     finally:
         thread.stop()
-
-
-def _wait_for(condition: object, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.005)
 
 
 def _queued_callbacks(loop_thread: JobLoopThread) -> int:
@@ -129,9 +123,9 @@ def test_an_interrupt_before_the_coroutine_began_ends_the_wait_at_once_and_the_c
     queued = _queued_callbacks(loop_thread)  # the loop may hold its own wake-up callback too
     thread = threading.Thread(target=worker)
     thread.start()
-    _wait_for(lambda: _queued_callbacks(loop_thread) == queued + 1)  # the coroutine's start, behind the held loop
+    wait_for(lambda: _queued_callbacks(loop_thread) == queued + 1, message="the coroutine's start queued")
     raise_thread_exception(thread.ident, Shutdown)
-    _wait_for(lambda: _queued_callbacks(loop_thread) == queued + 2)  # the worker caught the interrupt: the cancel
+    wait_for(lambda: _queued_callbacks(loop_thread) == queued + 2, message="the interrupted worker's cancel queued")
     started = time.monotonic()
     release_loop.set()
     thread.join(5)
