@@ -82,7 +82,15 @@ def test_a_retry_waiting_shows_the_attempt_the_time_and_the_reason(window, store
     async def scenario() -> None:
         ids = await seed_showcase(store)
         await wait_until(lambda: window.select_job(ids["retrying"]), message="the retrying row")
-        await wait_until(lambda: window.details.job is not None and window.details.job.id == ids["retrying"])
+        # seed_showcase enqueues the row, then writes its story: wait for the story, not only for the row
+        await wait_until(
+            lambda: (
+                window.details.job is not None
+                and window.details.job.id == ids["retrying"]
+                and window.details.job.attempts == 2
+            ),
+            message="the retrying row's second attempt in the panel",
+        )
 
     run(scenario())
     fields = window.details.fields
