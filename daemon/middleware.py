@@ -68,6 +68,7 @@ class JobLoopThread(EventLoopThread):
         outcome = _Outcome()
         try:
             self.loop.call_soon_threadsafe(self._start, coro, outcome)
+            # Short waits, not one: an Interrupt raised in this thread is only delivered between two of them.
             while not outcome.done.wait(timeout=self.interrupt_check_ival):
                 pass
         except Interrupt as interrupt:
