@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.schema import Job
+from core.sqlite_gate import write_gate
 from daemon.brokers.sqlite_schema import connect, write_transaction
 
 __all__ = ["TRIGGERS", "Outbox", "remove_outbox"]
@@ -83,7 +84,7 @@ class Outbox:
         insert_message = _INSERT_MESSAGE + _message_select("NEW", self.queue_name) + ";"
         conn = connect(self.path)
         try:
-            with write_transaction(conn):
+            with write_transaction(conn, write_gate(self.path)):
                 _drop_triggers(conn)
                 conn.execute(f"CREATE INDEX IF NOT EXISTS {_MESSAGE_ID_INDEX} ON dramatiq_messages (message_id)")
                 conn.execute(
@@ -112,7 +113,7 @@ class Outbox:
         many. Reads first and writes only when something is missing, so a healthy file costs one read."""
         if not self.lost(conn, limit=limit):
             return 0
-        with write_transaction(conn):
+        with write_transaction(conn, write_gate(self.path)):
             cursor = conn.execute(
                 _INSERT_MESSAGE + _message_select("j", self.queue_name) + f" FROM {_JOBS} j WHERE j.id IN ("
                 f"SELECT j.id FROM {_JOBS} j WHERE {_lost_condition(self.kinds)} ORDER BY j.created_at LIMIT ?)",
@@ -125,7 +126,7 @@ def remove_outbox(path: Path) -> None:
     """Drop the triggers of ``path`` (its daemon now sends its messages elsewhere, e.g. to Redis). Idempotent."""
     conn = connect(path)
     try:
-        with write_transaction(conn):
+        with write_transaction(conn, write_gate(path)):
             _drop_triggers(conn)
             conn.execute(f"DROP INDEX IF EXISTS {_MESSAGE_ID_INDEX}")
     finally:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.processes import process_gone
+from core.sqlite_gate import gated, write_gate
 from daemon.brokers.sqlite_schema import connect, now_ms, prepare_file, write_transaction
 
 __all__ = ["ClaimedRow", "DeadLetterRow", "QueueFile"]
@@ -109,6 +110,7 @@ class QueueFile:
         self.dead_message_ttl_ms = dead_message_ttl_ms
         self.consumer_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex}"
         prepare_file(path, busy_timeout_ms)
+        self._gate = write_gate(path)  # shared with the process's other writers of the file (the job store)
         self._writer = connect(path, busy_timeout_ms)
         self._writer_lock = threading.Lock()
         self._changed = threading.Condition()
@@ -152,7 +154,7 @@ class QueueFile:
 
     def insert(self, queue_name: str, message_id: str, data: bytes, available_at: int) -> int:
         """Store one ready message (visible from ``available_at``, ms) and wake local consumers; return its row id."""
-        with self._writer_lock:
+        with self._writer_lock, gated(self._gate):
             cursor = self._writer.execute(
                 "INSERT INTO dramatiq_messages (queue_name, message_id, data, available_at, enqueued_at) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -195,14 +197,15 @@ class QueueFile:
         params = (self.consumer_id, now, queue_name, now, limit)
         lost: list[tuple[int, int]] = []
         if acks:
-            with write_transaction(conn):
+            with write_transaction(conn, self._gate):
                 for row_id, delivery in acks:
                     if conn.execute(_ACK, (row_id, self.consumer_id, delivery)).rowcount != 1:
                         lost.append((row_id, delivery))
                 rows = conn.execute(_CLAIM, params).fetchall()  # all rows: the statement ends before COMMIT
             self.notify()
         else:
-            rows = conn.execute(_CLAIM, params).fetchall()
+            with gated(self._gate):
+                rows = conn.execute(_CLAIM, params).fetchall()
         claimed = [ClaimedRow(int(r[0]), int(r[1]), int(r[2]), bytes(r[3])) for r in rows]
         claimed.sort(key=lambda row: (row.available_at, row.row_id))
         return claimed, lost
@@ -212,7 +215,8 @@ class QueueFile:
         with self._writer_lock:
             if self._closed:
                 return False
-            done = self._writer.execute(_ACK, (row_id, self.consumer_id, delivery)).rowcount == 1
+            with gated(self._gate):
+                done = self._writer.execute(_ACK, (row_id, self.consumer_id, delivery)).rowcount == 1
         self.notify()
         return done
 
@@ -221,7 +225,7 @@ class QueueFile:
         with self._writer_lock:
             if self._closed:
                 return False
-            with write_transaction(self._writer):
+            with write_transaction(self._writer, self._gate):
                 deleted = self._writer.execute(
                     "DELETE FROM dramatiq_messages "
                     "WHERE id = ? AND consumer_id = ? AND deliveries = ? AND state = 'claimed' "
@@ -246,7 +250,7 @@ class QueueFile:
         with self._writer_lock:
             if self._closed:
                 return 0
-            with write_transaction(self._writer):
+            with write_transaction(self._writer, self._gate):
                 released = sum(self._writer.execute(_RELEASE, pair).rowcount for pair in pairs)
         self.notify()
         return released
@@ -272,7 +276,7 @@ class QueueFile:
     def purge(self, queue_names: Iterable[str]) -> None:
         """Delete every message and dead letter of the given queues."""
         names = list(queue_names)
-        with self._writer_lock, write_transaction(self._writer):
+        with self._writer_lock, write_transaction(self._writer, self._gate):
             for name in names:
                 self._writer.execute("DELETE FROM dramatiq_messages WHERE queue_name = ?", (name,))
                 self._writer.execute("DELETE FROM dramatiq_dead_messages WHERE queue_name = ?", (name,))
@@ -298,17 +302,19 @@ class QueueFile:
 
     def _register(self, conn: sqlite3.Connection) -> None:
         now = now_ms()
-        conn.execute(
-            "INSERT OR REPLACE INTO dramatiq_consumers "
-            "(consumer_id, hostname, pid, started_at, heartbeat_at, lease_ms) VALUES (?, ?, ?, ?, ?, ?)",
-            (self.consumer_id, socket.gethostname(), os.getpid(), now, now, self.lease_ms),
-        )
+        with gated(self._gate):
+            conn.execute(
+                "INSERT OR REPLACE INTO dramatiq_consumers "
+                "(consumer_id, hostname, pid, started_at, heartbeat_at, lease_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                (self.consumer_id, socket.gethostname(), os.getpid(), now, now, self.lease_ms),
+            )
 
     def beat(self, conn: sqlite3.Connection) -> None:
         """Renew this instance's lease; re-register (with a warning) when it had already been presumed dead."""
-        updated = conn.execute(
-            "UPDATE dramatiq_consumers SET heartbeat_at = ? WHERE consumer_id = ?", (now_ms(), self.consumer_id)
-        ).rowcount
+        with gated(self._gate):
+            updated = conn.execute(
+                "UPDATE dramatiq_consumers SET heartbeat_at = ? WHERE consumer_id = ?", (now_ms(), self.consumer_id)
+            ).rowcount
         if updated == 0:
             logger.warning("The SQLite broker's lease had expired; messages it held were redelivered to others.")
             self._register(conn)
@@ -325,7 +331,7 @@ class QueueFile:
             "SELECT consumer_id, pid FROM dramatiq_consumers WHERE hostname = ? AND pid != ?",
             (socket.gethostname(), os.getpid()),
         ).fetchall()
-        with write_transaction(conn):
+        with write_transaction(conn, self._gate):
             conn.execute("DELETE FROM dramatiq_consumers WHERE heartbeat_at + lease_ms < ?", (now,))
             gone = [(consumer_id,) for consumer_id, pid in local if process_gone(int(pid))]
             conn.executemany("DELETE FROM dramatiq_consumers WHERE consumer_id = ?", gone)
@@ -355,7 +361,7 @@ class QueueFile:
         with self._writer_lock:
             try:
                 if self._registered:
-                    with write_transaction(self._writer):
+                    with write_transaction(self._writer, self._gate):
                         self._writer.execute(
                             "UPDATE dramatiq_messages SET state = 'ready', consumer_id = NULL, claimed_at = NULL "
                             "WHERE state = 'claimed' AND consumer_id = ?",

@@ -4,7 +4,8 @@ The broker's tables are its own (``dramatiq_messages``, ``dramatiq_consumers``, 
 created with ``CREATE TABLE IF NOT EXISTS``, so they can live in the same file as the job store's tables. The file is
 put in WAL mode once, when it is not already (WAL is a property of the file); every connection gets a busy timeout
 and ``synchronous=NORMAL``. Connections are in autocommit mode: a single statement is its own transaction, and
-several statements that must go together run inside :func:`write_transaction` (``BEGIN IMMEDIATE``).
+several statements that must go together run inside :func:`write_transaction` (``BEGIN IMMEDIATE``). Every write
+of the process to the file is made under the file's gate (:mod:`core.sqlite_gate`).
 
 Times are integers: milliseconds since the Unix epoch (wall clock, because several processes share the file).
 """
@@ -13,11 +14,14 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from dramatiq.errors import ConnectionClosed
+
+from core.sqlite_gate import gated, write_gate
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT_MS",
@@ -126,20 +130,22 @@ def connect(path: Path, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> sqlit
 
 
 @contextlib.contextmanager
-def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """Run the enclosed statements as one write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``).
+def write_transaction(conn: sqlite3.Connection, gate: threading.Lock) -> Iterator[sqlite3.Connection]:
+    """Run the enclosed statements as one write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``) under ``gate``, the
+    file's :func:`core.sqlite_gate.write_gate`.
 
     ``BEGIN IMMEDIATE`` takes the write lock first, so the busy timeout applies and a read is never promoted to a
     write under a concurrent writer. Any error rolls the transaction back and is raised again.
     """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+    with gated(gate):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
 
 
 def prepare_file(path: Path, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> None:
@@ -155,7 +161,7 @@ def prepare_file(path: Path, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> 
     try:
         if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
             conn.execute("PRAGMA journal_mode=WAL")
-        with write_transaction(conn):
+        with write_transaction(conn, write_gate(path)):
             _drop_outdated_indexes(conn)
             for statement in _SCHEMA:
                 conn.execute(statement)
