@@ -4,8 +4,10 @@ SQLite lets one writer at a time hold a file. A writer that finds it taken gets 
 store's inline statements retry after ``asyncio.sleep`` (which the event loop rounds up to a millisecond or more)
 and SQLite's own busy handler sleeps 1 ms, then longer. Within one process that wait is needless: the daemon's
 queue consumer thread and its event loop write the same file, and a lock that the one releases the instant it
-commits wakes the other at once. Every in-process write to the file (a statement run inline, a broker
-transaction) is therefore made under :func:`gated` with the file's :func:`write_gate`.
+commits wakes the other at once. The writers on a job's path therefore write under :func:`gated` with the file's
+:func:`write_gate`: the store's single statements run inline (:class:`core.autocommit.SQLiteAutocommit`) and every
+statement and transaction of the SQLite broker. Writes through an ORM session or on the store's fallback thread
+are not gated; they wait in SQLite's busy handler, as before.
 
 The gate only orders this process's writers. Other processes are still met with ``SQLITE_BUSY`` and each caller's
 own waiting, and a writer that cannot have the gate within ``timeout`` (a transaction of this process waits for

@@ -5,7 +5,8 @@ created with ``CREATE TABLE IF NOT EXISTS``, so they can live in the same file a
 put in WAL mode once, when it is not already (WAL is a property of the file); every connection gets a busy timeout
 and ``synchronous=NORMAL``. Connections are in autocommit mode: a single statement is its own transaction, and
 several statements that must go together run inside :func:`write_transaction` (``BEGIN IMMEDIATE``). Every write
-of the process to the file is made under the file's gate (:mod:`core.sqlite_gate`).
+of the broker is made under the file's gate (:mod:`core.sqlite_gate`), which the job store's inline statements
+share.
 
 Times are integers: milliseconds since the Unix epoch (wall clock, because several processes share the file).
 """
