@@ -12,16 +12,6 @@ from jobtesting import SampleJob
 from core import AsyncDatabaseManager, JobStatus, JobStore
 
 
-@pytest.fixture
-async def sqlite_store(tmp_path) -> JobStore[SampleJob]:
-    db = AsyncDatabaseManager(f"sqlite+aiosqlite:///{tmp_path / 'jobs.db'}")
-    await db.create_tables()
-    try:
-        yield JobStore(db, model=SampleJob, stale_after=60.0)
-    finally:
-        await db.dispose()
-
-
 async def test_a_claim_waits_for_another_writer_while_the_event_loop_keeps_running(sqlite_store, tmp_path):
     job = await sqlite_store.enqueue("demo")
     other = sqlite3.connect(tmp_path / "jobs.db", isolation_level=None)

@@ -9,9 +9,8 @@ import sys
 import threading
 
 import pytest
-from jobtesting import SampleJob
 
-from core import AsyncDatabaseManager, JobStatus, JobStore
+from core import JobStatus
 from core.sqlite_gate import gated, write_gate
 
 
@@ -53,16 +52,6 @@ def test_the_gate_is_released_when_the_write_fails(tmp_path):
     with pytest.raises(sqlite3.OperationalError), gated(gate):
         sqlite3.connect(":memory:").execute("INSERT INTO missing VALUES (1)")
     assert not gate.locked()
-
-
-@pytest.fixture
-async def sqlite_store(tmp_path) -> JobStore[SampleJob]:
-    db = AsyncDatabaseManager(f"sqlite+aiosqlite:///{tmp_path / 'jobs.db'}")
-    await db.create_tables()
-    try:
-        yield JobStore(db, model=SampleJob, stale_after=60.0)
-    finally:
-        await db.dispose()
 
 
 async def test_store_writes_and_a_transaction_of_the_same_process_interleave_and_all_land(sqlite_store, tmp_path):
