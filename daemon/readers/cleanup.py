@@ -11,8 +11,6 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from daemon.readers.nfc_table import NFC_CHANGEABLE_ASTRAL, NFC_CHANGEABLE_BMP
-
 __all__ = [
     "clean_text",
     "collapse_spaces",
@@ -33,22 +31,19 @@ _LIGATURES = {
     "\ufb05": "st",
     "\ufb06": "st",
 }
-_LIGATURE = re.compile("[\ufb00-\ufb06]")
 _SPACE_CHARACTERS = frozenset(
     "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
 )
 # C0/C1 controls but \t and \n, the BOM, zero-width characters, the soft hyphen, the non-characters PDF text
-# layers use as markers (U+FFFE, U+FFFF) and the object replacement character, all dropped; and the Unicode
-# spaces, which become plain spaces. One character class: the regex engine scans for it at full speed.
+# layers use as markers (U+FFFE, U+FFFF) and the object replacement character, all dropped; the Unicode spaces,
+# which become plain spaces; and the ligatures, spelled out. One character class, so the text is scanned once.
 _ODD_CHARACTERS = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u200b-\u200d\u2060\ufeff\ufffe\uffff\ufffc"
-    "\u00a0\u2000-\u200a\u202f\u205f\u3000]"
+    "\u00a0\u2000-\u200a\u202f\u205f\u3000\ufb00-\ufb06]"
 )
 _MULTISPACE = re.compile(" {2,}")
-# Characters near which NFC may change a text (daemon/readers/nfc_table.py); a line without any is already NFC.
-_CHANGEABLE_BMP = re.compile(f"[{NFC_CHANGEABLE_BMP}]")
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_CHANGEABLE_ASTRAL = re.compile(f"[{NFC_CHANGEABLE_ASTRAL}]")
+# Texts are checked for NFC in pieces of about this many characters, cut after a line break.
+_NFC_PIECE = 4096
 _TRAILING = re.compile(r"[ \t]+\n")
 _BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -64,48 +59,43 @@ def normalize_newlines(text: str) -> str:
 
 
 def _replacement(match: re.Match[str]) -> str:
-    return " " if match.group() in _SPACE_CHARACTERS else ""
+    character = match.group()
+    if character in _SPACE_CHARACTERS:
+        return " "
+    return _LIGATURES.get(character, "")
 
 
 def remove_invisibles(text: str) -> str:
     """Drop control, zero-width and soft-hyphen characters (keeps ``\\n`` and ``\\t``), turn Unicode spaces
     (no-break, thin …) into plain spaces, spell out ligatures."""
-    text = _ODD_CHARACTERS.sub(_replacement, text)
-    if _LIGATURE.search(text) is None:
-        return text
-    return _LIGATURE.sub(lambda match: _LIGATURES[match.group()], text)
+    return _ODD_CHARACTERS.sub(_replacement, text)
 
 
 def to_nfc(text: str) -> str:
-    """``text`` in Unicode NFC (composed accents), cheaply when it is already.
+    """``text`` in Unicode NFC (composed accents), cheaply when it is already (the same object is returned).
 
-    Only the lines that hold a character NFC may change (:mod:`daemon.readers.nfc_table`) are normalized: a line
-    break is a starter that composes with nothing, so normalization never reaches across one. A 4 MB manual with
-    two such characters took ~150 ms to normalize whole, ~30 ms this way (the search).
+    The text is checked in pieces of a few thousand characters cut after line breaks, with the Unicode quick check
+    (:func:`unicodedata.is_normalized`, about 2 ns a character), and only the pieces that fail are normalized: a
+    line break is a starter that composes with nothing, so normalization never reaches across one. Checking a whole
+    book at once would not do: one combining mark anywhere makes the quick check answer "maybe", and
+    :func:`unicodedata.is_normalized` then normalizes the whole text to compare.
     """
     if text.isascii():
         return text
-    found = [match.start() for match in _CHANGEABLE_BMP.finditer(text)]
-    # Astral characters (emoji, historic scripts) are rare and their class is slow to search: test each one found.
-    astral = [match.start() for match in _ASTRAL.finditer(text) if _CHANGEABLE_ASTRAL.match(match.group())]
-    if astral:
-        found = sorted(found + astral)
-    if not found:
-        return text
+    if len(text) <= _NFC_PIECE:
+        return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
     parts: list[str] = []
-    done = 0  # text[:done] is handled; done is always the start of a line or the line break before it
-    for position in found:
-        if position < done:
-            continue  # on a line already normalized
-        line_start = text.rfind("\n", done, position) + 1 or done
-        line_end = text.find("\n", position)
-        if line_end < 0:
-            line_end = len(text)
-        parts.append(text[done:line_start])
-        parts.append(unicodedata.normalize("NFC", text[line_start:line_end]))
-        done = line_end
-    parts.append(text[done:])
-    return "".join(parts)
+    changed = False
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start + _NFC_PIECE) + 1 or len(text)
+        piece = text[start:end]
+        if not (piece.isascii() or unicodedata.is_normalized("NFC", piece)):
+            piece = unicodedata.normalize("NFC", piece)
+            changed = True
+        parts.append(piece)
+        start = end
+    return "".join(parts) if changed else text
 
 
 def collapse_spaces(text: str) -> str:

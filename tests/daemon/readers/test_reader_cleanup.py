@@ -1,4 +1,4 @@
-"""The text clean-up shared by the readers: NFC normalization line by line equals normalizing the whole text."""
+"""The text clean-up shared by the readers: NFC normalization piece by piece equals normalizing the whole text."""
 
 from __future__ import annotations
 
@@ -7,14 +7,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from daemon.readers.cleanup import to_nfc
-from daemon.readers.nfc_table import (
-    NFC_CHANGEABLE_ASTRAL,
-    NFC_CHANGEABLE_BMP,
-    UNICODE_VERSION,
-    changeable_code_points,
-    character_class,
-)
+from daemon.readers.cleanup import remove_invisibles, to_nfc
 
 # Letters that take accents, combining marks (Latin, overlay, Hangul jamo, kana voicing, Arabic marks out of
 # order), singletons (Å sign, a compatibility ideograph), exclusions and line breaks: what NFC may change or move.
@@ -33,22 +26,37 @@ def test_normalizing_only_the_lines_that_need_it_gives_the_nfc_of_the_whole_text
     assert to_nfc(text) == unicodedata.normalize("NFC", text)
 
 
+# Long lines, so that texts run past the size of the pieces to_nfc checks one at a time (4,096 characters).
+LONG_PIECES = st.sampled_from(["a" * 3000, "é" * 2500 + "\n", "x\u0301" * 900, "\n" + "か" * 4100])
+
+
+@given(st.lists(st.one_of(PIECES, LONG_PIECES), max_size=40).map("".join))
+@settings(max_examples=300, deadline=None)
+def test_a_long_text_checked_piece_by_piece_comes_out_as_the_nfc_of_the_whole(text: str):
+    assert to_nfc(text) == unicodedata.normalize("NFC", text)
+
+
+def test_a_long_text_already_in_nfc_is_returned_as_it_is():
+    text = ("Seção sobre fotossíntese e energia química.\n" * 500) + "かな\n" * 100
+    assert to_nfc(text) is text
+
+
+def test_a_combining_mark_far_into_a_long_text_is_composed():
+    text = "Introdução\n" * 1000 + "Sec\u0327a\u0303o 2\n" + "fim\n" * 1000
+    assert to_nfc(text) == text.replace("Sec\u0327a\u0303o", "Seção")
+
+
 @given(st.text(max_size=200))
 @settings(max_examples=500, deadline=None)
 def test_any_text_comes_out_in_nfc(text: str):
     assert to_nfc(text) == unicodedata.normalize("NFC", text)
 
 
-def test_the_tables_match_this_pythons_unicode_database():
-    points = changeable_code_points()
-    bmp = character_class({p for p in points if p <= 0xFFFF})
-    astral = character_class({p for p in points if p > 0xFFFF})
-    expected = (unicodedata.unidata_version, bmp, astral)
-    assert expected == (UNICODE_VERSION, NFC_CHANGEABLE_BMP, NFC_CHANGEABLE_ASTRAL), (
-        "regenerate them: python daemon/readers/nfc_table.py"
-    )
-
-
 def test_text_without_combining_marks_is_returned_as_it_is():
     text = "Fotossíntese: a luz vira energia química.\nSeção 2"
     assert to_nfc(text) is text
+
+
+def test_invisible_characters_go_spaces_become_plain_and_ligatures_are_spelled_out():
+    raw = "\ufeffo\u00a0e\ufb01m\u200b da \ufb02or\x07,\tnum\u00adero\n\u2003x"
+    assert remove_invisibles(raw) == "o efim da flor,\tnumero\n x"
