@@ -14,7 +14,6 @@ While the pages are read, a helper thread inflates the file's compressed streams
 
 from __future__ import annotations
 
-import concurrent.futures
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -121,17 +120,16 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         if page_count <= 0:
             raise ExtractionError("corrupt_file", format="pdf", detail="the document has no pages")
         progress.start(page_count)
-        # PDFium releases the GIL while it works on a page: the previous page's lines are made meanwhile.
-        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="studyjobs-pdf-lines") as lines:
-            pending: list[concurrent.futures.Future[list[str]]] = []
-            for index in range(page_count):
-                with pdfium_lock(progress):
-                    raw = _page_text(document, index)
-                pending.append(lines.submit(page_lines, raw))
-                if check is not None:
-                    _raise_if_damaged(check.result(wait=False))
-                progress.advance(index + 1)
-            pages = [future.result() for future in pending]
+        # The lines are made on this thread, outside the lock. A helper thread for them was slower: it took the
+        # GIL from this one whenever PDFium handed it back (0.91–0.94 against 0.96–0.98 of the bare loop's speed).
+        pages: list[list[str]] = []
+        for index in range(page_count):
+            with pdfium_lock(progress):
+                raw = _page_text(document, index)
+            pages.append(page_lines(raw))
+            if check is not None:
+                _raise_if_damaged(check.result(wait=False))
+            progress.advance(index + 1)
         if check is not None:
             _raise_if_damaged(check.result(wait=True))
     finally:
