@@ -82,8 +82,6 @@ def to_nfc(text: str) -> str:
     """
     if text.isascii():
         return text
-    if len(text) <= _NFC_PIECE:
-        return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
     parts: list[str] = []
     changed = False
     start = 0

@@ -22,7 +22,7 @@ PIECES = st.sampled_from(
 
 @given(st.lists(PIECES, max_size=60).map("".join))
 @settings(max_examples=2000, deadline=None)
-def test_normalizing_only_the_lines_that_need_it_gives_the_nfc_of_the_whole_text(text: str):
+def test_marks_letters_and_line_breaks_in_any_order_come_out_as_the_nfc_of_the_whole_text(text: str):
     assert to_nfc(text) == unicodedata.normalize("NFC", text)
 
 
