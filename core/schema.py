@@ -6,6 +6,9 @@
 * ``study_guides`` (:class:`StudyGuide`): one generated guide, written once per generate job.
 * ``workers`` (:class:`Worker`): the daemon processes that are (or were recently) alive; see
   :mod:`core.workers`.
+* ``guide_sections`` (:class:`GuideSection`): each section of a study guide, stored as soon as it is written, so a
+  screen can show a guide while it grows and a retried job can continue from the first missing section.
+* ``app_controls`` (:class:`AppControl`): small switches the window sets for every worker (the queue paused).
 
 The schema of a real database is made by the migrations in ``core/migrations`` (see :mod:`core.appdb`); a test
 asserts that the migrated schema equals these models exactly, so change both together: edit the model, then
@@ -41,7 +44,9 @@ from core.types import UTCDateTime, utcnow
 __all__ = [
     "APP_TABLE_NAMES",
     "DOCUMENT_STAGES",
+    "AppControl",
     "Document",
+    "GuideSection",
     "Job",
     "StudyGuide",
     "Worker",
@@ -59,6 +64,11 @@ class Job(BaseJobModel):
     """
 
     __tablename__ = "jobs"
+
+    parent_id: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True, index=True)
+    """The job this one continues: a ``generate`` job's ``ingest`` job. A document is its root job (``None``
+    here) and its children; screens show the pair as one thing. No foreign key: the history is pruned by the
+    application (removing a root removes its children, :mod:`core.pipelines`)."""
 
 
 class Document(Base):
@@ -154,13 +164,55 @@ class Worker(Base):
     running: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     broker: Mapped[str] = mapped_column(Text, nullable=False, default="")
     stopping: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    restart_requested: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """Set by the window after a settings change the worker uses: ``"idle"`` (start again once no job runs) or
+    ``"now"`` (hand the running jobs back and start again); the worker clears it by exiting."""
 
     def __repr__(self) -> str:
         return f"<Worker {self.id} running={self.running}/{self.threads} stopping={self.stopping}>"
 
 
+class GuideSection(Base):
+    """One section of the study guide a ``generate`` job is writing, stored as soon as it is written.
+
+    ``(job_id, position)`` is the key: position 0 is the guide's head (title and overview), then the sections in
+    order. A retried or reclaimed job finds the sections already written and continues after them; a screen
+    shows the guide growing. ``origin`` says how the text was made (``"model"``, or ``"quotes"`` when the model's
+    text failed its check and the section was built from the document's own sentences).
+    """
+
+    __tablename__ = "guide_sections"
+
+    job_id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str] = mapped_column(String(500), nullable=False, default="")
+    markdown: Mapped[str] = mapped_column(Text, nullable=False, default="")
+    origin: Mapped[str] = mapped_column(String(16), nullable=False, default="model")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<GuideSection {self.job_id} #{self.position} {self.title!r}>"
+
+
+class AppControl(Base):
+    """One switch the window sets for every worker, by ``key`` (e.g. ``"queue_paused"``); ``value`` is JSON text."""
+
+    __tablename__ = "app_controls"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text, nullable=False, default="null")
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, default=utcnow, onupdate=utcnow)
+
+
 APP_TABLE_NAMES: frozenset[str] = frozenset(
-    {Job.__tablename__, Document.__tablename__, StudyGuide.__tablename__, Worker.__tablename__}
+    {
+        Job.__tablename__,
+        Document.__tablename__,
+        StudyGuide.__tablename__,
+        Worker.__tablename__,
+        GuideSection.__tablename__,
+        AppControl.__tablename__,
+    }
 )
 """The tables the migrations own. Anything else in the database (the embedded broker's tables, a library
 user's own job table) is ignored by migrations and by the schema comparison."""

@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar, cast
 from sqlalchemy import CursorResult, Table, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import class_mapper, undefer
+from sqlalchemy.orm import MappedColumn, class_mapper, undefer
 from sqlalchemy.sql import ColumnElement
 
 from core import closing, leases
@@ -41,6 +41,8 @@ M = TypeVar("M", bound=BaseJobModel)
 _OPEN = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
 _CANCELLABLE = tuple(s.value for s in CANCELLABLE_JOB_STATUSES)
 _TERMINAL = frozenset(s.value for s in TERMINAL_JOB_STATUSES)
+_BASE_COLUMN_KEYS = frozenset(name for name, value in vars(BaseJobModel).items() if isinstance(value, MappedColumn))
+"""The columns every job table has; ``enqueue(columns=…)`` fills only the ones an application adds."""
 
 
 class JobStore(Generic[M]):
@@ -191,11 +193,16 @@ class JobStore(Generic[M]):
         detail: Mapping[str, Any] | None = None,
         phases: Sequence[Mapping[str, Any]] | None = None,
         job_id: uuid.UUID | None = None,
+        columns: Mapping[str, Any] | None = None,
     ) -> M:
         """Insert a queued row and return it. Write the row before sending any broker message.
 
         With ``job_id`` the enqueue is idempotent: when a job with that id already exists, it is returned as it
-        is (a step that is re-run after a crash does not make a second job).
+        is (a step that is re-run after a crash does not make a second job). ``columns`` gives values for the
+        columns the application's model adds to :class:`BaseJobModel` (e.g. ``{"parent_id": …}``).
+
+        Raises:
+            ValueError: ``columns`` names a column the model does not add.
         """
         budget = max_attempts if max_attempts is not None else self.max_attempts_by_kind.get(kind, self.max_attempts)
         if budget < 1:
@@ -220,6 +227,11 @@ class JobStore(Generic[M]):
             created_at=now,
             updated_at=now,
         )
+        if columns:
+            unknown = set(columns) - (set(self._sql.column_keys) - _BASE_COLUMN_KEYS)
+            if unknown:
+                raise ValueError(f"columns names no column the model adds: {sorted(unknown)}")
+            values.update(columns)
         try:
             await self.db.execute(self._sql.enqueue, values)
         except IntegrityError:

@@ -256,3 +256,37 @@ async def test_a_downgrade_to_the_first_revision_and_back_keeps_the_jobs(manager
 async def test_upgrade_accepts_a_url_and_leaves_nothing_open(database_url: str):
     assert await upgrade(database_url) == head_revision()
     assert await current_revision(database_url) == head_revision()
+
+
+async def test_generate_jobs_made_before_parents_existed_get_their_ingest_job_as_parent(
+    manager: AsyncDatabaseManager,
+):
+    await upgrade(manager, "0004")
+    jobs = sa.table(
+        "jobs",
+        *(sa.column(name, type_) for name, type_ in (
+            ("id", sa.Uuid()), ("kind", sa.String()), ("status", sa.String()), ("title", sa.String()),
+            ("stage", sa.String()), ("progress", sa.Float()), ("message", sa.Text()), ("detail", sa.JSON()),
+            ("phases", sa.JSON()), ("params", sa.JSON()), ("error_transient", sa.Boolean()),
+            ("attempts", sa.Integer()), ("max_attempts", sa.Integer()), ("created_at", UTCDateTime()),
+            ("updated_at", UTCDateTime()),
+        )),
+    )  # fmt: skip
+    ingest_id, generate_id = uuid.uuid4(), uuid.uuid4()
+    now = utcnow()
+    async with manager.engine.begin() as conn:
+        for job_id, kind, detail in (
+            (ingest_id, "ingest", {}),
+            (generate_id, "generate", {"ingest_job_id": str(ingest_id)}),
+        ):
+            await conn.execute(
+                jobs.insert().values(
+                    id=job_id, kind=kind, status="done", title="", stage="", progress=1.0, message="",
+                    detail=detail, phases=[], params={}, error_transient=False, attempts=1, max_attempts=3,
+                    created_at=now, updated_at=now,
+                )
+            )  # fmt: skip
+    await upgrade(manager)
+    store = make_app_store(manager)
+    assert (await store.get(generate_id)).parent_id == ingest_id
+    assert (await store.get(ingest_id)).parent_id is None

@@ -12,7 +12,7 @@ from sqlalchemy.orm import undefer
 
 from core.appdb import open_app_database
 from core.models import Base, BaseJobModel
-from core.schema import APP_TABLE_NAMES, DOCUMENT_STAGES, Document, Job, StudyGuide, Worker
+from core.schema import APP_TABLE_NAMES, DOCUMENT_STAGES, AppControl, Document, GuideSection, Job, StudyGuide, Worker
 from core.stages import StageStatus
 
 
@@ -28,9 +28,9 @@ def test_every_column_the_document_stage_map_resolves_exists_on_the_model():
 
 def test_every_application_table_is_on_the_one_shared_metadata():
     assert issubclass(Job, BaseJobModel)
-    for model in (Job, Document, StudyGuide, Worker):
+    for model in (Job, Document, StudyGuide, Worker, GuideSection, AppControl):
         assert Base.metadata.tables[model.__tablename__] is model.__table__
-    assert {"jobs", "documents", "study_guides", "workers"} == APP_TABLE_NAMES
+    assert {"jobs", "documents", "study_guides", "workers", "guide_sections", "app_controls"} == APP_TABLE_NAMES
 
 
 def test_the_lookups_the_application_makes_are_indexed():

@@ -18,6 +18,7 @@ from core import (
     JobStatus,
     JobStore,
 )
+from core.appdb import make_app_store
 
 
 def test_the_status_sets_are_the_seeds():
@@ -328,3 +329,13 @@ async def test_enqueue_with_a_chosen_id_is_idempotent(store: JobStore):
     assert first.id == again.id == chosen
     assert again.params == {"n": 1}
     assert await store.count() == 1
+
+
+async def test_enqueue_fills_a_column_the_application_adds_and_refuses_one_it_does_not(db):
+    app_store = make_app_store(db)
+    parent = await app_store.enqueue("ingest")
+    child = await app_store.enqueue("generate", columns={"parent_id": parent.id})
+    assert child.parent_id == parent.id
+    assert (await app_store.get(child.id)).parent_id == parent.id
+    with pytest.raises(ValueError, match="no column the model adds"):
+        await app_store.enqueue("generate", columns={"status": "done"})
