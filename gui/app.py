@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -26,17 +27,18 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core import autostart
 from core.appdb import MigrationError, make_app_store, open_app_database
-from core.config import Settings, SettingsError, load_settings
+from core.config import Settings, SettingsError, load_settings, resolve_language
 from core.logs import configure_logging
 from gui.daemon_process import DaemonLauncher
 from gui.error_dialog import ErrorReporter
 from gui.i18n import ICONS_DIR, install_translations
 from gui.main_window import MainWindow
+from gui.platform_check import EXIT_MISSING_LIBRARIES, check_desktop
 from gui.single_instance import SingleInstance
 from gui.theme import apply_palette
 from gui.tray import Tray
 
-__all__ = ["EXIT_DATABASE", "EXIT_OK", "EXIT_SETTINGS", "main"]
+__all__ = ["EXIT_DATABASE", "EXIT_MISSING_LIBRARIES", "EXIT_OK", "EXIT_SETTINGS", "main"]
 
 log = logging.getLogger(__name__)
 EXIT_OK, EXIT_SETTINGS, EXIT_DATABASE = 0, 2, 3
@@ -60,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the app; returns the exit code (0 on a normal quit)."""
     argv = list(sys.argv if argv is None else argv)
     args = _arguments(argv[1:])
+    if QApplication.instance() is None and (problem := _desktop_problem()):
+        print(problem, file=sys.stderr)  # Qt would abort the process without saying what to install
+        return EXIT_MISSING_LIBRARIES
     app = QApplication.instance() or QApplication(argv)
     assert isinstance(app, QApplication)
     app.setApplicationName("StudyJobs")
@@ -147,6 +152,15 @@ async def _run(
         await db.dispose()
         _restore_signals(previous)
     return EXIT_OK
+
+
+def _desktop_problem() -> str:
+    """What to install when Qt could not open a window on this desktop (:mod:`gui.platform_check`), else ``""``."""
+    try:
+        language = load_settings().user_language()
+    except SettingsError:
+        language = resolve_language("system")
+    return check_desktop(os.environ, language)
 
 
 def _restore_signals(previous: dict[Any, Any]) -> None:

@@ -2,8 +2,8 @@
 
 Checks, in order, and stops at the first failure:
 
-1. *GUI only*: Qt's platform plugin loads (a ``QApplication`` on ``offscreen``), the SVG plugins read the app's
-   icon, and the translations load.
+1. *GUI only*: on Linux, the X11 libraries of Qt's ``xcb`` plugin are installed; Qt's platform plugin loads (a
+   ``QApplication`` on ``offscreen``), the SVG plugins read the app's icon, and the translations load.
    *Worker only*: llama.cpp's shared library loads, the default model is found and is a GGUF file, and the model
    reads a short prompt and writes two tokens on this CPU — in a child process, so that a llama.cpp compiled for
    a newer CPU, which dies with SIGILL, fails the self-test with a line that says so instead of the user's first
@@ -35,6 +35,7 @@ from pathlib import Path
 __all__ = [
     "JOB_TIMEOUT",
     "MODEL_CHECK_FLAG",
+    "check_desktop_libraries",
     "check_model",
     "run_isolated",
     "run_model_check",
@@ -65,6 +66,22 @@ def worker_command() -> list[str]:
             raise SelfTestError(f"the worker executable is missing: {path}")
         return [str(path), "daemon"]
     return [sys.executable, "-m", "daemon.cli", "daemon"]
+
+
+def check_desktop_libraries() -> str:
+    """Linux: the X11 libraries Qt's ``xcb`` plugin links with are installed (:mod:`gui.platform_check`), so the
+    window opens on a desktop and not only on the offscreen platform checked next."""
+    if not sys.platform.startswith("linux"):
+        return "no X11 libraries needed"
+    from gui.platform_check import install_command, missing_libraries, present_libraries
+
+    present = present_libraries()
+    if present is None:
+        return "X11 libraries not checked (no ldconfig)"
+    missing = missing_libraries(present)
+    if missing:
+        raise SelfTestError(f"the window needs {', '.join(missing)}: {install_command(missing)}")
+    return "X11 libraries"
 
 
 def check_qt() -> str:

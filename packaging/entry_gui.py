@@ -8,9 +8,9 @@ import sys
 def main() -> int:
     """Run the window, or the bundle's self-test when ``--self-test`` is the first argument."""
     if sys.argv[1:2] == ["--self-test"]:
-        from bundle_selftest import check_qt, run_self_test
+        from bundle_selftest import check_desktop_libraries, check_qt, run_self_test
 
-        return run_self_test("StudyJobs", [check_qt])
+        return run_self_test("StudyJobs", [check_desktop_libraries, check_qt])
     from gui.app import main as gui_main
 
     return gui_main()
