@@ -78,6 +78,7 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
             title=ctx.job.title or path.name,
             params={"document_id": str(document_id)},
             detail={"document_id": str(document_id), "ingest_job_id": str(ctx.job.id)},
+            columns={"parent_id": ctx.job.id},
         )
         try:
             ctx.runtime.send("generate", generate.id)

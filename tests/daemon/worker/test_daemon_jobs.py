@@ -76,6 +76,7 @@ def test_a_text_document_becomes_a_study_guide_through_both_jobs(home: DaemonHom
     state = wait_ended(home, [ingest, generate])
     ingest_job, generate_job = state["jobs"][ingest], state["jobs"][generate]
     assert (ingest_job.status, generate_job.status) == ("done", "done"), (ingest_job.error, generate_job.error)
+    assert (ingest_job.parent_id, generate_job.parent_id) == (None, ingest)  # one document: the root and its child
     assert [p["name"] for p in ingest_job.phases] == ["read", "clean", "save"]
     assert [p["name"] for p in generate_job.phases] == ["load_model", "outline", "sections", "export"]
     assert all(p.get("finished_at") for p in generate_job.phases)
