@@ -3,6 +3,8 @@
 Local inference runs in the model's own thread and stops through the job's ``threading.Event`` — the same event
 the job's ``ProgressTracker`` sets when a write finds the job cancelled. Idempotent: the guide row is unique per job
 and its file name is derived from the job id, so a retried job rewrites the same file and never makes two guides.
+Each section is stored as it is written (:mod:`daemon.jobs.guide_parts`); a retried attempt reuses those that
+belong to its outline.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from core.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
 from daemon.jobs.context import JobContext, UserFacingError
+from daemon.jobs.guide_parts import GuideParts
 from daemon.llm import GuideProgress, GuideWriter
 from daemon.llm.guide import StudyGuide as WrittenGuide
 from daemon.plans import plan_for
@@ -65,12 +68,16 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     await _mark(ctx, document.id, ("outline",), StageStatus.DONE, result=json.dumps([t for t, _ in plan.sections]))
     await _mark(ctx, document.id, ("write",), StageStatus.RUNNING)
     title = Path(document.source_name).stem
-    guide = await tracker.run(
-        "sections",
-        writer.write_sections(plan, title=title, stop_event=ctx.stop_event, on_progress=_progress(ctx, tracker)),
-        size=len(text),
+    parts = GuideParts(store.db, ctx.job.id)  # each section is stored as soon as it is written
+    writing = writer.write_sections(
+        plan,
+        title=title,
         stop_event=ctx.stop_event,
+        on_progress=_progress(ctx, tracker),
+        on_part=parts.save,
+        written=await parts.reusable(plan),
     )
+    guide = await tracker.run("sections", writing, size=len(text), stop_event=ctx.stop_event)
     exporting = _export(ctx, document, guide, generator)
     guide_id = await tracker.run("export", exporting, message=ctx.text("exporting"))
     await _mark(ctx, document.id, ("write",), StageStatus.DONE, result=str(guide_id))

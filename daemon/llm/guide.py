@@ -16,12 +16,13 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from core.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
 from daemon.llm.base import ChatMessage, TextGenerator, TokenProgress
 from daemon.llm.errors import InvalidOutputError
 from daemon.llm.prompts import PROMPTS, Language, Prompts, detect_language
@@ -33,6 +34,7 @@ __all__ = [
     "GuideWriter",
     "Outline",
     "OutlineSection",
+    "PartCallback",
     "StudyGuide",
     "split_passages",
 ]
@@ -78,6 +80,10 @@ class GuideProgress:
 
 
 ProgressCallback = Callable[[GuideProgress], None]
+
+PartCallback = Callable[[int, str, str], Awaitable[None]]
+"""``on_part(position, title, markdown)``: a part of the guide is written (position 0 is the head, then the
+sections from 1); awaited before the writer goes on, on the event loop's thread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,19 +246,43 @@ class GuideWriter:
         title: str | None = None,
         stop_event: threading.Event | None = None,
         on_progress: ProgressCallback | None = None,
+        on_part: PartCallback | None = None,
+        written: Mapping[int, str] | None = None,
     ) -> StudyGuide:
-        """The second half of :meth:`write`: write every section of ``plan`` and assemble the Markdown."""
+        """The second half of :meth:`write`: write every section of ``plan`` and assemble the Markdown.
+
+        Args:
+            plan: The outline from :meth:`outline`.
+            title: The guide's heading; defaults to "Study guide" in the plan's language.
+            stop_event: Set from any thread to stop; see the module docstring.
+            on_progress: Called at the start of each step and after each token.
+            on_part: Awaited with the head first, then with each section as soon as it is written (not for the
+                sections taken from ``written``).
+            written: Bodies of sections an earlier attempt wrote, by 1-based position: those are not asked of the
+                model again. The caller checks that they belong to this plan.
+
+        The Markdown is :func:`core.guides.join_guide` of the head and the sections, so it equals the parts
+        ``on_part`` was given, joined.
+        """
         prompts = PROMPTS[plan.language]
         report = on_progress or (lambda _progress: None)
-        written: list[GuideSection] = []
-        for step, (section_title, numbers) in enumerate(plan.sections, start=1):
-            body = await self._section(
-                plan.passages, section_title, list(numbers), prompts, step, len(plan.sections), stop_event, report
-            )
-            written.append(GuideSection(title=section_title, passages=tuple(numbers), body=body))
         heading = title or prompts.guide_title
-        markdown = f"# {heading}\n\n" + "\n\n".join(f"## {s.title}\n\n{s.body}" for s in written) + "\n"
-        return StudyGuide(title=heading, language=plan.language, sections=tuple(written), markdown=markdown)
+        head = head_markdown(heading)
+        if on_part is not None:
+            await on_part(HEAD_POSITION, heading, head)
+        kept = written or {}
+        sections: list[GuideSection] = []
+        for step, (section_title, numbers) in enumerate(plan.sections, start=1):
+            body = kept.get(step)
+            if body is None:
+                body = await self._section(
+                    plan.passages, section_title, list(numbers), prompts, step, len(plan.sections), stop_event, report
+                )
+                if on_part is not None:
+                    await on_part(step, section_title, section_markdown(section_title, body))
+            sections.append(GuideSection(title=section_title, passages=tuple(numbers), body=body))
+        markdown = join_guide([head, *(section_markdown(s.title, s.body) for s in sections)])
+        return StudyGuide(title=heading, language=plan.language, sections=tuple(sections), markdown=markdown)
 
     async def _chunks(self, passages: Sequence[str]) -> list[list[int]]:
         """Group 1-based passage numbers so that each group's prompt fits the context with the outline."""

@@ -140,6 +140,50 @@ async def test_long_document_is_chunked_to_the_context_and_progress_is_real(tiny
     assert guide.markdown.count("\n## ") == len(guide.sections)
 
 
+async def test_each_part_is_handed_over_as_soon_as_it_is_written_and_the_parts_joined_are_the_guide(
+    tiny_model: Path,
+) -> None:
+    small = LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1)
+    paragraphs = [f"Paragraph {i} talks about topic {i}. " * 12 for i in range(12)]
+    progress: list[GuideProgress] = []
+    parts: list[tuple[int, str, str, int]] = []  # position, title, markdown, section steps started by then
+
+    async def on_part(position: int, title: str, markdown: str) -> None:
+        started = len({p.step for p in progress if p.phase == "section"})
+        parts.append((position, title, markdown, started))
+
+    writer = GuideWriter(small, section_tokens=20, outline_tokens=300)
+    plan = await writer.outline("\n\n".join(paragraphs))
+    guide = await writer.write_sections(plan, title="Topics", on_progress=progress.append, on_part=on_part)
+
+    assert len(guide.sections) > 1
+    assert [p[0] for p in parts] == list(range(len(guide.sections) + 1))
+    assert parts[0][:3] == (0, "Topics", "# Topics")
+    assert [p[1] for p in parts[1:]] == [s.title for s in guide.sections]
+    assert [p[3] for p in parts] == list(range(len(guide.sections) + 1))  # each before the next one starts
+    assert [p[2] for p in parts[1:]] == [f"## {s.title}\n\n{s.body}" for s in guide.sections]
+    assert guide.markdown == "\n\n".join(p[2] for p in parts) + "\n"
+
+
+async def test_sections_an_earlier_attempt_wrote_are_not_asked_of_the_model_again(tiny_model: Path) -> None:
+    recording = Recording(LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1))
+    writer = GuideWriter(recording, section_tokens=10, outline_tokens=300)
+    plan = await writer.outline("\n\n".join(f"Paragraph {i} talks about topic {i}. " * 12 for i in range(12)))
+    assert len(plan.sections) > 2
+    first = await writer.write_sections(plan)
+    asked_first = len(recording.sent)
+    parts: list[int] = []
+
+    async def on_part(position: int, _title: str, _markdown: str) -> None:
+        parts.append(position)
+
+    again = await writer.write_sections(plan, on_part=on_part, written={1: "Kept from before."})
+    assert len(recording.sent) - asked_first == len(plan.sections) - 1
+    assert again.sections[0].body == "Kept from before."
+    assert [s.body for s in again.sections[1:]] == [s.body for s in first.sections[1:]]
+    assert parts == [0, *range(2, len(plan.sections) + 1)]
+
+
 async def test_stop_while_writing_a_section(tiny: LlamaCppGenerator) -> None:
     stop = threading.Event()
     set_at: list[float] = []

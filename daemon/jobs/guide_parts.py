@@ -1,0 +1,54 @@
+"""The parts of the guide a ``generate`` job writes, stored as they are written (``guide_sections``).
+
+Every part (the head, then each section) is stored as soon as the writer has it, so a screen shows the guide
+growing, and a retried or reclaimed attempt takes the sections an earlier attempt wrote instead of asking the
+model again — when they belong to the same outline: the section at that position has the same title. Parts that
+do not belong to the new outline are deleted before any is written, so what is stored is always one guide.
+
+Runs on the job's event loop; each save is one statement of its own.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from core.db import AsyncDatabaseManager
+from core.guide_markdown import HEAD_POSITION, section_body
+from core.guides import forget_guide_parts, read_guide_parts, save_guide_part
+from daemon.llm.guide import GuidePlan
+
+__all__ = ["GuideParts"]
+
+
+class GuideParts:
+    """The stored parts of one job's guide.
+
+    Args:
+        db: The application database.
+        job_id: The ``generate`` job.
+    """
+
+    def __init__(self, db: AsyncDatabaseManager, job_id: uuid.UUID) -> None:
+        self.db = db
+        self.job_id = job_id
+
+    async def reusable(self, plan: GuidePlan) -> dict[int, str]:
+        """The bodies of stored sections that belong to ``plan``, by position; deletes the other sections."""
+        kept: dict[int, str] = {}
+        stale: list[int] = []
+        for part in await read_guide_parts(self.db, self.job_id):
+            if part.position == HEAD_POSITION:
+                continue
+            body = None
+            if part.position <= len(plan.sections) and part.title == plan.sections[part.position - 1][0]:
+                body = section_body(part.markdown, part.title)
+            if body is None:
+                stale.append(part.position)
+            else:
+                kept[part.position] = body
+        await forget_guide_parts(self.db, self.job_id, stale)
+        return kept
+
+    async def save(self, position: int, title: str, markdown: str) -> None:
+        """Store one part (the writer's ``on_part``)."""
+        await save_guide_part(self.db, self.job_id, position, title, markdown)

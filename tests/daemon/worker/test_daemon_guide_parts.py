@@ -1,0 +1,129 @@
+"""A real daemon's ``generate`` job stores its guide part by part (``guide_sections``), as it writes it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from faults import PORTUGUESE, add, wait_ended
+from sqlalchemy import select
+from workerhome import DaemonHome, poll, run
+
+from core.appdb import open_app_database
+from core.guides import StoredPart, read_guide, read_guide_parts
+from core.schema import GuideSection, Job, StudyGuide
+from daemon.jobs.ingest import generate_job_id_for
+
+
+@dataclass(frozen=True)
+class Look:
+    """One look at the job and the parts it has stored."""
+
+    status: str | None
+    attempts: int
+    parts: tuple[tuple[int, str, datetime], ...]  # position, markdown, created_at
+
+
+async def _look(home: DaemonHome, job_id: uuid.UUID) -> Look:
+    db = await open_app_database(f"sqlite+aiosqlite:///{home.data_dir / 'studyjobs.db'}")
+    try:
+        async with db.get_session_context() as session:
+            job = await session.get(Job, job_id)
+            rows = (
+                await session.scalars(
+                    select(GuideSection).where(GuideSection.job_id == job_id).order_by(GuideSection.position)
+                )
+            ).all()
+            status, attempts = (job.status, job.attempts) if job is not None else (None, 0)
+            return Look(status, attempts, tuple((r.position, r.markdown, r.created_at) for r in rows))
+    finally:
+        await db.dispose()
+
+
+async def _final(home: DaemonHome, job_id: uuid.UUID) -> tuple[StudyGuide, list[StoredPart], Job]:
+    db = await open_app_database(f"sqlite+aiosqlite:///{home.data_dir / 'studyjobs.db'}")
+    try:
+        async with db.get_session_context() as session:
+            guide = (await session.scalars(select(StudyGuide).where(StudyGuide.job_id == job_id))).one()
+            markdown = await session.scalar(select(StudyGuide.markdown).where(StudyGuide.job_id == job_id))
+            job = await session.get(Job, job_id)
+        assert job is not None
+        guide.markdown = markdown
+        text = await read_guide(db, job_id)
+        assert text is not None and text.complete and text.markdown == markdown
+        return guide, await read_guide_parts(db, job_id), job
+    finally:
+        await db.dispose()
+
+
+def _add_long_document(home: DaemonHome, tmp_path: Path, repeat: int) -> uuid.UUID:
+    source = tmp_path / "longo.txt"
+    source.write_text("\n\n".join([PORTUGUESE] * repeat), encoding="utf-8")
+    (ingest,) = add(home, source)
+    return generate_job_id_for(ingest)
+
+
+def test_a_real_generate_job_stores_each_section_while_it_writes_and_the_guide_is_those_parts_joined(
+    home: DaemonHome, tmp_path: Path
+):
+    home.start()
+    generate = _add_long_document(home, tmp_path, repeat=30)
+    looks: list[Look] = []
+
+    def ended() -> bool:
+        looks.append(run(_look(home, generate)))
+        return looks[-1].status in ("done", "failed", "cancelled")
+
+    poll(ended, timeout=180, interval=0.05, what="the generate job to end")
+    guide, parts, job = run(_final(home, generate))
+    assert job.status == "done", job.error
+
+    assert guide.section_count > 1
+    assert [p.position for p in parts] == list(range(guide.section_count + 1))
+    assert parts[0].title == "longo" and parts[0].markdown == "# longo"
+    assert all(p.markdown.startswith(f"## {p.title}\n\n") and p.origin == "model" for p in parts[1:])
+    joined = "\n\n".join(p.markdown for p in parts) + "\n"
+    assert guide.markdown == joined == Path(guide.path).read_text(encoding="utf-8")
+    # every part was stored during the sections phase, in order, before the export began
+    phases = {p["name"]: p for p in job.phases}
+    stored = [created for _position, _markdown, created in looks[-1].parts]
+    assert stored == sorted(stored)
+    assert datetime.fromisoformat(phases["sections"]["started_at"]) <= stored[0]
+    assert stored[-1] <= datetime.fromisoformat(phases["export"]["started_at"])
+    # what a screen saw while the job ran: a prefix of the final parts, growing
+    seen = [tuple(p[0] for p in look.parts) for look in looks if look.status == "running"]
+    assert all(s == tuple(range(len(s))) for s in seen), seen
+    assert [len(s) for s in seen] == sorted(len(s) for s in seen)
+    assert any(1 < len(s) <= guide.section_count for s in seen), "never saw a guide half written"
+
+
+def test_a_new_daemon_after_a_kill_keeps_the_sections_already_written_and_writes_only_the_rest(
+    home: DaemonHome, tmp_path: Path
+):
+    home.settings["stale_after"] = 600.0  # the job comes back because its process is gone, not by the lease
+    home.write_settings()
+    daemon = home.start()
+    generate = _add_long_document(home, tmp_path, repeat=80)
+
+    def two_sections_written() -> bool:
+        look = run(_look(home, generate))
+        return look.status == "running" and len(look.parts) >= 3
+
+    poll(two_sections_written, timeout=180, interval=0.05, what="two sections stored")
+    os.kill(daemon.pid, signal.SIGKILL)
+    daemon.wait(10)
+    before = run(_look(home, generate))
+    home.start()
+    wait_ended(home, [generate], timeout=240)
+    guide, parts, job = run(_final(home, generate))
+
+    assert job.status == "done" and job.attempts == 2, job.error
+    assert len(before.parts) < len(parts) == guide.section_count + 1
+    after = {position: (markdown, created) for position, markdown, created in run(_look(home, generate)).parts}
+    for position, markdown, created in before.parts[1:]:
+        assert after[position] == (markdown, created), f"section {position} was written again"
+    assert guide.markdown == "\n\n".join(p.markdown for p in parts) + "\n"
