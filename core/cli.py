@@ -2,7 +2,8 @@
 
 These commands need no worker: they read and write the jobs table directly. Exit codes: 0 done, 1 the command
 could not do what was asked (unknown job, nothing to cancel), 2 bad settings or arguments, 3 the database could not
-be opened. ``--json`` prints machine-readable output.
+be opened. ``--json`` prints machine-readable output. A job's message and error are shown in the settings' language
+(``--json`` also gives their code and values: ``message_code``, ``message_values``, ``error_code``, ``error_values``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from typing import Any
 
 from core.appdb import MigrationError, make_app_store, open_app_database
 from core.config import Settings, SettingsError, load_settings, redact_url
+from core.counters import counter_text
 from core.errors import JobNotFoundError
+from core.messages import decode, render
 from core.progress import eta_seconds
 from core.schema import Job
 from core.status import JobStatus
@@ -28,7 +31,9 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 
 
-def _job_dict(job: Job) -> dict[str, Any]:
+def _job_dict(job: Job, language: str = "en") -> dict[str, Any]:
+    """A job for ``show``/``list --json``: its message, error and counts in ``language``, with their codes."""
+    message, error = decode(job.message), decode(job.error)
     return {
         "id": str(job.id),
         "kind": job.kind,
@@ -36,8 +41,13 @@ def _job_dict(job: Job) -> dict[str, Any]:
         "status": job.status,
         "stage": job.stage,
         "progress": round(job.progress, 4),
-        "message": job.message,
-        "error": job.error,
+        "message": render(job.message, language),
+        "message_code": message.code if message else None,
+        "message_values": dict(message.values) if message else None,
+        "error": render(job.error, language) if job.error is not None else None,
+        "error_code": error.code if error else None,
+        "error_values": dict(error.values) if error else None,
+        "counters": counter_text(job.detail, language),
         "attempts": job.attempts,
         "max_attempts": job.max_attempts,
         "run_after": job.run_after.isoformat() if job.run_after else None,
@@ -51,9 +61,9 @@ def _job_dict(job: Job) -> dict[str, Any]:
     }
 
 
-def _line(job: Job) -> str:
+def _line(job: Job, language: str = "en") -> str:
     bar = f"{job.progress * 100:5.1f}%"
-    what = job.error if job.status == JobStatus.FAILED else job.message or job.stage
+    what = render(job.error if job.status == JobStatus.FAILED else job.message, language) or job.stage
     return f"{job.id}  {job.kind:<9} {job.status:<9} {bar}  {job.title[:40]:<40}  {what or ''}"
 
 
@@ -80,23 +90,23 @@ async def _status(store: JobStore[Job], settings: Settings, args: argparse.Names
 async def _list(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
     jobs = await store.list_recent(status=args.status, kind=args.kind, limit=args.limit, search=args.search)
     if args.json:
-        print(json.dumps([_job_dict(j) for j in jobs], indent=2))
+        print(json.dumps([_job_dict(j, settings.user_language()) for j in jobs], indent=2))
     elif not jobs:
         print("No jobs yet.")
     else:
         for job in jobs:
-            print(_line(job))
+            print(_line(job, settings.user_language()))
     return EXIT_OK
 
 
 async def _show(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
     job = await store.get(args.job_id)
-    data = _job_dict(job)
+    data = _job_dict(job, settings.user_language())
     if args.json:
         print(json.dumps(data, indent=2))
     else:
         for key, value in data.items():
-            if key not in ("phases", "detail"):
+            if key not in ("phases", "detail", "message_values", "error_values"):
                 print(f"{key:<13} {value if value is not None else '—'}")
         for phase in job.phases:
             print(f"  phase {phase['name']:<12} {phase['start'] * 100:5.1f}% → {phase['end'] * 100:5.1f}%")
@@ -108,7 +118,7 @@ async def _cancel(store: JobStore[Job], settings: Settings, args: argparse.Names
     if job is None:
         print(f"Nothing to cancel: job {args.job_id} is unknown or has already ended.", file=sys.stderr)
         return EXIT_FAILED
-    print(json.dumps(_job_dict(job)) if args.json else f"Cancelled {job.id}.")
+    print(json.dumps(_job_dict(job, settings.user_language())) if args.json else f"Cancelled {job.id}.")
     return EXIT_OK
 
 
@@ -117,7 +127,7 @@ async def _retry(store: JobStore[Job], settings: Settings, args: argparse.Namesp
     if job is None:
         print(f"Job {args.job_id} cannot be retried: only failed or cancelled jobs can.", file=sys.stderr)
         return EXIT_FAILED
-    print(json.dumps(_job_dict(job)) if args.json else f"Queued {job.id} again.")
+    print(json.dumps(_job_dict(job, settings.user_language())) if args.json else f"Queued {job.id} again.")
     return EXIT_OK
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import CursorResult, and_, case, literal, null, or_, select, update
 from sqlalchemy.sql import ColumnElement
 
+from core.messages import encode
 from core.status import JobStatus
 from core.types import UTCDateTime, utcnow
 
@@ -34,7 +35,8 @@ __all__ = [
     "report_progress",
 ]
 
-DEFAULT_RECLAIM_REASON = "The program working on this job stopped responding."
+DEFAULT_RECLAIM_REASON = encode("worker_lost")
+"""What a reclaimed row's ``error`` says by default (*The program working on this job stopped responding.*)."""
 
 
 def _claim_held(store: JobStore[Any], attempt: int | None) -> tuple[ColumnElement[bool], ...]:

@@ -47,8 +47,9 @@ class BaseJobModel(Base):
     Retry columns: ``run_after`` (a queued row is not claimable before it), ``error_transient`` (whether the last
     error was worth retrying).
 
-    Screen columns: ``title`` (what the user calls it, searchable), ``message`` (one sentence for the user),
-    ``detail`` (counters: ``current_section``, ``total_sections``, ``pages_done``, ``document_id`` …) and
+    Screen columns: ``title`` (what the user calls it, searchable), ``message`` (one sentence for the user,
+    usually stored as a code: :mod:`core.messages`), ``detail`` (counts, keyed as :mod:`core.counters` says:
+    ``pages_done``, ``sections_total`` …; ``document_id`` …) and
     ``phases`` (the plan's phases with their spans and expected seconds, so a screen can draw one bar per phase).
 
     ``payload`` is deferred: only :meth:`JobStore.claim` (and ``get(…, with_payload=True)``) loads it.

@@ -21,6 +21,7 @@ from core.autostart import worker_command
 from core.config import Settings
 from core.errors import JobNotFoundError
 from core.formats import MAX_DOCUMENT_BYTES, is_supported
+from core.messages import render
 from core.schema import Job
 from core.status import JobStatus
 from core.store import JobStore
@@ -95,25 +96,28 @@ async def _add(store: JobStore[Job], settings: Settings, args: argparse.Namespac
         start_daemon_in_background()
     if not args.wait:
         return EXIT_OK
-    outcomes = [await _follow(store, job, only_extract=args.only_extract, quiet=args.json) for job in jobs]
+    language = settings.user_language()
+    outcomes = [
+        await _follow(store, job, only_extract=args.only_extract, quiet=args.json, language=language) for job in jobs
+    ]
     return EXIT_OK if all(outcomes) else EXIT_FAILED
 
 
-async def _follow(store: JobStore[Job], job: Job, *, only_extract: bool, quiet: bool) -> bool:
-    """Show one document's jobs until they end; ``True`` when everything finished well."""
-    final = await _watch(store, job.id, quiet=quiet)
+async def _follow(store: JobStore[Job], job: Job, *, only_extract: bool, quiet: bool, language: str) -> bool:
+    """Show one document's jobs until they end (messages in ``language``); ``True`` when everything finished well."""
+    final = await _watch(store, job.id, quiet=quiet, language=language)
     if final.status != JobStatus.DONE or only_extract:
         return final.status == JobStatus.DONE
     from daemon.jobs.ingest import generate_job_id_for  # the readers it imports are heavy: only `add --wait` needs it
 
     follow_up = generate_job_id_for(job.id)
-    final = await _watch(store, follow_up, quiet=quiet)
+    final = await _watch(store, follow_up, quiet=quiet, language=language)
     if final.status == JobStatus.DONE and not quiet:
         print(f"Study guide written: see `studyjobs show {follow_up}`")
     return final.status == JobStatus.DONE
 
 
-async def _watch(store: JobStore[Job], job_id: uuid.UUID, *, quiet: bool) -> Job:
+async def _watch(store: JobStore[Job], job_id: uuid.UUID, *, quiet: bool, language: str) -> Job:
     tty = sys.stdout.isatty() and not quiet
     drawn = 0
     last: Job | None = None
@@ -123,7 +127,7 @@ async def _watch(store: JobStore[Job], job_id: uuid.UUID, *, quiet: bool) -> Job
                 last = row
                 if quiet:
                     continue
-                lines = _render(row)
+                lines = _render(row, language)
                 if tty and drawn:
                     sys.stdout.write(f"\x1b[{drawn}F\x1b[J")
                 sys.stdout.write("\n".join(lines) + "\n")
@@ -139,12 +143,12 @@ def _bar(fraction: float) -> str:
     return "█" * filled + "░" * (BAR_WIDTH - filled)
 
 
-def _render(job: Job) -> list[str]:
+def _render(job: Job, language: str) -> list[str]:
     head = f"{job.title} — {job.kind}: {job.status} {job.progress * 100:5.1f}%"
     if job.status == JobStatus.FAILED:
-        head += f" — {job.error}"
+        head += f" — {render(job.error, language)}"
     elif job.message:
-        head += f" — {job.message}"
+        head += f" — {render(job.message, language)}"
     lines = [head]
     for phase in job.phases:
         start, end = float(phase["start"]), float(phase["end"])

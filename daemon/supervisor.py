@@ -35,6 +35,7 @@ from core.appdb import make_app_store, open_app_database
 from core.config import redact_url
 from core.db import AsyncDatabaseManager
 from core.leases import due_condition
+from core.messages import encode
 from core.notifications import QueuedJobListener
 from core.schema import Job
 from core.store import JobStore
@@ -48,7 +49,6 @@ from core.workers import (
     unregister_worker,
 )
 from daemon.brokers.sqlite_schema import connect
-from daemon.i18n import message
 from daemon.outbox import remove_outbox
 from daemon.runtime import Runtime
 
@@ -262,11 +262,11 @@ class Supervisor(threading.Thread):
                 return
             gone = await gone_workers_here(db, host=socket.gethostname(), silent_for=2 * self.heartbeat_every)
             if gone:  # a crash of a worker of this machine (a clean exit unregisters): no need to wait for leases
-                crashed = message("worker_crashed", self.runtime.language)
+                crashed = encode("worker_crashed")
                 count = await store.reclaim_of_workers(gone, reason=crashed)
                 log.warning("worker(s) %s ended without stopping; %d of their job(s) reclaimed", ", ".join(gone), count)
                 await forget_workers(db, gone)
-            count = await store.reclaim_stale(reason=message("worker_lost", self.runtime.language))
+            count = await store.reclaim_stale(reason=encode("worker_lost"))
             if count:
                 log.warning("reclaimed %d job(s) whose worker stopped responding", count)
             await forget_dead_workers(db, older_than=86_400)

@@ -23,9 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.messages import decode
 from gui.jobs_model import JobRow
 from gui.phase_bars import PhaseBars
-from gui.texts import duration_text, eta_text, kind_label, status_label, timestamp_text
+from gui.texts import counters_text, duration_text, eta_text, kind_label, status_label, stored_text, timestamp_text
 
 __all__ = ["DetailsPanel"]
 
@@ -122,14 +123,14 @@ class DetailsPanel(QFrame):
             return
         self.title.setText(job.display_name)
         self.status.setText(f"{status_label(job.status)} · {kind_label(job.kind, job.only_extract)}")
-        self.message.setText(job.message)
+        self.message.setText(stored_text(job.message))
         self.message.setVisible(bool(job.message))
         self.phases.setVisible(bool(job.phases))
         if job.phases:
             self.phases.show_job(job)
         self._show_error(job)
         values = {
-            "counters": self._counters(job),
+            "counters": counters_text(job.detail),
             "eta": eta_text(job.eta) if job.status == "running" else "",
             "attempts": self._attempts(job),
             "retry": self._retry(job),
@@ -154,7 +155,8 @@ class DetailsPanel(QFrame):
             f"stage: {job.stage}",
             f"attempts: {job.attempts}/{job.max_attempts}",
             f"transient: {job.error_transient}",
-            f"error: {job.error or ''}",
+            f"error: {stored_text(job.error)}",
+            f"error code: {stored.code if (stored := decode(job.error)) else ''}",
             f"params: {job.params}",
         ]
         QGuiApplication.clipboard().setText("\n".join(lines))
@@ -169,8 +171,9 @@ class DetailsPanel(QFrame):
             label.setVisible(bool(text))
 
     def _show_error(self, job: JobRow) -> None:
-        if job.status == "failed" and job.error:
-            reason = QCoreApplication.translate("DetailsPanel", "It stopped because: {reason}").format(reason=job.error)
+        error = stored_text(job.error)
+        if job.status == "failed" and error:
+            reason = QCoreApplication.translate("DetailsPanel", "It stopped because: {reason}").format(reason=error)
             if job.error_transient:
                 hint = QCoreApplication.translate(
                     "DetailsPanel", "This looked like a temporary problem, but every attempt was used. Retry later."
@@ -180,34 +183,14 @@ class DetailsPanel(QFrame):
             self.error.setText(f"{reason}\n{hint}")
             self.error.setStyleSheet("color: palette(bright-text);")
             self.error_box.setVisible(True)
-        elif job.status == "queued" and job.error:
+        elif job.status == "queued" and error:
             self.error.setText(
-                QCoreApplication.translate("DetailsPanel", "The last try did not work: {reason}").format(
-                    reason=job.error
-                )
+                QCoreApplication.translate("DetailsPanel", "The last try did not work: {reason}").format(reason=error)
             )
             self.error.setStyleSheet("")
             self.error_box.setVisible(True)
         else:
             self.error_box.setVisible(False)
-
-    @staticmethod
-    def _counters(job: JobRow) -> str:
-        d = job.detail
-        parts = []
-        if d.get("pages_total"):
-            parts.append(
-                QCoreApplication.translate("DetailsPanel", "page {done} of {total}").format(
-                    done=d.get("pages_done", 0), total=d["pages_total"]
-                )
-            )
-        if d.get("total_sections"):
-            parts.append(
-                QCoreApplication.translate("DetailsPanel", "section {done} of {total}").format(
-                    done=d.get("current_section", 0), total=d["total_sections"]
-                )
-            )
-        return " · ".join(parts)
 
     @staticmethod
     def _attempts(job: JobRow) -> str:

@@ -13,7 +13,7 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from core.config import resolve_language
 
-__all__ = ["ICONS_DIR", "TRANSLATIONS_DIR", "install_translations", "remove_translations"]
+__all__ = ["ICONS_DIR", "TRANSLATIONS_DIR", "current_language", "install_translations", "remove_translations"]
 
 log = logging.getLogger(__name__)
 
@@ -21,6 +21,7 @@ RESOURCES_DIR = Path(__file__).resolve().parents[1] / "resources"
 TRANSLATIONS_DIR = RESOURCES_DIR / "translations"
 ICONS_DIR = RESOURCES_DIR / "icons"
 _installed: list[QTranslator] = []
+_language: list[str] = []  # the language of the installed translators (empty: none, the source texts' English)
 
 
 def install_translations(app: QCoreApplication, setting: str = "system", system_locale: str | None = None) -> str:
@@ -44,10 +45,21 @@ def install_translations(app: QCoreApplication, setting: str = "system", system_
     if language != "en" and qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)
         _installed.append(qt)
+    _language[:] = [language]
     return language
+
+
+def current_language() -> str:
+    """The language :func:`install_translations` installed (``"pt_BR"`` or ``"en"``); ``"en"`` before that.
+
+    The window translates what the worker stored (:func:`core.messages.render`) into this language, so a job's
+    messages read in the same language as the rest of the window.
+    """
+    return _language[0] if _language else "en"
 
 
 def remove_translations(app: QCoreApplication) -> None:
     """Uninstall the translators :func:`install_translations` installed."""
     while _installed:
         app.removeTranslator(_installed.pop())
+    _language.clear()

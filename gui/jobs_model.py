@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from core.progress import eta_seconds
-from gui.texts import duration_text, eta_text, kind_label, status_label, timestamp_text
+from gui.texts import duration_text, eta_text, kind_label, status_label, stored_text, timestamp_text
 
 __all__ = ["COLUMNS", "JobRow", "JobsModel"]
 
@@ -147,9 +147,9 @@ class JobsModel(QAbstractTableModel):
             return self._display(row, column)
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == "status" and row.status == "failed" and row.error:
-                return row.error
+                return stored_text(row.error)
             if column in ("title", "progress") and row.message:
-                return row.message
+                return stored_text(row.message)
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("eta", "duration"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

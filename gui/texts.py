@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
+from core.counters import counter_text
+from core.messages import render
+from gui.i18n import current_language
+
 __all__ = [
+    "counters_text",
     "duration_text",
     "eta_text",
     "kind_label",
     "phase_label",
     "status_label",
+    "stored_text",
     "timestamp_text",
     "tr",
 ]
@@ -110,3 +117,13 @@ def timestamp_text(when: datetime | None, *, now: datetime | None = None) -> str
     if local.date() == today:
         return locale.toString(local.time(), QLocale.FormatType.ShortFormat)
     return locale.toString(local.replace(tzinfo=None), QLocale.FormatType.ShortFormat)
+
+
+def stored_text(stored: str | None) -> str:
+    """A job's stored ``message`` or ``error`` in the window's language (plain text is shown as it is)."""
+    return render(stored, current_language())
+
+
+def counters_text(detail: dict[str, Any] | None) -> str:
+    """A job's counts in the window's language (*page 12 of 40 · section 2 of 5*; ``""`` when it has none)."""
+    return counter_text(detail, current_language())

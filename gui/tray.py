@@ -10,6 +10,8 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
+from gui.texts import stored_text
+
 __all__ = ["Tray"]
 
 
@@ -56,14 +58,19 @@ class Tray(QObject):
         return True
 
     def notify_finished(self, name: str, status: str, error: str | None) -> bool:
-        """Notify that a job ended: ``done`` as news, anything else (failed) as a warning with its reason."""
+        """Notify that a job ended: ``done`` as news, anything else (failed) as a warning with its reason.
+
+        ``error`` is the job's stored ``error`` (shown in the window's language).
+        """
         if status == "done":
             return self.notify(
                 QCoreApplication.translate("MainWindow", "Finished: {name}").format(name=name),
                 QCoreApplication.translate("MainWindow", "The job is done."),
             )
         return self.notify(
-            QCoreApplication.translate("MainWindow", "Stopped: {name}").format(name=name), error or "", error=True
+            QCoreApplication.translate("MainWindow", "Stopped: {name}").format(name=name),
+            stored_text(error),
+            error=True,
         )
 
     def close(self) -> None:

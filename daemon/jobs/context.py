@@ -1,9 +1,10 @@
 """The boundary around one job run: claim, track, run the kind's handler, close the row — and map every error.
 
-This is where errors are caught (and only here, for job code): a reader's or a model's error becomes one plain
-sentence in the user's language on the row, with ``transient`` deciding whether the store retries it; anything
-unexpected is logged with its traceback and stored as a generic sentence. A cancel, a lost claim or a shutdown is
-not a failure: the handler just returns (after a shutdown, the claim is handed back without spending an attempt).
+This is where errors are caught (and only here, for job code): a reader's or a model's error becomes a message
+code with its values on the row (:func:`core.messages.encode`; every screen translates it for its reader), with
+``transient`` deciding whether the store retries it; anything unexpected is logged with its traceback and stored as
+the generic ``internal_error``. A cancel, a lost claim or a shutdown is not a failure: the handler just returns
+(after a shutdown, the claim is handed back without spending an attempt).
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from core.counters import Counter
 from core.errors import JobAlreadyFinishedError, StageInterruptedError
+from core.messages import encode
 from core.progress import PhasePlan
 from core.schema import Job
 from core.status import JobStatus
 from core.tracker import ProgressTracker
 from core.types import utcnow
-from daemon.i18n import message
 from daemon.llm.errors import GenerationStoppedError, LLMError
 from daemon.readers import ExtractionError, ExtractionStopped
 from daemon.runtime import RunningJob, Runtime
@@ -71,8 +73,8 @@ class JobContext:
         return self.running.stop_event
 
     def text(self, code: str, **values: Any) -> str:
-        """A user-facing sentence in the user's language."""
-        return message(code, self.runtime.language, **values)
+        """The stored form of a user-facing sentence (:func:`core.messages.encode`); screens translate it."""
+        return encode(code, **values)
 
     def tracker(self, plan: PhasePlan, sizes: Mapping[str, int | None] | None = None) -> ProgressTracker:
         """The job's progress tracker; ``sizes`` (input characters per phase) lays the bar out for this input."""
@@ -95,10 +97,10 @@ class JobContext:
         return await asyncio.wrap_future(future)
 
     def counter(
-        self, tracker: ProgressTracker, phase: str, code: str, *, every: float = 0.25
+        self, tracker: ProgressTracker, phase: str, code: str, unit: Counter, *, every: float = 0.25
     ) -> Callable[[int, int], None]:
         """A thread-safe ``on_progress(done, total)`` that records a real count (at most every ``every`` s) for the
-        tracker's next tick to write (:meth:`ProgressTracker.count`)."""
+        tracker's next tick to write (:meth:`ProgressTracker.count`): message ``code`` and ``unit``'s detail keys."""
         last = [0.0]
 
         def report(done: int, total: int) -> None:
@@ -106,7 +108,7 @@ class JobContext:
             if now - last[0] < every and done < total:
                 return
             last[0] = now
-            detail = {**self.job.detail, "done": done, "total": total, f"{phase}_done": done, f"{phase}_total": total}
+            detail = {**self.job.detail, **unit.values(done, total)}
             text = self.text(code, done=done, total=total)
             tracker.count(phase, done=done / total if total else 0.0, message=text, detail=detail)
 
@@ -150,10 +152,10 @@ async def run_job(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handl
         code = getattr(error, "code", "internal_error")
         values = getattr(error, "values", {})
         log.warning("%s job %s failed: %s (%s)", kind, job.id, code, error)
-        await _fail(runtime, job, message(code, runtime.language, **values), transient=bool(error.transient))
+        await _fail(runtime, job, encode(code, **values), transient=bool(error.transient))
     except Exception:
         log.exception("%s job %s failed unexpectedly", kind, job.id)
-        await _fail(runtime, job, message("internal_error", runtime.language), transient=False)
+        await _fail(runtime, job, encode("internal_error"), transient=False)
     finally:
         running.stop_event.set()
         context.shutdown_threads()

@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import undefer
 
+from core.counters import OUTLINE, SECTIONS
 from core.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
@@ -101,10 +102,10 @@ def _progress(ctx: JobContext, tracker: ProgressTracker, every: float = 0.5) -> 
         done = (progress.step - 1 + within) / max(progress.steps, 1)
         if progress.phase == "outline":
             phase, text = "outline", ctx.text("outlining_part", current=progress.step, total=progress.steps)
-            detail = {"outline_part": progress.step, "outline_parts": progress.steps}
+            detail = OUTLINE.values(progress.step, progress.steps)
         else:
             phase, text = "sections", ctx.text("writing_section", current=progress.step, total=progress.steps)
-            detail = {"current_section": progress.step, "total_sections": progress.steps}
+            detail = SECTIONS.values(progress.step, progress.steps)
         detail = {**ctx.job.detail, **detail, "tokens": progress.tokens, "token_budget": progress.token_budget}
         write = ctx.loop.create_task(tracker.report(phase, done=done, message=text, detail=detail))
         writes.add(write)

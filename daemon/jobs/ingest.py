@@ -11,6 +11,7 @@ import re
 import uuid
 from pathlib import Path
 
+from core.counters import PAGES, PARTS
 from core.formats import document_format
 from core.schema import DOCUMENT_STAGES, Document
 from core.stages import StageStatus
@@ -57,7 +58,9 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     kind = document_format(path)
     tracker = ctx.tracker(plan_for("ingest", reader_family(kind)), sizes={"read": _expected_chars(path, kind)})
     pages = kind == "pdf"
-    counter = ctx.counter(tracker, "read", "reading_page" if pages else "reading_part", every=0.02)
+    counter = ctx.counter(
+        tracker, "read", "reading_page" if pages else "reading_part", PAGES if pages else PARTS, every=0.02
+    )
     extracted: ExtractedDocument = await tracker.run(
         "read",
         ctx.in_thread(read_document, path, on_progress=counter, stop_event=ctx.stop_event),

@@ -1,7 +1,7 @@
 """Why a document could not be read.
 
 Every :class:`ExtractionError` is permanent (``transient = False``): reading the same bytes again fails the same
-way until the user changes the file. It carries a stable ``code`` (translated by :func:`daemon.i18n.message`), the
+way until the user changes the file. It carries a stable ``code`` (translated by :func:`core.messages.message`), the
 ``values`` its sentence needs, one plain English sentence as ``str(error)``, and a ``detail`` for the log (the
 library's own words; never shown to the user).
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from daemon.i18n import message
+from core.messages import message
 
 __all__ = ["EXTRACTION_CODES", "ExtractionCode", "ExtractionError", "ExtractionStopped"]
 
@@ -52,7 +52,7 @@ class ExtractionError(Exception):
         code: One of :data:`EXTRACTION_CODES`.
         transient: Always ``False``.
         values: Values for the user's sentence (``format``, ``size_mb`` …); pass them to
-            :func:`daemon.i18n.message`.
+            :func:`core.messages.message`.
         message: The English sentence (also ``str(error)``).
         detail: What the library said, for the log.
     """

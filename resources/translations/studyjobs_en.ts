@@ -150,14 +150,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>page {done} of {total}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>section {done} of {total}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>attempt {n} of {total}</source>
         <translation type="unfinished"></translation>
     </message>

@@ -150,14 +150,6 @@
         <translation>A última tentativa não deu certo: {reason}</translation>
     </message>
     <message>
-        <source>page {done} of {total}</source>
-        <translation>página {done} de {total}</translation>
-    </message>
-    <message>
-        <source>section {done} of {total}</source>
-        <translation>seção {done} de {total}</translation>
-    </message>
-    <message>
         <source>attempt {n} of {total}</source>
         <translation>tentativa {n} de {total}</translation>
     </message>

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.formats import MAX_DOCUMENT_BYTES
-from daemon.i18n import message
+from core.messages import message
 from daemon.readers import EXTRACTION_CODES, ExtractionError, ExtractionStopped, read_document
 from tests.daemon.corpus import Corpus
 from tests.daemon.readers.badfiles import BadInput

@@ -17,8 +17,8 @@ from sqlalchemy import func, select
 from workerhome import DaemonHome, poll, run
 
 from core.appdb import make_app_store, open_app_database
+from core.messages import decode, message, render
 from core.schema import Document, StudyGuide
-from daemon.i18n import message
 from daemon.jobs.ingest import generate_job_id_for
 
 
@@ -117,7 +117,8 @@ def test_bad_files_fail_with_a_plain_message_and_no_retry_and_a_good_file_still_
     for job_id in bad_ids:
         job = state["jobs"][job_id]
         assert job.status == "failed" and job.attempts == 1 and not job.error_transient
-        assert job.error and "Traceback" not in job.error and len(job.error) < 300
+        shown = render(job.error, "pt_BR")
+        assert decode(job.error) is not None and "Traceback" not in shown and len(shown) < 300
     assert state["jobs"][good_id].status == "done"
     assert daemon.poll() is None, "the daemon died"
 
@@ -188,7 +189,8 @@ def test_kill_9_mid_job_and_a_new_daemon_finishes_it_once_without_waiting_for_th
         return job if job.attempts == 2 else None
 
     again = poll(second_attempt, timeout=45, what="the second attempt")  # the lease alone: 10 minutes
-    assert again.error == message("worker_crashed", "pt_BR")  # type: ignore[attr-defined]
+    assert decode(again.error).code == "worker_crashed"  # type: ignore[attr-defined,union-attr]
+    assert render(again.error, "pt_BR") == message("worker_crashed", "pt_BR")  # type: ignore[attr-defined]
     state = wait_ended(home, [generate], timeout=180)
     job = state["jobs"][generate]
     assert job.status == "done" and job.attempts == 2

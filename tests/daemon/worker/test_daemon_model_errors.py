@@ -21,8 +21,8 @@ from faults import (
 )
 from workerhome import DaemonHome
 
+from core.messages import encode, message, render
 from core.schema import Job
-from daemon.i18n import message
 from daemon.jobs.ingest import generate_job_id_for
 from daemon.llm.testing import TinyModelShape, write_tiny_model
 
@@ -53,7 +53,8 @@ def test_a_model_server_that_refuses_is_retried_on_the_backoff_then_fails_with_t
         row = final.jobs[generate]
         assert final.jobs[ingest].status == "done"
         assert (row.status, row.attempts, row.max_attempts) == ("failed", 3, 3), row.error
-        assert row.error == message(problem, "pt_BR")
+        assert row.error == encode(problem)
+        assert render(row.error, "pt_BR") == message(problem, "pt_BR")
         # Three attempts with the two 0.5 s waits of the shortened schedule between them.
         assert (row.finished_at - final.jobs[ingest].finished_at).total_seconds() >= 1.0
         if server is not None:

@@ -27,7 +27,7 @@ from faults import (
 )
 from workerhome import DaemonHome, poll
 
-from daemon.i18n import message
+from core.messages import decode, render
 from daemon.jobs.ingest import generate_job_id_for
 from daemon.outbox import TRIGGERS
 
@@ -134,7 +134,7 @@ def test_a_job_running_longer_than_its_lease_is_never_reclaimed_while_its_daemon
     assert (row.status, row.attempts, row.error) == ("done", 1, None)
     assert (row.finished_at - started).total_seconds() > 3 * 1.0, "the job was not longer than its lease"
     assert len(final.guides) == 1
-    assert message("worker_lost", "pt_BR") not in daemon_log(home)
+    assert "reclaimed" not in daemon_log(home)
     assert daemon.poll() is None
 
 
@@ -161,11 +161,12 @@ def test_every_bad_file_of_the_corpus_fails_once_with_a_plain_message_and_a_good
     bad_ids = add(home, *(b.path for b in accepted), only_extract=True)
     (good_id,) = add(home, good, only_extract=True)
     final = wait_ended(home, [*bad_ids, good_id], timeout=240)
-    generic = {message(code, "pt_BR") for code in ("internal_error", "unknown_error")}
+    generic = {"internal_error", "unknown_error"}
     problems = {}
     for item, job_id in zip(accepted, bad_ids, strict=True):
         row = final.jobs[job_id]
-        plain = row.error and "Traceback" not in row.error and len(row.error) < 400 and row.error not in generic
+        stored, shown = decode(row.error), render(row.error, "pt_BR")
+        plain = stored and stored.code not in generic and "Traceback" not in shown and len(shown) < 400
         if not (row.status == "failed" and row.attempts == 1 and not row.error_transient and plain):
             problems[item.name] = (row.status, row.attempts, row.error)
     assert not problems, problems

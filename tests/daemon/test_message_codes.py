@@ -1,4 +1,4 @@
-"""The daemon's message catalog: every code has a plain sentence in Portuguese and English."""
+"""The message catalog: every code the daemon stores has a plain sentence in Portuguese and English."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 import string
 from pathlib import Path
 
-from daemon.i18n import CATALOG, has_message, message, normalize_language
+from core.messages import CATALOG, has_message, message, normalize_language
 from daemon.llm import errors as llm_errors
 from daemon.readers import EXTRACTION_CODES
 
@@ -32,16 +32,16 @@ def test_every_error_and_progress_code_has_a_sentence_in_both_languages() -> Non
 
 
 def test_every_code_the_daemon_asks_for_has_a_sentence() -> None:
-    daemon = Path(__file__).resolve().parents[3] / "daemon"
+    root = Path(__file__).resolve().parents[2]
     asked: set[str] = set()
-    for source in daemon.rglob("*.py"):
+    for source in [*(root / "daemon").rglob("*.py"), *(root / "core").rglob("*.py")]:
         text = source.read_text(encoding="utf-8")
         asked |= set(re.findall(r'\.text\(\s*"([a-z_]+)"', text))
-        asked |= set(re.findall(r'(?<![.\w])message\(\s*"([a-z_]+)"', text))
+        asked |= set(re.findall(r'(?<![.\w])(?:message|encode)\(\s*"([a-z_]+)"', text))
         asked |= set(re.findall(r'(?:UserFacingError|ExtractionError)\(\s*"([a-z_]+)"', text))
         for codes in re.findall(r'counter\(\s*\w+\s*,\s*"[a-z_]+"\s*,\s*([^)]*)\)', text):  # (tracker, phase, code)
             asked |= set(re.findall(r'"([a-z_]+)"', codes))
-    assert "worker_lost" in asked
+    assert {"worker_lost", "worker_crashed", "internal_error", "reading_page", "writing_section"} <= asked
     assert not sorted(code for code in asked if not has_message(code))
 
 
@@ -54,6 +54,9 @@ def test_both_languages_have_the_same_entries_with_the_same_placeholders() -> No
 def test_every_sentence_is_plain() -> None:
     for language, table in CATALOG.items():
         for key, sentence in table.items():
+            if key.startswith("count_"):  # a count is a piece of a line ("page 3 of 10 · section 2 of 5")
+                assert sentence[:1].islower() and not sentence.endswith((".", "…")), (language, key)
+                continue
             assert sentence[:1].isupper() and sentence.endswith((".", "…")), (language, key)
             assert "  " not in sentence and "\n" not in sentence, (language, key)
             assert not re.search(r"\b(exception|traceback|errno|stack)\b", sentence, re.IGNORECASE), (language, key)

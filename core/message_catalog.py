@@ -1,38 +1,14 @@
-"""The daemon's sentences for the user, in Brazilian Portuguese and English.
+"""The sentences StudyJobs stores for the user, by code, in English and Brazilian Portuguese (plain data).
 
-Every failure the daemon stores on a job, and every progress message it shows, comes from here: one plain
-sentence that a person who is not technical understands, saying what happened and what they can do.
-
-:func:`message` looks a ``code`` up for a language and fills in ``values``:
-
-* ``language`` is ``"pt_BR"`` or ``"en"`` (as :func:`core.config.resolve_language` returns); any ``pt…`` spelling
-  (``"pt"``, ``"pt-BR"``, ``"pt_PT"``) means Portuguese, anything else English.
-* A ``format`` value picks a sharper sentence when there is one for that format: ``message("encrypted", "en",
-  format="pdf")`` says *This PDF is password-protected…*, ``format="epub"`` speaks of copy protection.
-* An unknown code gives the generic *Something went wrong…* sentence, never an exception.
-* A placeholder without a value is left as it is (``{done}``) instead of raising.
-
-The catalog is plain data: this module imports nothing from the rest of the daemon, so any module may use it.
-Thread-safe (read-only data).
+Each template uses :meth:`str.format` placeholders. A key ``code:format`` is a sharper sentence for one file format
+(``encrypted:pdf``). :mod:`core.messages` looks them up; add a sentence to both tables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+__all__ = ["EN", "PT_BR"]
 
-__all__ = ["CATALOG", "FALLBACK_LANGUAGE", "GENERIC_CODE", "LANGUAGES", "has_message", "message", "normalize_language"]
-
-LANGUAGES = ("pt_BR", "en")
-"""The languages the catalog speaks."""
-
-FALLBACK_LANGUAGE = "en"
-"""Used for a language the catalog does not speak."""
-
-GENERIC_CODE = "unknown_error"
-"""The entry used for a code the catalog does not know."""
-
-_EN: dict[str, str] = {
+EN: dict[str, str] = {
     # Generic and worker.
     "unknown_error": (
         "Something went wrong while working on this document. Try again; if it happens again, the log file "
@@ -138,9 +114,14 @@ _EN: dict[str, str] = {
     "writing_section": "Writing section {current} of {total}…",
     "exporting": "Saving the study guide…",
     "waiting_retry": "Waiting to try again…",
+    # Counters (core.counters), joined with " · ".
+    "count_pages": "page {done} of {total}",
+    "count_parts": "part {done} of {total}",
+    "count_outline": "planning part {done} of {total}",
+    "count_sections": "section {done} of {total}",
 }
 
-_PT_BR: dict[str, str] = {
+PT_BR: dict[str, str] = {
     "unknown_error": (
         "Algo deu errado ao trabalhar neste documento. Tente de novo; se acontecer outra vez, o arquivo de "
         "registro (log) tem os detalhes."
@@ -257,50 +238,8 @@ _PT_BR: dict[str, str] = {
     "writing_section": "Escrevendo a seção {current} de {total}…",
     "exporting": "Salvando o guia de estudo…",
     "waiting_retry": "Aguardando para tentar de novo…",
+    "count_pages": "página {done} de {total}",
+    "count_parts": "parte {done} de {total}",
+    "count_outline": "planejamento: parte {done} de {total}",
+    "count_sections": "seção {done} de {total}",
 }
-
-CATALOG: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {"en": MappingProxyType(_EN), "pt_BR": MappingProxyType(_PT_BR)}
-)
-"""Language → (code or ``code:format``) → sentence template (:meth:`str.format` placeholders)."""
-
-
-class _KeepMissing(dict[str, object]):
-    """Format values that leave an unknown placeholder as written instead of raising."""
-
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-def normalize_language(language: str) -> str:
-    """``"pt_BR"`` for any Portuguese spelling (``pt``, ``pt-BR``, ``pt_PT``, ``Portuguese_Brazil``), else ``"en"``."""
-    return "pt_BR" if language.strip().lower().startswith(("pt", "portuguese")) else FALLBACK_LANGUAGE
-
-
-def has_message(code: str) -> bool:
-    """Whether the catalog has a sentence of its own for ``code`` in every language."""
-    return all(code in table for table in CATALOG.values())
-
-
-def message(code: str, language: str, **values: object) -> str:
-    """The sentence for ``code`` in ``language``, with ``values`` filled in.
-
-    Args:
-        code: A stable code (``"encrypted"``, ``"server_unreachable"``, ``"reading_page"`` …).
-        language: ``"pt_BR"`` or ``"en"`` (other spellings: see :func:`normalize_language`).
-        **values: Placeholder values (``done=3, total=10``). ``format="pdf"`` also picks the ``code:pdf`` variant
-            when the catalog has one.
-
-    Returns:
-        One sentence; the generic *Something went wrong…* one for an unknown code. Never raises for a missing
-        code, language or value.
-    """
-    table = CATALOG[normalize_language(language)]
-    variant = f"{code}:{values['format']}" if "format" in values else None
-    if variant is not None and variant in table:
-        template = table[variant]
-    elif code in table:
-        template = table[code]
-    else:
-        template = table[GENERIC_CODE]
-    return template.format_map(_KeepMissing(values))
