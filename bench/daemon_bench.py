@@ -314,7 +314,7 @@ async def bench_cancel(root: Path, document: Path, samples: int) -> None:
                 for _ in range(samples):
                     job = await store.enqueue("generate", params={"document_id": str(document_id)})
                     if where == "prompt":  # the first outline prompt has been handed to the model
-                        await wait_until(lambda j=job.id: _detail(store, j, "outline_part"), timeout=120)
+                        await wait_until(lambda j=job.id: _detail(store, j, "outline_total"), timeout=120)
                         await asyncio.sleep(random.uniform(0.3, 1.5))
                         row = await store.get(job.id)
                         if (row.detail or {}).get("tokens", 0) > 0 or row.stage != "outline":
