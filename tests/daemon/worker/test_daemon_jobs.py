@@ -235,3 +235,17 @@ def test_add_wait_follows_both_jobs_and_exits_zero(home: DaemonHome, tmp_path: P
     done = home.cli("add", "--no-start", "--wait", str(source), timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "sections" in done.stdout and "100.0%" in done.stdout
+    assert '{"code"' not in done.stdout  # messages are shown as sentences, never as their stored codes
+
+
+def test_add_wait_says_why_a_document_failed_in_the_language_of_the_settings(home: DaemonHome, tmp_path: Path):
+    fake = tmp_path / "falso.pdf"
+    fake.write_text("isto não é um PDF", encoding="utf-8")
+    home.start()
+    failed = home.cli("add", "--no-start", "--wait", "--only-extract", str(fake), timeout=120)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert message("not_a_pdf", "pt_BR") in failed.stdout and '{"code"' not in failed.stdout
+    home.settings["language"] = "en"
+    home.write_settings()
+    (shown,) = json.loads(home.cli("list", "--json").stdout)
+    assert (shown["error"], shown["error_code"]) == (message("not_a_pdf", "en"), "not_a_pdf")
