@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import undefer
@@ -138,14 +138,11 @@ async def read_guide(db: AsyncDatabaseManager, job_id: uuid.UUID) -> GuideText |
     return GuideText(job_id, head, join_guide([p.markdown for p in parts]), False, sections, None)
 
 
-async def guide_job_for(
-    db: AsyncDatabaseManager, job_id: uuid.UUID, *, children: Iterable[uuid.UUID] = ()
-) -> uuid.UUID | None:
+async def guide_job_for(db: AsyncDatabaseManager, job_id: uuid.UUID) -> uuid.UUID | None:
     """The ``generate`` job whose guide the row ``job_id`` stands for (``None``: none that is done or running).
 
-    A ``generate`` job stands for itself. Any other job is a document's root: its ``generate`` children
-    (``jobs.parent_id``, plus the ids in ``children`` for rows made before that column was filled) give the
-    newest one that is done, else the newest one running.
+    A ``generate`` job stands for itself. Any other job is a document's root: of its ``generate`` children
+    (``jobs.parent_id``), the newest one that is done, else the newest one running.
     """
     async with db.get_session_context() as session:
         kind = await session.scalar(select(Job.kind).where(Job.id == job_id))
@@ -153,10 +150,9 @@ async def guide_job_for(
             return None
         if kind == "generate":
             return job_id
-        linked = or_(Job.parent_id == job_id, Job.id.in_(list(children))) if children else Job.parent_id == job_id
         statement = (
             select(Job.id, Job.status)
-            .where(Job.kind == "generate", linked, Job.status.in_([JobStatus.DONE, JobStatus.RUNNING]))
+            .where(Job.kind == "generate", Job.parent_id == job_id, Job.status.in_([JobStatus.DONE, JobStatus.RUNNING]))
             .order_by(Job.created_at.desc(), Job.id.desc())
         )
         found = (await session.execute(statement)).all()

@@ -112,13 +112,3 @@ async def test_a_document_stands_for_its_newest_done_guide_job_else_its_running_
     newer_done = await child("done")
     assert await guide_job_for(app_db, root.id) == newer_done
     assert await guide_job_for(app_db, running) == running  # a generate job stands for itself
-
-
-async def test_a_child_made_before_jobs_had_a_parent_is_found_through_the_ids_given(
-    app_db: AsyncDatabaseManager, app_store: JobStore[Job]
-):
-    root = await app_store.enqueue("ingest", title="cells.pdf")
-    orphan = await app_store.enqueue("generate", title="cells.pdf")
-    assert await app_store.claim(orphan.id) is not None
-    assert await guide_job_for(app_db, root.id) is None
-    assert await guide_job_for(app_db, root.id, children=[orphan.id]) == orphan.id
