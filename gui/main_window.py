@@ -7,8 +7,8 @@ the window's :class:`~gui.tasks.TaskGroup`, so no session is ever held between t
 follows the store through :class:`~gui.job_feed.JobFeed`'s change check. Both pause while the window is hidden.
 
 Parts live in their own modules: the actions, menus and toolbar in :mod:`gui.actions`, the filter bar in
-:mod:`gui.filter_bar`, the table view in :mod:`gui.jobs_view`, the remembered layout in :mod:`gui.window_state`, and
-where a job's study guide is in :mod:`gui.results`."""
+:mod:`gui.filter_bar`, the table view in :mod:`gui.jobs_view`, the remembered layout in :mod:`gui.window_state`, where a
+job's study guide is in :mod:`gui.results`, the study guide tab in :mod:`gui.guide_viewer`."""
 
 from __future__ import annotations
 
@@ -29,9 +29,11 @@ from gui.add_dialog import AddDialog, file_picker, refused_text, split_supported
 from gui.daemon_bar import DaemonBar
 from gui.daemon_process import DaemonLauncher
 from gui.details_panel import DetailsPanel
+from gui.details_tabs import DetailsTabs
 from gui.error_dialog import ErrorReporter
 from gui.filter_bar import FilterBar
 from gui.follower import WATCH_FIELDS, JobFollower
+from gui.guide_viewer import GuideViewer, Opener
 from gui.job_feed import JobFeed
 from gui.jobs_model import JobRow, JobsModel
 from gui.jobs_view import JobsView
@@ -57,6 +59,7 @@ class MainWindow(QMainWindow):
         tray: The tray icon, if any.
         watch_interval: Seconds between the details panel's looks.
         feed_interval: Seconds between the table's change checks.
+        open_url: Hands a file to the system (default ``QDesktopServices.openUrl``); see :mod:`gui.guide_viewer`.
 
     Signals:
         quit_requested: The user asked to quit (menu, or closing without hiding to the tray).
@@ -74,6 +77,7 @@ class MainWindow(QMainWindow):
         tray: Tray | None = None,
         watch_interval: float = 0.25,
         feed_interval: float = 0.1,
+        open_url: Opener | None = None,
     ) -> None:
         super().__init__()
         self.db, self.store, self.settings, self.tray = db, store, settings, tray
@@ -97,6 +101,7 @@ class MainWindow(QMainWindow):
         self.model = JobsModel(self)
         self.feed = JobFeed(store, self.model, self.tasks, interval=feed_interval)
         self.feed.refreshed.connect(self._on_refreshed)
+        self.guide_viewer = GuideViewer(db, self.tasks, opener=open_url)  # the study guide tab
         self._make_widgets(launcher or DaemonLauncher(["off"]))
         add_menus(self, self.window_actions)
         restore_window_state(self.settings.data_dir, self, self.view, self.splitter)
@@ -135,7 +140,8 @@ class MainWindow(QMainWindow):
         self.details.setMinimumWidth(320)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.view)
-        self.splitter.addWidget(self.details)
+        self.details_tabs = DetailsTabs(self.details, self.guide_viewer)
+        self.splitter.addWidget(self.details_tabs)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([880, 420])
@@ -285,7 +291,7 @@ class MainWindow(QMainWindow):
     def open_output(self) -> None:
         """Open the study guide (or the document of a text-only job) with the system's application."""
         if self.output_path is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.output_path)))
+            self.guide_viewer.open_or_show(self.output_path)  # shows the guide here when no app opens it
 
     def show_in_folder(self) -> None:
         """Open the folder that holds the output (or the source document)."""
@@ -335,6 +341,7 @@ class MainWindow(QMainWindow):
     def _show(self, row: JobRow | None) -> None:
         previous = self.details.job
         self.details.show_job(row)
+        self.guide_viewer.show_job(row.id if row is not None else None)
         self._update_actions(row)
         if row is not None and row.status == "done" and (previous is None or previous.status != "done" or
                                                          previous.id != row.id):  # fmt: skip

@@ -163,6 +163,21 @@
     </message>
 </context>
 <context>
+    <name>DetailsTabs</name>
+    <message>
+        <source>Details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the study guide here</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ErrorDialog</name>
     <message>
         <source>Something went wrong</source>
@@ -182,6 +197,101 @@
     </message>
     <message>
         <source>An unexpected error happened: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>GuideViewer</name>
+    <message>
+        <source>Study guide status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note about the study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open in another app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the study guide file with the app your system uses for Markdown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save a copy of the study guide as a Markdown file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No study guide yet. It appears here as soon as its first section is written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a document in the list to read its study guide.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished: {file}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing… (no section yet)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing… (1 section so far)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing… ({count} sections so far)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No app on this computer could open {file}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No app on this computer is set up to open Markdown files, so the study guide is shown here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file {file} is no longer there. This is the copy StudyJobs kept; use Save as… to write it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file {file} is no longer there. Use Save as… to write the study guide again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No app on this computer is set up to open Markdown files. You can read the study guide here, or use Save as… and open the copy with an app you choose.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Markdown files (*.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The study guide could not be saved to {file}: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved to {file}.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

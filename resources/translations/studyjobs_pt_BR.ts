@@ -163,6 +163,21 @@
     </message>
 </context>
 <context>
+    <name>DetailsTabs</name>
+    <message>
+        <source>Details</source>
+        <translation>Detalhes</translation>
+    </message>
+    <message>
+        <source>Study guide</source>
+        <translation>Guia de estudo</translation>
+    </message>
+    <message>
+        <source>Read the study guide here</source>
+        <translation>Leia o guia de estudo aqui</translation>
+    </message>
+</context>
+<context>
     <name>ErrorDialog</name>
     <message>
         <source>Something went wrong</source>
@@ -183,6 +198,101 @@
     <message>
         <source>An unexpected error happened: {error}</source>
         <translation>Aconteceu um erro inesperado: {error}</translation>
+    </message>
+</context>
+<context>
+    <name>GuideViewer</name>
+    <message>
+        <source>Study guide status</source>
+        <translation>Situação do guia de estudo</translation>
+    </message>
+    <message>
+        <source>Note about the study guide</source>
+        <translation>Aviso sobre o guia de estudo</translation>
+    </message>
+    <message>
+        <source>Study guide</source>
+        <translation>Guia de estudo</translation>
+    </message>
+    <message>
+        <source>Open in another app</source>
+        <translation>Abrir em outro aplicativo</translation>
+    </message>
+    <message>
+        <source>Open the study guide file with the app your system uses for Markdown</source>
+        <translation>Abrir o arquivo do guia de estudo com o aplicativo que o sistema usa para Markdown</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>Salvar como…</translation>
+    </message>
+    <message>
+        <source>Save a copy of the study guide as a Markdown file</source>
+        <translation>Salvar uma cópia do guia de estudo como arquivo Markdown</translation>
+    </message>
+    <message>
+        <source>No study guide yet. It appears here as soon as its first section is written.</source>
+        <translation>Ainda não há guia de estudo. Ele aparece aqui assim que a primeira seção for escrita.</translation>
+    </message>
+    <message>
+        <source>Choose a document in the list to read its study guide.</source>
+        <translation>Escolha um documento na lista para ler o guia de estudo dele.</translation>
+    </message>
+    <message>
+        <source>Finished: {file}</source>
+        <translation>Pronto: {file}</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>Pronto.</translation>
+    </message>
+    <message>
+        <source>Writing… (no section yet)</source>
+        <translation>Escrevendo… (nenhuma seção ainda)</translation>
+    </message>
+    <message>
+        <source>Writing… (1 section so far)</source>
+        <translation>Escrevendo… (1 seção até agora)</translation>
+    </message>
+    <message>
+        <source>Writing… ({count} sections so far)</source>
+        <translation>Escrevendo… ({count} seções até agora)</translation>
+    </message>
+    <message>
+        <source>No app on this computer could open {file}.</source>
+        <translation>Nenhum aplicativo deste computador conseguiu abrir {file}.</translation>
+    </message>
+    <message>
+        <source>No app on this computer is set up to open Markdown files, so the study guide is shown here.</source>
+        <translation>Nenhum aplicativo deste computador está configurado para abrir arquivos Markdown, por isso o guia de estudo é mostrado aqui.</translation>
+    </message>
+    <message>
+        <source>The file {file} is no longer there. This is the copy StudyJobs kept; use Save as… to write it again.</source>
+        <translation>O arquivo {file} não está mais lá. Esta é a cópia que o StudyJobs guardou; use Salvar como… para gravá-lo de novo.</translation>
+    </message>
+    <message>
+        <source>The file {file} is no longer there. Use Save as… to write the study guide again.</source>
+        <translation>O arquivo {file} não está mais lá. Use Salvar como… para gravar o guia de estudo de novo.</translation>
+    </message>
+    <message>
+        <source>No app on this computer is set up to open Markdown files. You can read the study guide here, or use Save as… and open the copy with an app you choose.</source>
+        <translation>Nenhum aplicativo deste computador está configurado para abrir arquivos Markdown. Você pode ler o guia de estudo aqui, ou usar Salvar como… e abrir a cópia com um aplicativo que você escolher.</translation>
+    </message>
+    <message>
+        <source>Save the study guide</source>
+        <translation>Salvar o guia de estudo</translation>
+    </message>
+    <message>
+        <source>Markdown files (*.md)</source>
+        <translation>Arquivos Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>The study guide could not be saved to {file}: {reason}</source>
+        <translation>Não foi possível salvar o guia de estudo em {file}: {reason}</translation>
+    </message>
+    <message>
+        <source>Saved to {file}.</source>
+        <translation>Salvo em {file}.</translation>
     </message>
 </context>
 <context>

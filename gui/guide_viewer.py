@@ -1,0 +1,346 @@
+"""The study guide of the selected document, rendered in the window and filled in while it is written.
+
+:meth:`GuideViewer.show_job` takes the selected row's job id (a document's root job, or a ``generate`` job);
+the viewer finds the guide job (:func:`core.guides.guide_job_for`) and shows what is written
+(:func:`core.guides.read_guide`): headings, lists and emphasis through ``QTextBrowser.setMarkdown``. While the
+guide is unfinished and the viewer is visible, a QTimer asks the database whether anything was committed
+(``PRAGMA data_version`` on SQLite; every ``slow_interval`` seconds elsewhere) and reads the guide again only
+then, so new sections appear as the worker stores them; the reader's scroll position is kept (and the end
+followed when the reader was at the end).
+
+Beside it, "Open in another app" hands the file to the system and "Save as…" writes the Markdown where the user
+chooses (a non-modal file dialog). :meth:`GuideViewer.open_or_show` is the window's "Open study guide": when the
+system has no application for the file (``QDesktopServices.openUrl`` answers ``False``) or the file is gone,
+the guide is shown here with a note saying why, never silently dropped.
+
+UI thread only; queries run as tasks of the window's :class:`~gui.tasks.TaskGroup`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QHideEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.db import AsyncDatabaseManager
+from core.guides import GuideText, guide_job_for, read_guide
+from gui.tasks import TaskGroup
+
+__all__ = ["GuideViewer", "Opener"]
+
+log = logging.getLogger(__name__)
+
+Opener = Callable[[QUrl], bool]
+"""Hands a file URL to the system; ``False`` when nothing opened it (``QDesktopServices.openUrl``)."""
+
+
+class GuideViewer(QWidget):
+    """Shows one document's study guide. UI thread only.
+
+    Args:
+        db: The application database (its engine lives on the qasync loop).
+        tasks: Where the queries run (their errors reach the window's reporter).
+        opener: Hands a file to the system (default ``QDesktopServices.openUrl``).
+        interval: Seconds between change checks while an unfinished guide is visible.
+        slow_interval: Seconds between reads on a database without a data version.
+
+    Signals:
+        show_requested: The guide should be brought into view (the system could not open it).
+    """
+
+    show_requested = Signal()
+
+    def __init__(
+        self,
+        db: AsyncDatabaseManager,
+        tasks: TaskGroup,
+        *,
+        opener: Opener | None = None,
+        interval: float = 0.25,
+        slow_interval: float = 2.0,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.db, self.tasks = db, tasks
+        self.opener: Opener = opener or QDesktopServices.openUrl
+        self.slow_interval = slow_interval
+        self.job_id: uuid.UUID | None = None
+        self.guide: GuideText | None = None
+        self.notice: QMessageBox | None = None
+        self.save_dialog: QFileDialog | None = None
+        self._shown_markdown = ""
+        self._generation = 0
+        self._version: int | None = None
+        self._last_read = 0.0
+        self._busy = False
+        self._make_widgets()
+        self._timer = QTimer(self)
+        self._timer.setInterval(round(interval * 1000))
+        self._timer.timeout.connect(self._tick)
+        self._show_guide(None)
+
+    def _make_widgets(self) -> None:
+        layout = QVBoxLayout(self)
+        self.state = QLabel()
+        self.state.setWordWrap(True)
+        self.state.setAccessibleName(QCoreApplication.translate("GuideViewer", "Study guide status"))
+        layout.addWidget(self.state)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setAccessibleName(QCoreApplication.translate("GuideViewer", "Note about the study guide"))
+        self.note.setVisible(False)
+        layout.addWidget(self.note)
+        self.browser = QTextBrowser()
+        self.browser.setOpenExternalLinks(True)
+        self.browser.setAccessibleName(QCoreApplication.translate("GuideViewer", "Study guide"))
+        layout.addWidget(self.browser, 1)
+        buttons = QHBoxLayout()
+        self.open_button = QPushButton(QCoreApplication.translate("GuideViewer", "Open in another app"))
+        self.open_button.setToolTip(
+            QCoreApplication.translate(
+                "GuideViewer", "Open the study guide file with the app your system uses for Markdown"
+            )
+        )
+        self.open_button.clicked.connect(lambda _checked=False: self._guard(self.open_in_other_app))
+        self.save_button = QPushButton(QCoreApplication.translate("GuideViewer", "Save as…"))
+        self.save_button.setToolTip(
+            QCoreApplication.translate("GuideViewer", "Save a copy of the study guide as a Markdown file")
+        )
+        self.save_button.clicked.connect(lambda _checked=False: self._guard(self.save_as))
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(self.save_button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+
+    # -- what is shown ------------------------------------------------------------------------------------
+
+    def show_job(self, job_id: uuid.UUID | None) -> None:
+        """Show the guide of the row ``job_id`` (``None``: nothing selected). The same id again changes nothing."""
+        if job_id == self.job_id:
+            return
+        self.job_id = job_id
+        self._generation += 1
+        self._busy = False
+        self.note.setVisible(False)
+        self._show_guide(None)
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the guide again now (nothing happens when no row is shown or the viewer is hidden)."""
+        if self.job_id is None or not self.isVisible():
+            return
+        self._version = self.db.data_version()
+        self._last_read = time.monotonic()
+        self._busy = True
+        generation = self._generation
+        task = self.tasks.start(self._load(generation, self.job_id), name="guide-load")
+        if task is None:
+            self._busy = False
+        else:
+            task.add_done_callback(lambda _t: self._loaded(generation))
+
+    def _loaded(self, generation: int) -> None:
+        if generation == self._generation:
+            self._busy = False
+
+    async def _load(self, generation: int, job_id: uuid.UUID) -> None:
+        guide_job = await guide_job_for(self.db, job_id)
+        text = await read_guide(self.db, guide_job) if guide_job is not None else None
+        if generation == self._generation:
+            self._show_guide(text)
+
+    def _show_guide(self, guide: GuideText | None) -> None:
+        self.guide = guide
+        if guide is None:
+            self.state.setText(
+                QCoreApplication.translate(
+                    "GuideViewer", "No study guide yet. It appears here as soon as its first section is written."
+                )
+                if self.job_id is not None
+                else QCoreApplication.translate("GuideViewer", "Choose a document in the list to read its study guide.")
+            )
+        elif not guide.complete:
+            self.state.setText(self._writing_text(guide.sections))
+        elif guide.path is not None:
+            self.state.setText(
+                QCoreApplication.translate("GuideViewer", "Finished: {file}").format(file=guide.path.name)
+            )
+        else:
+            self.state.setText(QCoreApplication.translate("GuideViewer", "Finished."))
+        markdown = guide.markdown if guide is not None else ""
+        if markdown != self._shown_markdown:
+            self._render(markdown, follow_end=guide is not None and not guide.complete)
+        self.open_button.setEnabled(guide is not None and guide.complete and guide.path is not None)
+        self.save_button.setEnabled(bool(markdown))
+
+    @staticmethod
+    def _writing_text(sections: int) -> str:
+        if sections == 0:
+            return QCoreApplication.translate("GuideViewer", "Writing… (no section yet)")
+        if sections == 1:
+            return QCoreApplication.translate("GuideViewer", "Writing… (1 section so far)")
+        return QCoreApplication.translate("GuideViewer", "Writing… ({count} sections so far)").format(count=sections)
+
+    def _render(self, markdown: str, *, follow_end: bool) -> None:
+        bar = self.browser.verticalScrollBar()
+        position = bar.value()
+        at_end = position > 0 and position >= bar.maximum() - 4
+        self.browser.setMarkdown(markdown)
+        self._shown_markdown = markdown
+        bar.setValue(bar.maximum() if follow_end and at_end else position)
+
+    # -- following the worker -----------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Read the guide again and follow it while visible."""
+        super().showEvent(event)
+        self._timer.start()
+        self.reload()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Stop following while hidden (another tab, the window in the tray)."""
+        super().hideEvent(event)
+        self._timer.stop()
+
+    def _tick(self) -> None:
+        if self._busy or self.job_id is None or (self.guide is not None and self.guide.complete):
+            return
+        version = self.db.data_version()
+        if version is None:
+            if time.monotonic() - self._last_read < self.slow_interval:
+                return
+        elif version == self._version:
+            return
+        self.reload()
+
+    # -- opening and saving -------------------------------------------------------------------------------
+
+    def open_or_show(self, path: Path) -> bool:
+        """Open ``path`` with the system's app; when that cannot be done, show the guide here and say why.
+
+        Returns whether the system opened it. A file that is not a guide (a text-only job's document) that
+        the system cannot open gets a message instead.
+        """
+        if path.exists() and self.opener(QUrl.fromLocalFile(str(path))):
+            return True
+        if path.suffix.lower() != ".md":
+            self._tell(
+                QCoreApplication.translate("GuideViewer", "No app on this computer could open {file}.").format(
+                    file=path
+                )
+            )
+            return False
+        if path.exists():
+            reason = QCoreApplication.translate(
+                "GuideViewer",
+                "No app on this computer is set up to open Markdown files, so the study guide is shown here.",
+            )
+        else:
+            reason = QCoreApplication.translate(
+                "GuideViewer",
+                "The file {file} is no longer there. This is the copy StudyJobs kept; use Save as… to write it again.",
+            ).format(file=path)
+        self.note.setText(reason)
+        self.note.setVisible(True)
+        self.show_requested.emit()  # the tab comes to the front, and the viewer reads the guide as it shows
+        self.reload()
+        return False
+
+    def open_in_other_app(self) -> bool:
+        """Hand the guide's file to the system; a short non-modal message when nothing opened it."""
+        guide = self.guide
+        if guide is None or guide.path is None:
+            return False
+        if not guide.path.exists():
+            self._tell(
+                QCoreApplication.translate(
+                    "GuideViewer", "The file {file} is no longer there. Use Save as… to write the study guide again."
+                ).format(file=guide.path)
+            )
+            return False
+        if self.opener(QUrl.fromLocalFile(str(guide.path))):
+            return True
+        self._tell(
+            QCoreApplication.translate(
+                "GuideViewer",
+                "No app on this computer is set up to open Markdown files. You can read the study guide here, "
+                "or use Save as… and open the copy with an app you choose.",
+            )
+        )
+        return False
+
+    def save_as(self) -> QFileDialog | None:
+        """Ask where to save the guide (non-modal; kept in :attr:`save_dialog`), then write it there."""
+        guide = self.guide
+        if guide is None or not guide.markdown:
+            return None
+        name = (
+            guide.path.name
+            if guide.path is not None
+            else f"{guide.title or QCoreApplication.translate('GuideViewer', 'Study guide')}.md"
+        )
+        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        dialog = QFileDialog(
+            self,
+            QCoreApplication.translate("GuideViewer", "Save the study guide"),
+            folder,
+            QCoreApplication.translate("GuideViewer", "Markdown files (*.md)"),
+        )
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setDefaultSuffix("md")
+        dialog.selectFile(name)
+        dialog.fileSelected.connect(lambda chosen: self._guard(self.save_to, Path(chosen)))
+        if self.save_dialog is not None:
+            self.save_dialog.deleteLater()
+        self.save_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def save_to(self, path: Path) -> bool:
+        """Write the guide's Markdown (as shown now) to ``path`` and say where it went."""
+        guide = self.guide
+        if guide is None:
+            return False
+        try:
+            path.write_text(guide.markdown, encoding="utf-8")
+        except OSError as error:
+            log.warning("could not save the study guide to %s", path, exc_info=True)
+            self._tell(
+                QCoreApplication.translate(
+                    "GuideViewer", "The study guide could not be saved to {file}: {reason}"
+                ).format(file=path, reason=error.strerror or str(error))
+            )
+            return False
+        self.note.setText(QCoreApplication.translate("GuideViewer", "Saved to {file}.").format(file=path))
+        self.note.setVisible(True)
+        return True
+
+    def _tell(self, text: str) -> None:
+        if self.notice is not None:
+            self.notice.deleteLater()
+        self.notice = QMessageBox(QMessageBox.Icon.Information, "StudyJobs", text, QMessageBox.StandardButton.Ok, self)
+        self.notice.setWindowModality(Qt.WindowModality.NonModal)  # the guide stays readable beside it
+        self.notice.show()
+
+    def _guard(self, func: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return func(*args)
+        except Exception as exc:
+            self.tasks.reporter.report(exc)
+            return None

@@ -1,0 +1,145 @@
+"""The study guide tab while the real worker writes the guide: sections appear as they are stored, then the whole
+guide, rendered as its file renders.
+
+The worker is the real daemon the window starts (its normal command) on a temp data folder whose settings name the
+suite's tiny deterministic GGUF; the model file is written by a subprocess (this process never imports ``daemon``).
+The daemon is stopped at teardown (SIGTERM, then wait).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import tomli_w
+from PySide6.QtGui import QTextDocument
+
+from core.config import ENV_DATA_DIR, Settings, load_settings
+from gui.daemon_process import ENV_DAEMON_COMMAND, DaemonLauncher
+
+ROOT = Path(__file__).resolve().parents[2]
+PARAGRAPH = (
+    "Photosynthesis is the process by which plants turn sunlight into chemical energy. It happens in the "
+    "chloroplasts, which hold chlorophyll, the green pigment that absorbs the light.\n\n"
+)
+
+
+@pytest.fixture(scope="session")
+def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny deterministic model, written by a subprocess (the GUI tests never import the daemon)."""
+    path = tmp_path_factory.mktemp("tiny-model") / "tiny.gguf"
+    code = (
+        "import sys, pathlib; from daemon.llm.testing import write_tiny_model; "
+        "write_tiny_model(pathlib.Path(sys.argv[1]))"
+    )
+    subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, check=True, timeout=120)
+    return path
+
+
+@pytest.fixture
+def settings(settings: Settings, tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """The conftest's temp data folder, with a ``settings.toml`` the daemon reads too (the tiny model)."""
+    monkeypatch.delenv(ENV_DAEMON_COMMAND, raising=False)
+    doc = {
+        "output_dir": str(settings.output_dir),
+        "language": "en",
+        "hide_to_tray": False,
+        "model": {"kind": "gguf", "gguf_path": str(tiny_gguf), "n_threads": 1},
+    }
+    (settings.data_dir / "settings.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
+    return load_settings(env={ENV_DATA_DIR: str(settings.data_dir)})
+
+
+@pytest.fixture
+def launcher(settings: Settings) -> Iterator[DaemonLauncher]:
+    """The window's launcher with its normal command; the daemon it started is stopped (SIGTERM, wait) after."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STUDYJOBS_")}
+    env.update({ENV_DATA_DIR: str(settings.data_dir), "PYTHONPATH": str(ROOT)})
+    launcher = DaemonLauncher(None, log_dir=settings.log_dir, env=env)
+    yield launcher
+    process = launcher.process
+    if process is not None and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+def section_titles(document: QTextDocument) -> list[str]:
+    """The level-2 headings of a rendered guide, in order."""
+    titles, block = [], document.begin()
+    while block.isValid():
+        if block.blockFormat().headingLevel() == 2:
+            titles.append(block.text())
+        block = block.next()
+    return titles
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What the study guide tab showed at one moment."""
+
+    state: str
+    titles: tuple[str, ...]
+    complete: bool | None
+
+
+def test_the_guide_tab_fills_in_while_the_real_worker_writes_and_ends_equal_to_the_guide_file(
+    make_window, launcher, store, settings, tmp_path, run, wait_until
+):
+    window = make_window(launcher=launcher, watch_interval=0.1)
+    viewer = window.guide_viewer
+    source = tmp_path / "photosynthesis.txt"
+    source.write_text(PARAGRAPH * 80, encoding="utf-8")
+    seen: list[Seen] = []
+
+    async def sample() -> None:
+        while True:
+            guide = viewer.guide
+            now = Seen(viewer.state.text(), tuple(section_titles(viewer.browser.document())), guide and guide.complete)
+            if not seen or seen[-1] != now:
+                seen.append(now)
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        assert await window.daemon_bar.start_if_none()
+        window.enqueue([source], False)
+        (ingest,) = await wait_until(lambda: store.list_recent(limit=5), message="the document's job")
+        await wait_until(lambda: window.select_job(ingest.id), message="the document in the table")
+        window.details_tabs.show_guide()
+        sampler = asyncio.ensure_future(sample())
+        try:
+            await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, timeout=150, message="done")
+            await asyncio.sleep(0.05)
+        finally:
+            sampler.cancel()
+
+    run(scenario(), timeout=180)
+    guide = viewer.guide
+    assert guide is not None and guide.path is not None and guide.path.parent == settings.output_dir
+    markdown = guide.path.read_text(encoding="utf-8")
+    expected = QTextDocument()
+    expected.setMarkdown(markdown)
+    assert viewer.browser.toPlainText() == expected.toPlainText()
+    assert viewer.state.text() == f"Finished: {guide.path.name}"
+    final = section_titles(expected)
+    assert len(final) == guide.sections > 1
+
+    writing = [s for s in seen if s.complete is False]
+    counts = [int(m.group(1)) for s in writing if (m := re.search(r"\((\d+) sections? so far\)", s.state))]
+    assert any(0 < n < len(final) for n in counts), [s.state for s in seen]  # seen half written
+    assert counts == sorted(counts)
+    for s in writing:
+        assert list(s.titles) == final[: len(s.titles)], s  # what was shown is the start of the finished guide
+        if (m := re.search(r"\((\d+) sections? so far\)", s.state)) is not None:
+            assert int(m.group(1)) == len(s.titles), s

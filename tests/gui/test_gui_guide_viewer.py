@@ -1,0 +1,241 @@
+"""The study guide tab: the guide rendered, filled in as parts are stored, saved, and shown when no app opens it.
+
+The guides here are rows and files made the way the worker makes them (``core.guides``); the real worker writing
+one is in ``test_gui_guide_live.py``. "No app for Markdown files" is the offscreen platform itself: its
+``QDesktopServices.openUrl`` opens nothing and answers ``False``, as a desktop without a handler does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices, QTextDocument
+from PySide6.QtWidgets import QFileDialog
+
+from core.db import AsyncDatabaseManager
+from core.guide_markdown import head_markdown, join_guide, section_markdown
+from core.guides import save_guide_part
+from core.schema import Job, StudyGuide
+from core.store import JobStore
+from gui.results import follow_up_job_id
+
+SECTIONS = [
+    ("Cell walls", "Plants have **rigid** walls:\n\n- cellulose\n- pectin"),
+    ("Chloroplasts", "They hold *chlorophyll*, the green pigment."),
+    ("Respiration", "1. glucose in\n2. energy out"),
+]
+
+
+def rendered(markdown: str) -> str:
+    """What Qt's Markdown renderer makes of ``markdown``, as plain text."""
+    document = QTextDocument()
+    document.setMarkdown(markdown)
+    return document.toPlainText()
+
+
+def write_file(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+class Opened(QObject):
+    """Receives what ``QDesktopServices.openUrl`` hands to the desktop (Qt's own URL handler hook)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[QUrl] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.urls.append(url)
+
+
+async def make_document(
+    store: JobStore[Job], db: AsyncDatabaseManager, output: Path, *, parts: int, finished: bool
+) -> tuple[uuid.UUID, uuid.UUID, Path]:
+    """A done ``ingest`` root and its ``generate`` child with ``parts`` sections stored (and the guide, when
+    ``finished``); returns the two ids and the guide's file."""
+    root = await store.enqueue("ingest", title="cells.txt", params={"path": "/nowhere/cells.txt"})
+    assert await store.claim(root.id) is not None
+    await store.succeed(root.id)
+    child = await store.enqueue("generate", title="cells.txt", job_id=follow_up_job_id(root.id),
+                                columns={"parent_id": root.id})  # fmt: skip
+    assert await store.claim(child.id) is not None
+    head = head_markdown("cells")
+    await save_guide_part(db, child.id, 0, "cells", head)
+    for position, (title, body) in enumerate(SECTIONS[:parts], start=1):
+        await save_guide_part(db, child.id, position, title, section_markdown(title, body))
+    path = output / f"cells - {child.id.hex[:8]}.md"
+    if finished:
+        markdown = join_guide([head, *(section_markdown(t, b) for t, b in SECTIONS[:parts])])
+        await asyncio.to_thread(write_file, path, markdown)
+        async with db.get_session_context() as session:
+            session.add(StudyGuide(job_id=child.id, title="cells", language="en", path=str(path), markdown=markdown,
+                                   section_count=parts))  # fmt: skip
+        await store.succeed(child.id)
+    return root.id, child.id, path
+
+
+def test_a_finished_guide_is_rendered_in_its_tab_as_its_file_renders(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    root, _child, path = run(make_document(store, app_db, settings.output_dir, parts=3, finished=True))
+    viewer = window.guide_viewer
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        window.details_tabs.show_guide()
+        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+
+    run(scenario())
+    assert viewer.browser.toPlainText() == rendered(path.read_text(encoding="utf-8"))
+    assert viewer.state.text() == f"Finished: {path.name}"
+    html = viewer.browser.toHtml()
+    assert "font-weight:700" in html and "font-style:italic" in html  # emphasis rendered, not shown as asterisks
+    assert viewer.browser.document().firstBlock().blockFormat().headingLevel() == 1
+    assert viewer.open_button.isEnabled() and viewer.save_button.isEnabled()
+
+
+def test_the_tab_fills_in_while_the_sections_are_stored_and_says_how_many_so_far(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    root, child, _path = run(make_document(store, app_db, settings.output_dir, parts=1, finished=False))
+    viewer = window.guide_viewer
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        window.details_tabs.show_guide()
+        await wait_until(lambda: viewer.state.text() == "Writing… (1 section so far)", message="one section")
+        assert "Cell walls" in viewer.browser.toPlainText() and "Chloroplasts" not in viewer.browser.toPlainText()
+        assert not viewer.open_button.isEnabled()
+        title, body = SECTIONS[1]
+        await save_guide_part(app_db, child, 2, title, section_markdown(title, body))
+        await wait_until(lambda: viewer.state.text() == "Writing… (2 sections so far)", message="two sections")
+
+    run(scenario())
+    expected = join_guide([head_markdown("cells"), *(section_markdown(t, b) for t, b in SECTIONS[:2])])
+    assert viewer.browser.toPlainText() == rendered(expected)
+
+
+def test_save_as_writes_the_markdown_where_the_user_chose_and_says_where(
+    make_window, store, app_db, settings, run, wait_until, tmp_path
+):
+    window = make_window()
+    root, _child, path = run(make_document(store, app_db, settings.output_dir, parts=2, finished=True))
+    viewer = window.guide_viewer
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        window.details_tabs.show_guide()
+        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+
+    run(scenario())
+    viewer.save_button.click()
+    dialog = viewer.save_dialog
+    assert isinstance(dialog, QFileDialog) and dialog.isVisible()  # opened with open(), never exec()
+    target = tmp_path / "copy" / "my guide.md"
+    target.parent.mkdir()
+    dialog.selectFile(str(target))
+    dialog.accept()
+    assert target.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+    assert viewer.note.isVisible() and viewer.note.text() == f"Saved to {target}."
+
+
+def test_open_study_guide_without_an_app_for_markdown_shows_the_guide_in_the_window(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    root, _child, path = run(make_document(store, app_db, settings.output_dir, parts=3, finished=True))
+    viewer = window.guide_viewer
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        await wait_until(lambda: window.open_action.isEnabled(), message="the guide's file found")
+        assert window.details_tabs.currentWidget() is window.details
+        window.open_action.trigger()  # the offscreen platform has no app for anything: openUrl says False
+        assert window.details_tabs.currentWidget() is viewer
+        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+
+    run(scenario())
+    assert viewer.note.isVisible() and "No app on this computer is set up to open Markdown files" in viewer.note.text()
+    assert viewer.browser.toPlainText() == rendered(path.read_text(encoding="utf-8"))
+    viewer.open_button.click()
+    assert viewer.notice is not None and viewer.notice.isVisible() and not viewer.notice.isModal()
+    assert viewer.notice.windowModality() == Qt.WindowModality.NonModal
+    assert "No app on this computer is set up to open Markdown files" in viewer.notice.text()
+
+
+def test_open_study_guide_whose_file_is_gone_shows_the_copy_kept_in_the_database(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    root, _child, path = run(make_document(store, app_db, settings.output_dir, parts=2, finished=True))
+    markdown = path.read_text(encoding="utf-8")
+    viewer = window.guide_viewer
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        await wait_until(lambda: window.open_action.isEnabled(), message="the guide's file found")
+        path.unlink()
+        opened = Opened()
+        QDesktopServices.setUrlHandler("file", opened, "open")  # type: ignore[arg-type]
+        try:
+            window.open_action.trigger()
+        finally:
+            QDesktopServices.unsetUrlHandler("file")
+        assert opened.urls == []  # a file that is gone is not handed to another app
+        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+
+    run(scenario())
+    assert window.details_tabs.currentWidget() is viewer
+    assert viewer.note.text().startswith(f"The file {path} is no longer there.")
+    assert viewer.browser.toPlainText() == rendered(markdown)
+
+
+def test_open_study_guide_with_an_app_for_markdown_opens_it_there_and_stays_on_the_details(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    root, _child, path = run(make_document(store, app_db, settings.output_dir, parts=1, finished=True))
+    opened = Opened()
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        await wait_until(lambda: window.open_action.isEnabled(), message="the guide's file found")
+
+    run(scenario())
+    QDesktopServices.setUrlHandler("file", opened, "open")  # type: ignore[arg-type]
+    try:
+        window.open_action.trigger()
+        assert window.details_tabs.currentWidget() is window.details
+        window.details_tabs.show_guide()
+        run(wait_until(lambda: window.guide_viewer.open_button.isEnabled(), message="the guide in its tab"))
+        window.guide_viewer.open_button.click()
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert [u.toLocalFile() for u in opened.urls] == [str(path)] * 2
+    assert not window.guide_viewer.note.isVisible() and window.guide_viewer.notice is None
+
+
+def test_an_opener_given_to_the_window_is_the_one_it_uses(make_window, store, app_db, settings, run, wait_until):
+    asked: list[str] = []
+
+    def open_url(url: QUrl) -> bool:
+        asked.append(url.toLocalFile())
+        return True
+
+    window = make_window(open_url=open_url)
+    root, _child, path = run(make_document(store, app_db, settings.output_dir, parts=1, finished=True))
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        await wait_until(lambda: window.open_action.isEnabled(), message="the guide's file found")
+
+    run(scenario())
+    window.open_action.trigger()
+    assert asked == [str(path)] and window.details_tabs.currentWidget() is window.details
