@@ -9,18 +9,25 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+from jobtesting import temporary_database
 from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QFileDialog
 
+from core.appdb import make_app_store, open_app_database
 from core.db import AsyncDatabaseManager
 from core.guide_markdown import head_markdown, join_guide, section_markdown
 from core.guides import save_guide_part
-from core.schema import Job, StudyGuide
+from core.schema import Document, Job, StudyGuide
 from core.store import JobStore
+from gui.error_dialog import ErrorReporter
+from gui.guide_viewer import GuideViewer
 from gui.results import follow_up_job_id
+from gui.tasks import TaskGroup
 
 SECTIONS = [
     ("Cell walls", "Plants have **rigid** walls:\n\n- cellulose\n- pectin"),
@@ -239,3 +246,90 @@ def test_an_opener_given_to_the_window_is_the_one_it_uses(make_window, store, ap
     run(scenario())
     window.open_action.trigger()
     assert asked == [str(path)] and window.details_tabs.currentWidget() is window.details
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request: pytest.FixtureRequest, tmp_path: Path, run) -> Iterator[AsyncDatabaseManager]:
+    """The migrated application database on either backend (PostgreSQL has no data version: the slow path)."""
+    database = temporary_database(request.param, tmp_path)
+    url = run(database.__aenter__())
+    db = run(open_app_database(url))
+    try:
+        yield db
+    finally:
+        run(db.dispose())
+        run(database.__aexit__(None, None, None))
+
+
+def test_a_viewer_follows_a_guide_being_written_on_either_database_until_it_is_finished(
+    any_db, run, wait_until, tmp_path
+):
+    store = make_app_store(any_db)
+    reporter = ErrorReporter(show_dialogs=False)
+    tasks = TaskGroup(reporter)
+    viewer = GuideViewer(any_db, tasks, interval=0.05, slow_interval=0.2)
+    viewer.show()
+    try:
+        root, child, _path = run(make_document(store, any_db, tmp_path / "out", parts=0, finished=False))
+
+        async def scenario() -> None:
+            viewer.show_job(root)
+            await wait_until(lambda: viewer.state.text() == "Writing… (no section yet)", message="the head")
+            for position, (title, body) in enumerate(SECTIONS[:2], start=1):
+                await save_guide_part(any_db, child, position, title, section_markdown(title, body))
+                await wait_until(lambda n=position: f"({n} section" in viewer.state.text(), message=f"{position}")
+            assert section_titles_of(viewer) == ["Cell walls", "Chloroplasts"]
+            markdown = join_guide([head_markdown("cells"), *(section_markdown(t, b) for t, b in SECTIONS[:2])])
+            async with any_db.get_session_context() as session:
+                session.add(StudyGuide(job_id=child, title="cells", language="en", path=str(tmp_path / "gone.md"),
+                                       markdown=markdown, section_count=2))  # fmt: skip
+            await store.succeed(child)
+            await wait_until(lambda: viewer.state.text() == "Finished: gone.md", message="the finished guide")
+            assert viewer.browser.toPlainText() == rendered(markdown)
+
+        run(scenario())
+    finally:
+        run(tasks.close())
+        viewer.hide()
+        viewer.deleteLater()
+    assert reporter.shown == []
+
+
+def section_titles_of(viewer: GuideViewer) -> list[str]:
+    titles, block = [], viewer.browser.document().begin()
+    while block.isValid():
+        if block.blockFormat().headingLevel() == 2:
+            titles.append(block.text())
+        block = block.next()
+    return titles
+
+
+def test_a_document_read_for_its_text_only_that_no_app_opens_gets_a_message_and_no_guide_tab(
+    make_window, store, app_db, settings, run, wait_until, tmp_path
+):
+    window = make_window()
+    source = tmp_path / "notes.txt"
+    source.write_text("Cells have walls.", encoding="utf-8")
+
+    async def text_only() -> uuid.UUID:
+        job = await store.enqueue("ingest", title="notes.txt", params={"path": str(source), "only_extract": True})
+        document = Document(source_name="notes.txt", source_path=str(source), content_hash="0" * 64)
+        async with app_db.get_session_context() as session:
+            session.add(document)
+        assert await store.claim(job.id) is not None
+        await store.succeed(job.id, result_id=document.id)
+        return job.id
+
+    root = run(text_only())
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        await wait_until(lambda: window.open_action.isEnabled(), message="the document's file found")
+
+    run(scenario())
+    window.open_action.trigger()  # the offscreen platform opens nothing
+    notice = window.guide_viewer.notice
+    assert (
+        notice is not None and notice.isVisible() and notice.text() == f"No app on this computer could open {source}."
+    )
+    assert window.details_tabs.currentWidget() is window.details
