@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import uuid
@@ -193,8 +194,15 @@ def _daemon(settings: Settings, args: argparse.Namespace) -> int:
         options = [*(["--threads", str(args.threads)] if args.threads else []), *(["--autostart"] * args.autostart)]
         return run_watchdog(options)
     from daemon.process import run_daemon  # it sets the broker before importing the actors
+    from daemon.watchdog import ENV_WATCHED, EXIT_RESTART
 
-    return run_daemon(settings, threads=args.threads, autostart=args.autostart)
+    code = run_daemon(settings, threads=args.threads, autostart=args.autostart)
+    if code == EXIT_RESTART and os.environ.get(ENV_WATCHED) != "1":
+        # No watchdog starts this worker again: it becomes a new worker itself, which reads the new settings.
+        sys.stdout.flush()
+        argv = [sys.executable, *sys.argv[1:]] if getattr(sys, "frozen", False) else list(sys.orig_argv)
+        os.execv(sys.executable, argv)
+    return code
 
 
 COMMANDS: dict[str, store_cli.Command] = {**store_cli.COMMANDS, "add": _add, "workers": _workers}

@@ -6,7 +6,12 @@ registers the worker row; the Dramatiq worker starts its threads and the ``Async
 which the runtime opens the database.
 
 Graceful stop (SIGTERM, SIGINT): take no more work, stop the jobs in flight through their stop events, hand their
-claims back to the queue without spending an attempt, exit within 10 s. A crash (``kill -9``) leaves leases that
+claims back to the queue without spending an attempt, exit within 10 s.
+
+Restart (asked by the window after a settings change, through the worker's row: :mod:`core.controls`): take no
+more work; ``"now"`` stops the jobs in flight as a graceful stop does, ``"idle"`` waits until none runs; then exit
+with :data:`~daemon.watchdog.EXIT_RESTART`, which the watchdog answers by starting the worker again at once (the
+new process reads the new settings). A crash (``kill -9``) leaves leases that
 expire; the next daemon — here or on another machine — takes the jobs over (``--watch`` starts that next daemon
 here: :mod:`daemon.watchdog`).
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +32,7 @@ from dramatiq.asyncio import get_event_loop_thread
 
 from core import __version__
 from core.config import Settings
+from core.controls import RESTART_NOW, RESTART_WHEN_IDLE
 from core.logs import configure_logging
 from daemon.brokers import SQLiteBroker, create_broker, sqlite_path_from_url
 from daemon.lock import EXIT_ALREADY_RUNNING, DataFolderLock, DataFolderLocked
@@ -33,6 +40,7 @@ from daemon.outbox import Outbox
 from daemon.runtime import Runtime, install
 from daemon.signals import stop_on_signals
 from daemon.supervisor import Supervisor
+from daemon.watchdog import EXIT_RESTART
 
 __all__ = ["EXIT_ALREADY_RUNNING", "run_daemon"]
 
@@ -107,18 +115,27 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         gc.freeze()
         log.info("worker %s started: %d thread(s), broker %s", runtime.worker_id, worker_threads, broker)
         print(f"StudyJobs worker running ({worker_threads} thread(s)). Press Ctrl+C to stop.", flush=True)
-        while not stop.wait(0.5):
-            if not supervisor.is_alive():
-                log.error("the supervisor thread died; stopping")
-                break
+        restart = _wait_for_end(stop, runtime, supervisor)
         _shutdown(runtime, worker, supervisor, loop_thread)
-        return 0
+        return EXIT_RESTART if restart else 0
     except Exception:
         log.exception("the worker could not run")
         raise
     finally:
         install(None)
         lock.release()
+
+
+def _wait_for_end(stop: threading.Event, runtime: Runtime, supervisor: Supervisor) -> bool:
+    """Block until the worker must end: ``True`` for a restart asked of it, ``False`` for a stop."""
+    while not stop.wait(0.1):
+        if not supervisor.is_alive():
+            log.error("the supervisor thread died; stopping")
+            return False
+        if runtime.restart == RESTART_NOW or (runtime.restart == RESTART_WHEN_IDLE and not runtime.running()):
+            log.info("starting again to use new settings (%s)", "jobs handed back" if runtime.running() else "idle")
+            return True
+    return False
 
 
 def _shared_store_file(settings: Settings) -> Path | None:

@@ -66,6 +66,11 @@ class Runtime:
         self._generator_lock: asyncio.Lock | None = None
         self._start_lock: asyncio.Lock | None = None
         self.stopping = threading.Event()
+        self.paused = threading.Event()
+        """Set while the queue is paused (``app_controls``, read by the supervisor): no new job is claimed."""
+        self.restart: str | None = None
+        """A restart asked of this worker (``"idle"`` or ``"now"``, :mod:`core.controls`), seen by the supervisor;
+        from then on no new job is claimed, and the process exits for its watchdog to start it again."""
         self.dispatch: Callable[[str, uuid.UUID, float], None] = _no_dispatch
         self.dispatch_many: Callable[[list[tuple[str, uuid.UUID]]], None] = self._dispatch_each
         self.outbox: Outbox | None = None
@@ -127,6 +132,14 @@ class Runtime:
                 self._generator = create_generator(choice)
             return self._generator
 
+    def taking_jobs(self) -> bool:
+        """Whether a message may claim its job now: not stopping, the queue not paused, no restart pending.
+
+        A message consumed while this is false leaves its row queued (no attempt spent); the supervisor sends it
+        again (or, with the embedded outbox, writes it again) once jobs are taken again.
+        """
+        return not (self.stopping.is_set() or self.paused.is_set() or self.restart is not None)
+
     # -- broker messages ---------------------------------------------------------------------------------
 
     def send(self, kind: str, job_id: uuid.UUID, delay: float = 0.0) -> None:
@@ -149,6 +162,11 @@ class Runtime:
         with self._lock:
             sent = self._sent_at.get(job_id)
         return sent is not None and time.monotonic() - sent < seconds
+
+    def forget_all_sent(self) -> None:
+        """Forget every message sent (their jobs were left queued while no job was taken: send them again)."""
+        with self._lock:
+            self._sent_at.clear()
 
     def forget_sent(self, older_than: float) -> None:
         """Drop the memory of messages sent more than ``older_than`` seconds ago."""

@@ -12,7 +12,11 @@ so a live job's lease never lapses. Each tick it may:
   time has come, rows released at a shutdown, lost messages). With the embedded outbox
   (:mod:`daemon.outbox`) every queued row writes its own message, and the supervisor only installs the triggers
   and, once a second, writes the messages of due rows that have none;
-* reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons.
+* reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons;
+* read the switches that concern this worker (every :data:`CONTROLS_EVERY`, :mod:`core.controls`): the queue
+  paused, or a restart asked of it. Either one stops the taking of jobs (:meth:`Runtime.taking_jobs`) and the
+  dispatch passes, so a paused queue costs no work per queued row; a message consumed meanwhile leaves its row
+  queued. When the queue is resumed, every due row is sent again at once (the outbox: its lost messages written).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from sqlalchemy import select, text
 
 from core.appdb import make_app_store, open_app_database
 from core.config import redact_url
+from core.controls import RESTART_MODES, read_worker_controls
 from core.db import AsyncDatabaseManager
 from core.leases import due_condition
 from core.messages import encode
@@ -66,6 +71,8 @@ QUICK_PASS_GAP = 0.02
 one query and one broker round trip (a lone row is sent at once: the gap follows only a pass that found some)."""
 OUTBOX_BUSY_TIMEOUT_MS = 5_000
 """How long the outbox repair waits for the file's write lock (it runs again a second later anyway)."""
+CONTROLS_EVERY = 0.25
+"""Seconds between looks at the switches (the queue paused, a restart asked): a pause takes effect within this."""
 FULL_PASS_ROWS = 100
 """The oldest due rows a full pass looks at: a backlog of thousands is re-read in part, oldest first."""
 
@@ -138,6 +145,7 @@ class Supervisor(threading.Thread):
         try:
             await self._prepare_outbox(db)
             await self._register(db)
+            await self._read_controls(db)  # a paused queue is paused before the first message is consumed
             self._registered.set()
             await self._loop(db, store)
         finally:
@@ -161,7 +169,7 @@ class Supervisor(threading.Thread):
     async def _loop(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
         woken = asyncio.Event()
         listener = QueuedJobListener(db, woken.set)
-        next_beat = next_reclaim = next_poll = next_full = next_listen = 0.0
+        next_beat = next_reclaim = next_poll = next_full = next_listen = next_controls = 0.0
         version: int | None = None
         try:
             while not self._stopping.is_set():
@@ -171,6 +179,10 @@ class Supervisor(threading.Thread):
                     if db.data_version() is None and not listener.listening and now >= next_listen:
                         next_listen = now + LISTEN_RETRY_EVERY
                         await self._listen(listener)
+                    if now >= next_controls:
+                        next_controls = now + CONTROLS_EVERY
+                        if await self._read_controls(db):
+                            next_full = 0.0  # jobs are taken again: send what waited, now
                     if now >= next_beat:
                         next_beat = now + self.heartbeat_every
                         await self._heartbeat(db, store)
@@ -219,7 +231,7 @@ class Supervisor(threading.Thread):
     async def _repair_outbox(self) -> None:
         """Write the messages of due rows that have none (the outbox's sweep)."""
         outbox, conn = self.runtime.outbox, self._outbox_conn
-        if outbox is None or conn is None or self.runtime.stopping.is_set():
+        if outbox is None or conn is None or not self.runtime.taking_jobs():
             return
         written = await asyncio.to_thread(outbox.repair, conn, limit=FULL_PASS_ROWS)
         if written:
@@ -256,6 +268,26 @@ class Supervisor(threading.Thread):
         if not await touch_worker(db, self.worker_id, running=len(claims), stopping=self.runtime.stopping.is_set()):
             await self._register(db)  # another daemon forgot us as dead while we were busy
 
+    async def _read_controls(self, db: AsyncDatabaseManager) -> bool:
+        """Apply the queue switch and a restart request to the runtime; ``True`` when the queue was just resumed
+        (the messages consumed while it was paused must be sent again)."""
+        controls = await read_worker_controls(db, self.worker_id)
+        runtime = self.runtime
+        if controls.restart in RESTART_MODES and controls.restart != runtime.restart:
+            log.info("asked to start again to use new settings (%s); taking no new job", controls.restart)
+            runtime.restart = controls.restart
+        if controls.paused == runtime.paused.is_set():
+            return False
+        if controls.paused:
+            runtime.paused.set()
+            log.info("the queue is paused: taking no new job")
+            return False
+        runtime.paused.clear()
+        log.info("the queue is resumed")
+        self._sent.clear()
+        runtime.forget_all_sent()
+        return True
+
     async def _reclaim(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
         async with self._single_flight(db) as leader:
             if not leader:
@@ -277,7 +309,7 @@ class Supervisor(threading.Thread):
         A ``full`` pass looks at the oldest due rows (retries whose time came, requeued and released rows, lost
         messages); the quick pass in between only at rows created since the newest one already seen.
         """
-        if self.runtime.stopping.is_set():
+        if not self.runtime.taking_jobs():
             return 0
         m = store.model
         conditions = [due_condition(m, utcnow())]

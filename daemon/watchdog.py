@@ -15,6 +15,8 @@ Contract:
   process died, then the child is started again after the next of :data:`RESTART_DELAYS`. A child that ran
   :data:`STEADY_AFTER` seconds starts the count again; after :data:`MAX_QUICK_CRASHES` crashes in a row that each
   came sooner, the watchdog gives up (exit 1): a worker that cannot start must not spin for ever.
+* A child that exits with :data:`EXIT_RESTART` asked to be started again (the window changed a setting it uses):
+  it is started again at once, with no delay and no crash counted.
 * SIGTERM / SIGINT: forwarded to the child as SIGTERM (its graceful stop hands its jobs back), waited for up to
   :data:`STOP_TIMEOUT` seconds, then killed; exit 0.
 
@@ -36,6 +38,8 @@ from daemon.lock import EXIT_ALREADY_RUNNING
 from daemon.signals import stop_on_signals
 
 __all__ = [
+    "ENV_WATCHED",
+    "EXIT_RESTART",
     "MAX_QUICK_CRASHES",
     "RESTART_DELAYS",
     "STEADY_AFTER",
@@ -55,6 +59,10 @@ MAX_QUICK_CRASHES = 10
 """Crashes in a row, each within :data:`STEADY_AFTER` of its start, after which the watchdog gives up."""
 STOP_TIMEOUT = 15.0
 """How long a stop waits for the child's graceful stop (which itself takes at most ~10 s) before killing it."""
+EXIT_RESTART = 4
+"""The exit code of a worker that stopped to be started again at once (new settings); not a crash."""
+ENV_WATCHED = "STUDYJOBS_WATCHED"
+"""Set to ``"1"`` in the child's environment: a worker under a watchdog leaves a restart to it."""
 ENV_DELAYS = "STUDYJOBS_WATCHDOG_DELAYS"
 """``"0.1,0.2"`` replaces :data:`RESTART_DELAYS` (tests)."""
 
@@ -119,13 +127,17 @@ def run_watchdog(options: Sequence[str]) -> int:
     while True:
         started = time.monotonic()
         try:
-            child = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+            child = subprocess.Popen(command, stdin=subprocess.DEVNULL, env={**os.environ, ENV_WATCHED: "1"})
         except OSError:
             log.exception("the worker could not be started: %s", " ".join(command))
             return 1
         code = _wait(child, stop)
         if code is None:
             return _stop(child)
+        if code == EXIT_RESTART:
+            log.info("the worker stopped to start again with new settings; starting it now")
+            quick_crashes = 0
+            continue
         if code in (0, EXIT_ALREADY_RUNNING):
             log.info("the worker ended by itself (exit code %d)", code)
             return code

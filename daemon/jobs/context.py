@@ -120,8 +120,8 @@ Handler = Callable[[JobContext], Awaitable[uuid.UUID | None]]
 
 async def run_job(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handler) -> None:
     """Claim ``job_id`` and run ``handler`` on it; every outcome ends on the row. Never raises for job errors."""
-    if runtime.stopping.is_set():
-        return  # the row stays queued; the next daemon dispatches it
+    if not runtime.taking_jobs():
+        return  # stopping, paused or restarting: the row stays queued and its message is sent again later
     await runtime.start()
     store = runtime.store
     job = await store.claim(job_id, worker_id=runtime.worker_id)
@@ -129,6 +129,10 @@ async def run_job(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handl
         return  # not ours: a duplicate message, a cancel, or a retry whose time has not come
     running = RunningJob(job_id=job.id, kind=kind, attempt=job.attempts, task=asyncio.current_task())
     runtime.track(running)
+    if runtime.stopping.is_set():  # a graceful stop began during the claim, after stop_all() looked at the jobs
+        runtime.untrack(job.id)
+        await store.release(job.id, attempt=job.attempts)
+        return
     context = JobContext(runtime, job, running, asyncio.get_running_loop())
     log.debug("running %s job %s (attempt %d of %d)", kind, job.id, job.attempts, job.max_attempts)
     try:

@@ -165,7 +165,7 @@ async def _export(ctx: JobContext, document: Document, guide: WrittenGuide, gene
         await ctx.in_thread(_write_atomically, path, guide.markdown)
     except OSError as error:
         raise UserFacingError("output_unwritable", folder=str(folder), reason=error.strerror or str(error)) from error
-    model_name = str(getattr(generator, "model_name", "") or getattr(generator, "path", "") or "")
+    model_name = str(getattr(generator, "model_name", "") or getattr(generator, "model_path", "") or "")
     row = StudyGuide(
         id=uuid.uuid4(),
         document_id=document.id,
