@@ -4,6 +4,10 @@
 timestamps, levels, logger names, process/thread and full tracebacks, in UTF-8. Calling it again (a second
 window, a test, a restart of a subsystem) never adds a second handler: it reconfigures the ones it installed.
 
+A line written while a job runs carries that job's id (``job=<uuid>`` after the thread name): the daemon sets
+:data:`CURRENT_JOB` around each job (:func:`job_logging`), a filter on our handlers copies it into the record, and
+:func:`job_log_lines` reads a job's lines back (the window's details show them).
+
 One file has one writing process: :class:`logging.handlers.RotatingFileHandler` cannot rotate a file that
 another process holds open (on Windows it fails, on POSIX the other process keeps writing to the rotated
 file). Processes of a pool pass distinct program names (``"daemon-1"``, ``"daemon-2"``).
@@ -11,16 +15,35 @@ file). Processes of a pool pass distinct program names (``"daemon-1"``, ``"daemo
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import re
 import sys
+import uuid
+from collections.abc import Iterator
+from contextvars import ContextVar
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Any, cast
 
-__all__ = ["LEVEL_VARIABLE", "LOG_FORMAT", "SizedRotatingFileHandler", "configure_logging", "reset_logging"]
+__all__ = [
+    "CURRENT_JOB",
+    "LEVEL_VARIABLE",
+    "LOG_FORMAT",
+    "JobTagFilter",
+    "SizedRotatingFileHandler",
+    "configure_logging",
+    "job_log_lines",
+    "job_logging",
+    "reset_logging",
+]
 
-LOG_FORMAT = "%(asctime)s.%(msecs)03d %(levelname)-8s %(name)s [%(process)d %(threadName)s] %(message)s"
+LOG_FORMAT = "%(asctime)s.%(msecs)03d %(levelname)-8s %(name)s [%(process)d %(threadName)s]%(job_tag)s %(message)s"
+CURRENT_JOB: ContextVar[str] = ContextVar("studyjobs_current_job", default="")
+"""The id of the job the current task or thread works for (``""``: none). Set it with :func:`job_logging`; a job's
+helper thread gets it by running in a copy of the job's context (:func:`contextvars.copy_context`)."""
+_LINE_START = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 _MARK = "_studyjobs_handler"  # attribute set on the handlers this module installed
 
@@ -55,6 +78,51 @@ class SizedRotatingFileHandler(RotatingFileHandler):
             raise
         except Exception:
             self.handleError(record)
+
+
+class JobTagFilter(logging.Filter):
+    """Adds ``job_tag`` to every record: ``" job=<id>"`` while :data:`CURRENT_JOB` is set, else ``""``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        job = CURRENT_JOB.get()
+        record.job_tag = f" job={job}" if job else ""
+        return True
+
+
+@contextlib.contextmanager
+def job_logging(job_id: uuid.UUID | str) -> Iterator[None]:
+    """Tag the lines logged in this context (this task, or this thread) with ``job_id`` until the block ends."""
+    token = CURRENT_JOB.set(str(job_id))
+    try:
+        yield
+    finally:
+        CURRENT_JOB.reset(token)
+
+
+def job_log_lines(
+    log_dir: str | Path, job_id: uuid.UUID | str, *, program: str = "daemon", limit: int = 500
+) -> list[str]:
+    """The lines of ``<log_dir>/<program>.log`` (and its rotated files, oldest first) about ``job_id``: those tagged
+    with it or naming it, each with the lines that continue it (a traceback); at most the last ``limit``.
+
+    Reads files: call it off a UI thread. A missing folder or file gives no lines.
+    """
+    folder = Path(log_dir)
+    files = [folder / f"{program}.log.{n}" for n in range(99, 0, -1)] + [folder / f"{program}.log"]
+    wanted = str(job_id)
+    lines: list[str] = []
+    for path in files:
+        try:
+            with path.open(encoding="utf-8", errors="replace") as handle:
+                keep = False
+                for line in handle:
+                    if _LINE_START.match(line):
+                        keep = wanted in line
+                    if keep:
+                        lines.append(line.rstrip("\n"))
+        except FileNotFoundError:
+            continue
+    return lines[-limit:]
 
 
 def _ours(role: str) -> list[logging.Handler]:
@@ -93,7 +161,7 @@ def configure_logging(
         raise ValueError(f"program {program!r} must be a plain file name (letters, digits, '-', '_', '.')")
     path = Path(log_dir).expanduser().absolute() / f"{program}.log"
     root = logging.getLogger()
-    formatter = logging.Formatter(LOG_FORMAT, DATE_FORMAT)
+    formatter = logging.Formatter(LOG_FORMAT, DATE_FORMAT, defaults={"job_tag": ""})
 
     for handler in _ours("file"):
         if not (isinstance(handler, RotatingFileHandler) and Path(handler.baseFilename) == path):
@@ -110,6 +178,7 @@ def configure_logging(
         root.addHandler(file_handler)
     file_handler.setFormatter(formatter)
     file_handler.setLevel(logging.NOTSET)
+    _tag_jobs(file_handler)
 
     for handler in _ours("stderr") if stderr_level is None else ():
         root.removeHandler(handler)
@@ -124,6 +193,7 @@ def configure_logging(
             root.addHandler(stream_handler)
         stream_handler.setFormatter(formatter)
         stream_handler.setLevel(stderr_level)
+        _tag_jobs(stream_handler)
 
     root.setLevel(_level_from_environment() if level is None else level)
     # What the format does not show need not be gathered per record (the logging HOWTO's "Optimization"): the
@@ -131,6 +201,11 @@ def configure_logging(
     logging._srcfile = None  # type: ignore[attr-defined]
     logging.logMultiprocessing = False
     return path
+
+
+def _tag_jobs(handler: logging.Handler) -> None:
+    if not any(isinstance(f, JobTagFilter) for f in handler.filters):
+        handler.addFilter(JobTagFilter())
 
 
 LEVEL_VARIABLE = "STUDYJOBS_LOG_LEVEL"

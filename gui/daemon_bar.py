@@ -1,23 +1,30 @@
-"""The status bar's worker corner: is a daemon alive (from the ``workers`` table), how many jobs it runs, Start.
+"""The status bar's worker corner: is a daemon alive (from the ``workers`` table), how many jobs it runs, Start;
+whether the queue is paused; and a restart for new settings until the new worker runs.
 
 It looks every :attr:`DaemonBar.interval` seconds while the window is visible. Start launches the daemon through
 :class:`gui.daemon_process.DaemonLauncher`; a process that could not start or ended at once is reported in plain
-words here (never a crash).
+words here (never a crash). :meth:`DaemonBar.expect_restart` says the workers were asked to start again
+(:mod:`gui.worker_restart`); the bar says so until a worker it did not know before is alive.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from core.controls import queue_paused
 from core.db import AsyncDatabaseManager
 from core.workers import alive_workers
 from gui.daemon_process import DaemonLauncher
 from gui.tasks import TaskGroup
 
-__all__ = ["DaemonBar"]
+__all__ = ["RESTART_PATIENCE", "DaemonBar"]
+
+RESTART_PATIENCE = 60.0
+"""Seconds the bar keeps saying "restarting" while no worker is alive, before it offers Start again."""
 
 
 class DaemonBar(QWidget):
@@ -28,7 +35,12 @@ class DaemonBar(QWidget):
         launcher: Starts the daemon.
         tasks: Where the queries run.
         interval: Seconds between looks.
+
+    Signals:
+        paused_seen: Whether the queue is paused, after every look (and after :meth:`set_paused`).
     """
+
+    paused_seen = Signal(bool)
 
     def __init__(
         self,
@@ -45,7 +57,12 @@ class DaemonBar(QWidget):
         self.tasks = tasks
         self.alive: list[Any] | None = None
         self.launch_error = ""
+        self.paused = False
         self._starting = False
+        self._restart_from: set[str] | None = None  # the ids of the workers asked to start again
+        self._restart_waiting = False  # "idle" with a job running: the restart waits for it
+        self._restart_since = 0.0
+        self._restart_note = ""
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.label = QLabel(QCoreApplication.translate("DaemonBar", "Looking for the worker…"))
@@ -93,6 +110,43 @@ class DaemonBar(QWidget):
         self.start_daemon()
         return True
 
+    def set_paused(self, paused: bool) -> None:
+        """Show the queue as paused or not (the window just switched it), then look again."""
+        self.paused = paused
+        self.paused_seen.emit(paused)
+        self.look()
+
+    def expect_restart(self, worker_ids: set[str], *, waiting_for_job: bool, note: str = "") -> None:
+        """The workers ``worker_ids`` were asked to start again: say so until another worker is alive.
+
+        Args:
+            worker_ids: The workers asked.
+            waiting_for_job: They finish a running job first.
+            note: A sentence shown once the new worker runs (``""``: the usual one).
+        """
+        self._restart_from = set(worker_ids)
+        self._restart_waiting = waiting_for_job
+        self._restart_since = time.monotonic()
+        self._restart_note = note
+        self._show_restarting()
+        self.look()
+
+    @property
+    def restarting(self) -> bool:
+        """Whether a restart asked for is still under way."""
+        return self._restart_from is not None
+
+    def _show_restarting(self) -> None:
+        if self._restart_waiting:
+            text = QCoreApplication.translate(
+                "DaemonBar", "The worker will start again with the new settings when its job ends."
+            )
+        else:
+            text = QCoreApplication.translate("DaemonBar", "Restarting the worker to use the new settings…")
+        self.label.setText(text)
+        self.label.setToolTip("")
+        self.start_button.setVisible(False)
+
     def _after_start(self) -> None:
         self._starting = False
         self.start_button.setEnabled(True)
@@ -114,19 +168,49 @@ class DaemonBar(QWidget):
 
     async def _look(self) -> None:
         self.alive = await alive_workers(self.db)
+        self.paused = await queue_paused(self.db)
+        self.paused_seen.emit(self.paused)
+        if self._restart_from is not None and self._still_restarting():
+            self._show_restarting()
+            return
+        restarted, self._restart_from = self._restart_from is not None, None
+        if restarted and self._restart_note:  # the worker moved to another database: this window cannot see it
+            self.label.setText(self._restart_note)
+            self.start_button.setVisible(False)
+            return
         if self.alive:
             running = sum(w.running for w in self.alive)
             threads = sum(w.threads for w in self.alive)
-            self.label.setText(
-                QCoreApplication.translate("DaemonBar", "Worker running · {running} of {threads} slots busy").format(
-                    running=running, threads=threads
-                )
+            text = QCoreApplication.translate("DaemonBar", "Worker running · {running} of {threads} slots busy").format(
+                running=running, threads=threads
             )
+            if restarted:
+                text = QCoreApplication.translate(
+                    "DaemonBar", "The worker runs again, with the new settings · {running} of {threads} slots busy"
+                ).format(running=running, threads=threads)
+            self.label.setText(self._with_pause(text))
             self.label.setToolTip("")
             self.start_button.setVisible(False)
             self.launch_error = ""
         elif not self._starting and not self.launch_error:
-            self.label.setText(
-                QCoreApplication.translate("DaemonBar", "No worker is running: jobs wait until one starts.")
-            )
+            text = QCoreApplication.translate("DaemonBar", "No worker is running: jobs wait until one starts.")
+            self.label.setText(self._with_pause(text))
             self.start_button.setVisible(True)
+
+    def _still_restarting(self) -> bool:
+        """A worker not asked to restart is alive: done. None alive for too long: give up (Start is offered)."""
+        assert self._restart_from is not None and self.alive is not None
+        if any(w.id not in self._restart_from for w in self.alive):
+            return False
+        if self._restart_note and not any(w.id in self._restart_from for w in self.alive):
+            return False  # moved to another database: its new worker registers there
+        if self.alive:
+            self._restart_waiting = any(w.running for w in self.alive) and self._restart_waiting
+            return True
+        return time.monotonic() - self._restart_since < RESTART_PATIENCE
+
+    def _with_pause(self, text: str) -> str:
+        if not self.paused:
+            return text
+        paused = QCoreApplication.translate("DaemonBar", "Paused: queued jobs wait until you resume")
+        return f"{paused} · {text}"

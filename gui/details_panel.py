@@ -142,6 +142,12 @@ class DetailsPanel(QFrame):
         for key, value in self.fields.items():
             self._set_field(key, value, values[key])
 
+    def add_section(self, widget: QWidget) -> None:
+        """Add ``widget`` under the fields (a section another module fills, such as the job's log)."""
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(layout.count() - 1, widget)  # above the closing stretch
+
     def copy_details(self) -> None:
         """Copy the job's error (and what the job was) to the clipboard."""
         job = self.job

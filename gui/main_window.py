@@ -42,6 +42,7 @@ from gui.settings_dialog import SettingsDialog
 from gui.tasks import TaskGroup
 from gui.tray import Tray
 from gui.window_state import restore_window_state, save_window_state
+from gui.worker_controls import install_worker_controls
 
 __all__ = ["WATCH_FIELDS", "MainWindow"]
 
@@ -104,6 +105,7 @@ class MainWindow(QMainWindow):
         self.guide_viewer = GuideViewer(db, self.tasks, opener=open_url)  # the study guide tab
         self._make_widgets(launcher or DaemonLauncher(["off"]))
         add_menus(self, self.window_actions)
+        self.worker_controls = install_worker_controls(self)  # Pause/Resume, restarts for new settings, job logs
         restore_window_state(self.settings.data_dir, self, self.view, self.splitter)
         self._update_actions(None)
 
@@ -307,7 +309,8 @@ class MainWindow(QMainWindow):
         self.settings_dialog.open()
 
     def _settings_saved(self, settings: Settings) -> None:
-        self.settings = settings
+        old, self.settings = self.settings, settings
+        self.worker_controls.restart.settings_saved(old, settings)
         if self.tray is not None:
             self.tray.notifications = settings.notifications
 
@@ -342,6 +345,7 @@ class MainWindow(QMainWindow):
         previous = self.details.job
         self.details.show_job(row)
         self.guide_viewer.show_job(row.id if row is not None else None)
+        self.worker_controls.job_log.show_job(row)
         self._update_actions(row)
         if row is not None and row.status == "done" and (previous is None or previous.status != "done" or
                                                          previous.id != row.id):  # fmt: skip

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import logging
 import time
 import uuid
@@ -20,6 +21,7 @@ from typing import Any, TypeVar
 
 from core.counters import Counter
 from core.errors import JobAlreadyFinishedError, StageInterruptedError
+from core.logs import job_logging
 from core.messages import encode
 from core.progress import PhasePlan
 from core.schema import Job
@@ -88,11 +90,14 @@ class JobContext:
         )
 
     async def in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run blocking work on this job's thread; a shutdown waits for it before handing the claim back."""
+        """Run blocking work on this job's thread; a shutdown waits for it before handing the claim back.
+
+        The work runs in a copy of the caller's context, so what it logs is tagged with the job's id.
+        """
         if self._threads is None:  # made on first use: a job that never blocks starts no thread
             prefix = f"studyjobs-{self.running.kind}"
             self._threads = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=prefix)
-        future = self._threads.submit(fn, *args, **kwargs)
+        future = self._threads.submit(contextvars.copy_context().run, fn, *args, **kwargs)
         self.futures.append(future)
         return await asyncio.wrap_future(future)
 
@@ -119,7 +124,15 @@ Handler = Callable[[JobContext], Awaitable[uuid.UUID | None]]
 
 
 async def run_job(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handler) -> None:
-    """Claim ``job_id`` and run ``handler`` on it; every outcome ends on the row. Never raises for job errors."""
+    """Claim ``job_id`` and run ``handler`` on it; every outcome ends on the row. Never raises for job errors.
+
+    Every line logged meanwhile (by this task and the job's thread) is tagged with the job's id.
+    """
+    with job_logging(job_id):
+        await _claim_and_run(runtime, kind, job_id, handler)
+
+
+async def _claim_and_run(runtime: Runtime, kind: str, job_id: uuid.UUID, handler: Handler) -> None:
     if not runtime.taking_jobs():
         return  # stopping, paused or restarting: the row stays queued and its message is sent again later
     await runtime.start()

@@ -162,3 +162,52 @@ def test_other_handlers_are_left_alone(tmp_path: Path):
 def test_a_program_name_that_is_not_a_plain_file_name_is_refused(tmp_path: Path, program: str):
     with pytest.raises(ValueError, match="plain file name"):
         configure_logging(tmp_path, program)
+
+
+def test_lines_logged_while_a_job_runs_carry_its_id_and_read_back_with_their_traceback(tmp_path: Path):
+    import asyncio
+    import concurrent.futures
+    import contextvars
+    import uuid
+
+    from core.logs import job_log_lines, job_logging
+
+    path = configure_logging(tmp_path / "logs", "daemon", max_bytes=1000, backup_count=9)
+    log = logging.getLogger("studyjobs.test")
+    mine, other = uuid.uuid4(), uuid.uuid4()
+
+    async def a_job(job_id: uuid.UUID, pool: concurrent.futures.ThreadPoolExecutor) -> None:
+        with job_logging(job_id):
+            log.warning("reading the document")
+            context = contextvars.copy_context()
+            await asyncio.wrap_future(pool.submit(context.run, log.warning, "inside the job's thread"))
+            try:
+                raise ValueError("a bad page")
+            except ValueError:
+                log.exception("the job failed")
+        log.warning("after the job")
+
+    async def two_jobs() -> None:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            await asyncio.gather(a_job(mine, pool), a_job(other, pool))
+
+    asyncio.run(two_jobs())
+    log.warning("the supervisor reclaimed job %s", mine)  # untagged, but it names the job
+    flush()
+    lines = job_log_lines(path.parent, mine)
+    text = "\n".join(lines)
+    assert f"job={mine} reading the document" in text
+    assert f"job={mine} inside the job's thread" in text
+    assert f"job={mine} the job failed" in text and "ValueError: a bad page" in text  # its traceback follows it
+    assert text.endswith(f"the supervisor reclaimed job {mine}")
+    assert str(other) not in text and "after the job" not in text
+    assert len(list(path.parent.glob("daemon.log.*"))) >= 1  # the lines were read across the rotated files too
+    assert job_log_lines(tmp_path / "nowhere", mine) == []
+
+
+def test_a_line_logged_outside_a_job_has_no_job_tag(tmp_path: Path):
+    path = configure_logging(tmp_path / "logs", "gui")
+    logging.getLogger("studyjobs.test").warning("the window opened")
+    flush()
+    (line,) = path.read_text(encoding="utf-8").splitlines()
+    assert re.search(r"\[\d+ MainThread\] the window opened$", line), line

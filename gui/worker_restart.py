@@ -1,0 +1,116 @@
+"""Settings that take effect: after a saved change the worker uses, ask the live workers to start again.
+
+The worker is a detached process that reads the settings once. When the user saves a change to a setting it uses
+(:data:`WORKER_SETTINGS`), :class:`WorkerRestart` asks every live worker, through its row
+(:func:`core.controls.request_restart`), to start again: ``"idle"`` when none runs a job; when one does, a non-modal
+question lets the user stop that job now (``"now"``: it goes back to the queue without spending an attempt and runs
+again on the new settings) or let it finish first (``"idle"``). The status bar (:meth:`DaemonBar.expect_restart`)
+says so until the new worker runs. With no live worker nothing is asked: the next one reads the new settings — and
+when the database or the broker changed, the window starts it at once.
+
+UI thread only; the queries run on the window's task group.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
+
+from core.config import Settings
+from core.controls import RESTART_NOW, RESTART_WHEN_IDLE, request_restart
+from core.db import AsyncDatabaseManager
+from core.workers import alive_workers
+from gui.daemon_bar import DaemonBar
+from gui.tasks import TaskGroup
+
+__all__ = ["CONNECTION_SETTINGS", "WORKER_SETTINGS", "WorkerRestart", "worker_settings_changed"]
+
+WORKER_SETTINGS = ("model", "worker_threads", "output_dir", "language", "stale_after", "database_url", "broker_url")
+"""The settings a worker reads at its start."""
+CONNECTION_SETTINGS = ("database_url", "broker_url")
+"""The settings that move a worker to another database or queue."""
+
+
+def worker_settings_changed(old: Settings, new: Settings) -> list[str]:
+    """The names of the :data:`WORKER_SETTINGS` whose values differ between ``old`` and ``new`` (a pure function)."""
+    return [name for name in WORKER_SETTINGS if getattr(old, name) != getattr(new, name)]
+
+
+class WorkerRestart(QObject):
+    """Asks the workers to start again after a settings change. UI thread only.
+
+    Args:
+        db: The application database (the workers' rows).
+        tasks: Where the queries run.
+        bar: The status bar's worker corner (it says a restart is under way, and starts a worker when asked).
+        parent: The window (the question's parent).
+
+    Attributes:
+        question: The open "stop the job now?" question, if any.
+    """
+
+    def __init__(self, db: AsyncDatabaseManager, tasks: TaskGroup, bar: DaemonBar, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.db, self.tasks, self.bar, self.window = db, tasks, bar, parent
+        self.question: QMessageBox | None = None
+        self.stop_now_button: QAbstractButton | None = None
+        self.wait_button: QAbstractButton | None = None
+
+    def settings_saved(self, old: Settings, new: Settings) -> list[str]:
+        """React to a saved change; returns the worker settings that changed (nothing is done when none did)."""
+        changed = worker_settings_changed(old, new)
+        if changed:
+            moved = any(name in CONNECTION_SETTINGS for name in changed)
+            self.tasks.start(self._restart(moved=moved), name="worker-restart")
+        return changed
+
+    async def _restart(self, *, moved: bool) -> None:
+        alive = await alive_workers(self.db)
+        if not alive:
+            if moved and self.bar.launcher.enabled:
+                self.bar.start_daemon()  # it reads the new settings: the new database and queue
+            return
+        ids = {w.id for w in alive}
+        if any(w.running for w in alive):
+            self._ask(ids, moved=moved)
+            return
+        await self._request(RESTART_WHEN_IDLE, ids, moved=moved, waiting=False)
+
+    def _ask(self, ids: set[str], *, moved: bool) -> None:
+        if self.question is not None:
+            self.question.deleteLater()
+        question = QMessageBox(
+            QMessageBox.Icon.Question,
+            QCoreApplication.translate("WorkerRestart", "Use the new settings"),
+            QCoreApplication.translate(
+                "WorkerRestart",
+                "The worker must start again to use the new settings, and a job is running now. Stop that job now "
+                "(it goes back to the queue and starts over with the new settings), or let it finish first?",
+            ),
+            QMessageBox.StandardButton.NoButton,
+            self.window,
+        )
+        self.stop_now_button = question.addButton(
+            QCoreApplication.translate("WorkerRestart", "Stop it now"), QMessageBox.ButtonRole.DestructiveRole
+        )
+        self.wait_button = question.addButton(
+            QCoreApplication.translate("WorkerRestart", "Let it finish first"), QMessageBox.ButtonRole.AcceptRole
+        )
+        question.setDefaultButton(self.wait_button)  # type: ignore[arg-type]
+        question.buttonClicked.connect(lambda button: self._answered(button, ids, moved))
+        self.question = question
+        question.open()
+
+    def _answered(self, button: QAbstractButton, ids: set[str], moved: bool) -> None:
+        now = button is self.stop_now_button
+        mode = RESTART_NOW if now else RESTART_WHEN_IDLE
+        self.tasks.start(self._request(mode, ids, moved=moved, waiting=not now), name="worker-restart")
+
+    async def _request(self, mode: str, ids: set[str], *, moved: bool, waiting: bool) -> None:
+        await request_restart(self.db, mode, ids)
+        note = ""
+        if moved:
+            note = QCoreApplication.translate(
+                "WorkerRestart", "The worker now uses the new database or queue. Start StudyJobs again to see its jobs."
+            )
+        self.bar.expect_restart(ids, waiting_for_job=waiting, note=note)
