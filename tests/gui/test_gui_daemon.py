@@ -13,6 +13,7 @@ import fcntl
 import itertools
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -337,3 +338,77 @@ def test_the_app_quits_in_under_two_seconds_while_its_daemon_runs_a_real_job(tmp
     assert took < 2.0, took
     text = (data / "logs" / "gui.log").read_text(encoding="utf-8")
     assert "quitting" in text and "Traceback" not in text
+
+
+def test_choosing_another_model_in_settings_restarts_the_worker_and_the_next_guide_uses_that_model(
+    make_window, launcher, store, app_db, settings, tiny_gguf, tmp_path, run, wait_until
+):
+    """Settings take effect: the window asks the idle worker to start again, the status bar says so and then that it
+    runs again, and a document added next is written by the model chosen (the guide's ``model_name``); the job's
+    own log lines (the worker logs at DEBUG here) appear in the details' Log section."""
+    launcher.env = {**(launcher.env or {}), "STUDYJOBS_LOG_LEVEL": "DEBUG"}
+    window = make_window(launcher=launcher, watch_interval=0.1)
+    window.daemon_bar.timer.setInterval(200)
+    other_model = tmp_path / "other-model.gguf"
+    shutil.copyfile(tiny_gguf, other_model)
+    source = tmp_path / "photosynthesis.txt"
+    source.write_text(PARAGRAPH * 10, encoding="utf-8")
+    texts: list[str] = []
+
+    async def watch_bar() -> None:
+        while True:
+            text = window.daemon_bar.label.text()
+            if not texts or texts[-1] != text:
+                texts.append(text)
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> uuid.UUID:
+        watcher = asyncio.ensure_future(watch_bar())
+        try:
+            assert await window.daemon_bar.start_if_none()
+            (first,) = await wait_until(lambda: window.daemon_bar.alive, timeout=30, message="the first worker")
+            window.open_settings()
+            dialog = window.settings_dialog
+            assert dialog is not None and dialog.gguf.isChecked()
+            dialog.gguf_path.setText(str(other_model))
+            dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+            await wait_until(
+                lambda: [w for w in window.daemon_bar.alive or [] if w.id != first.id],
+                timeout=60,
+                message="a new worker",
+            )
+            await wait_until(lambda: "runs again" in window.daemon_bar.label.text(), message="the bar says it runs")
+            add = window.add_files([str(source)])
+            assert add is not None
+            add.buttons.button(add.buttons.StandardButton.Ok).click()
+            (ingest,) = await wait_until(lambda: store.list_recent(limit=5), message="the ingest job")
+            generate = follow_up_job_id(ingest.id)
+
+            async def guide_done() -> bool:
+                return any(j.id == generate and j.status == "done" for j in await store.list_recent(limit=10))
+
+            await wait_until(guide_done, timeout=120, message="the guide written")
+            await wait_until(lambda: window.select_job(generate), message="the generate job in the table")
+            section = window.worker_controls.job_log
+            section.toggle.click()
+            await wait_until(lambda: f"job={generate}" in section.text.toPlainText(), message="the job's log lines")
+            return generate
+        finally:
+            watcher.cancel()
+
+    generate = run(scenario(), timeout=200)
+    assert "Restarting the worker to use the new settings…" in texts, texts
+    assert texts.index("Restarting the worker to use the new settings…") < next(
+        i for i, t in enumerate(texts) if "runs again" in t
+    )
+    assert load_settings(env={ENV_DATA_DIR: str(settings.data_dir)}).model.gguf_path == other_model
+
+    async def guide_row() -> StudyGuide:
+        async with app_db.get_session_context() as session:
+            return (await session.scalars(select(StudyGuide).where(StudyGuide.job_id == generate))).one()
+
+    assert run(guide_row()).model_name == "other-model.gguf"
+    log_text = window.worker_controls.job_log.text.toPlainText()
+    assert all(str(generate) in line for line in log_text.splitlines() if line[:4].isdigit()), log_text
+    watchdog_log = (settings.log_dir / "watchdog.log").read_text(encoding="utf-8")
+    assert "start again with new settings" in watchdog_log and "unexpectedly" not in watchdog_log

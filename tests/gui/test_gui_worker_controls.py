@@ -1,0 +1,136 @@
+"""The window's worker controls over a real database: Pause/Resume in the toolbar, menu and status bar (kept across
+windows), the question asked when a setting the worker uses changes while a job runs, and the log section."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import socket
+import uuid
+from pathlib import Path
+
+from PySide6.QtWidgets import QToolBar
+
+from core.config import ModelSettings
+from core.controls import RESTART_NOW, RESTART_WHEN_IDLE, queue_paused
+from core.workers import list_workers, register_worker, touch_worker
+from gui.worker_restart import worker_settings_changed
+
+
+def _worker(app_db, run, *, running: int) -> str:
+    async def make() -> str:
+        worker_id = await register_worker(
+            app_db, host=socket.gethostname(), pid=os.getpid(), version="test", threads=1, broker="sqlite:///q"
+        )
+        await touch_worker(app_db, worker_id, running=running)
+        return worker_id
+
+    return run(make())
+
+
+async def _restart_of(app_db, worker_id: str) -> str | None:
+    (row,) = [w for w in await list_workers(app_db) if w.id == worker_id]
+    return row.restart_requested
+
+
+def _is(expected):  # type: ignore[no-untyped-def]
+    """An async predicate: ``_restart_of(...)`` equals ``expected``."""
+
+    async def check(app_db, worker_id: str) -> bool:
+        return await _restart_of(app_db, worker_id) == expected
+
+    return check
+
+
+def test_pausing_in_the_toolbar_pauses_every_worker_shows_paused_and_a_new_window_keeps_it(
+    make_window, app_db, run, wait_until
+):
+    window = make_window()
+    action = window.worker_controls.pause.action
+    toolbar = window.findChild(QToolBar, "main-toolbar")
+    assert action in toolbar.actions()
+    assert any(action in menu.actions() for menu in (a.menu() for a in window.menuBar().actions()) if menu)
+    assert action.text().replace("&", "") == "Pause the queue"
+    action.trigger()
+
+    async def paused() -> None:
+        await wait_until(lambda: queue_paused(app_db), message="the switch in the database")
+        await wait_until(lambda: window.daemon_bar.label.text().startswith("Paused"), message="Paused in the bar")
+
+    run(paused())
+    assert action.text().replace("&", "") == "Resume the queue"
+
+    second = make_window()  # the window started again: the switch lives in the database
+    run(wait_until(lambda: second.daemon_bar.label.text().startswith("Paused"), message="Paused in a new window"))
+    assert second.worker_controls.pause.action.text().replace("&", "") == "Resume the queue"
+    second.worker_controls.pause.action.trigger()
+
+    async def resumed() -> None:
+        async def running() -> bool:
+            return not await queue_paused(app_db)
+
+        await wait_until(running, message="the switch cleared")
+        await wait_until(lambda: not second.daemon_bar.label.text().startswith("Paused"), message="bar resumed")
+
+    run(resumed())
+    assert second.worker_controls.pause.action.text().replace("&", "") == "Pause the queue"
+
+
+def test_only_the_settings_a_worker_reads_ask_for_a_restart(settings):
+    assert worker_settings_changed(settings, dataclasses.replace(settings, notifications=False)) == []
+    assert worker_settings_changed(settings, dataclasses.replace(settings, hide_to_tray=True)) == []
+    model = ModelSettings(kind="gguf", gguf_path=Path("/models/other.gguf"))
+    changed = dataclasses.replace(settings, model=model, worker_threads=2, language="pt_BR")
+    assert worker_settings_changed(settings, changed) == ["model", "worker_threads", "language"]
+    moved = dataclasses.replace(settings, output_dir=settings.output_dir / "elsewhere")
+    assert worker_settings_changed(settings, moved) == ["output_dir"]
+
+
+def test_a_change_while_a_job_runs_asks_whether_to_stop_it_now_or_let_it_finish(
+    make_window, app_db, run, settings, wait_until
+):
+    window = make_window()
+    restart = window.worker_controls.restart
+    changed = dataclasses.replace(settings, worker_threads=2)
+
+    worker_id = _worker(app_db, run, running=1)
+    assert restart.settings_saved(settings, changed) == ["worker_threads"]
+    run(wait_until(lambda: restart.question is not None and restart.question.isVisible()))
+    assert "a job is running now" in restart.question.text()
+    restart.stop_now_button.click()
+    run(wait_until(lambda: _is(RESTART_NOW)(app_db, worker_id)))
+    assert window.daemon_bar.label.text() == "Restarting the worker to use the new settings…"
+
+    other_id = _worker(app_db, run, running=1)
+    restart.settings_saved(changed, settings)
+    run(wait_until(lambda: restart.question is not None and restart.question.isVisible()))
+    restart.wait_button.click()
+    run(wait_until(lambda: _is(RESTART_WHEN_IDLE)(app_db, other_id)))
+    assert run(_restart_of(app_db, worker_id)) == RESTART_NOW  # "now" is never weakened to "idle"
+    assert window.daemon_bar.label.text() == "The worker will start again with the new settings when its job ends."
+
+
+def test_an_idle_worker_is_asked_to_start_again_without_a_question(make_window, app_db, run, settings, wait_until):
+    window = make_window()
+    worker_id = _worker(app_db, run, running=0)
+    window.worker_controls.restart.settings_saved(settings, dataclasses.replace(settings, language="pt_BR"))
+    run(wait_until(lambda: _is(RESTART_WHEN_IDLE)(app_db, worker_id)))
+    assert window.worker_controls.restart.question is None
+    assert window.daemon_bar.restarting
+
+
+def test_the_log_section_is_closed_until_opened_and_hidden_without_a_job(make_window, store, run, settings, wait_until):
+    window = make_window()
+    section = window.worker_controls.job_log
+    assert section.isHidden()
+    job = run(store.enqueue("ingest", title="a.txt", params={"path": "/nowhere/a.txt"}))
+    run(wait_until(lambda: window.select_job(job.id)))
+    run(wait_until(lambda: window.details.job is not None and window.details.job.id == job.id))
+    assert section.isVisible() and not section.expanded and section.text.isHidden()
+    log = settings.log_dir / "daemon.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    line = f"2026-12-01 10:00:00.000 WARNING  daemon.jobs [1 MainThread] job={job.id} the page could not be read"
+    log.write_text(f"{line}\n2026-12-01 10:00:01.000 INFO     x [1 MainThread] job={uuid.uuid4()} other\n", "utf-8")
+    section.toggle.click()
+    run(wait_until(lambda: section.text.toPlainText() == line))
+    assert section.text.isVisible()
