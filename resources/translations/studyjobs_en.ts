@@ -55,6 +55,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The worker will start again with the new settings when its job ends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restarting the worker to use the new settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The worker could not start: {error}</source>
         <translation type="unfinished"></translation>
     </message>
@@ -67,7 +75,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The worker runs again, with the new settings · {running} of {threads} slots busy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No worker is running: jobs wait until one starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused: queued jobs wait until you resume</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -296,6 +312,25 @@
     </message>
 </context>
 <context>
+    <name>JobLogSection</name>
+    <message>
+        <source>Log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the job&apos;s log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job&apos;s log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The worker has written nothing about this job yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>JobsModel</name>
     <message>
         <source>Document</source>
@@ -492,6 +527,29 @@ StudyJobs reads {kinds} files.</source>
     </message>
     <message>
         <source>waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>QueuePause</name>
+    <message>
+        <source>&amp;Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resume the queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let the worker take queued jobs again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pause the queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take no new job until you resume (running jobs finish; queued jobs wait)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -705,6 +763,29 @@ StudyJobs reads {kinds} files.</source>
     </message>
     <message>
         <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WorkerRestart</name>
+    <message>
+        <source>Use the new settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The worker must start again to use the new settings, and a job is running now. Stop that job now (it goes back to the queue and starts over with the new settings), or let it finish first?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop it now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let it finish first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The worker now uses the new database or queue. Start StudyJobs again to see its jobs.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

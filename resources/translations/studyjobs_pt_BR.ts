@@ -55,6 +55,14 @@
         <translation>Iniciando o processador…</translation>
     </message>
     <message>
+        <source>The worker will start again with the new settings when its job ends.</source>
+        <translation>O processador vai reiniciar com as novas configurações quando o trabalho atual terminar.</translation>
+    </message>
+    <message>
+        <source>Restarting the worker to use the new settings…</source>
+        <translation>Reiniciando o processador para usar as novas configurações…</translation>
+    </message>
+    <message>
         <source>The worker could not start: {error}</source>
         <translation>Não foi possível iniciar o processador: {error}</translation>
     </message>
@@ -67,8 +75,16 @@
         <translation>Processador ativo · {running} de {threads} vagas ocupadas</translation>
     </message>
     <message>
+        <source>The worker runs again, with the new settings · {running} of {threads} slots busy</source>
+        <translation>O processador está rodando de novo, com as novas configurações · {running} de {threads} vagas ocupadas</translation>
+    </message>
+    <message>
         <source>No worker is running: jobs wait until one starts.</source>
         <translation>Nenhum processador ativo: as tarefas esperam até que um comece.</translation>
+    </message>
+    <message>
+        <source>Paused: queued jobs wait until you resume</source>
+        <translation>Pausada: os trabalhos na fila esperam até você retomar</translation>
     </message>
 </context>
 <context>
@@ -296,6 +312,25 @@
     </message>
 </context>
 <context>
+    <name>JobLogSection</name>
+    <message>
+        <source>Log</source>
+        <translation>Registro</translation>
+    </message>
+    <message>
+        <source>Show the job&apos;s log</source>
+        <translation>Mostrar o registro do trabalho</translation>
+    </message>
+    <message>
+        <source>The job&apos;s log</source>
+        <translation>O registro do trabalho</translation>
+    </message>
+    <message>
+        <source>The worker has written nothing about this job yet.</source>
+        <translation>O processador ainda não registrou nada sobre este trabalho.</translation>
+    </message>
+</context>
+<context>
     <name>JobsModel</name>
     <message>
         <source>Document</source>
@@ -496,6 +531,29 @@ O StudyJobs lê arquivos {kinds}.</translation>
     <message>
         <source>waiting</source>
         <translation>aguardando</translation>
+    </message>
+</context>
+<context>
+    <name>QueuePause</name>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>&amp;Fila</translation>
+    </message>
+    <message>
+        <source>&amp;Resume the queue</source>
+        <translation>&amp;Retomar a fila</translation>
+    </message>
+    <message>
+        <source>Let the worker take queued jobs again</source>
+        <translation>Deixar o processador pegar de novo os trabalhos da fila</translation>
+    </message>
+    <message>
+        <source>&amp;Pause the queue</source>
+        <translation>&amp;Pausar a fila</translation>
+    </message>
+    <message>
+        <source>Take no new job until you resume (running jobs finish; queued jobs wait)</source>
+        <translation>Não começar nenhum trabalho novo até você retomar (os que estão rodando terminam; os da fila esperam)</translation>
     </message>
 </context>
 <context>
@@ -709,6 +767,29 @@ O StudyJobs lê arquivos {kinds}.</translation>
     <message>
         <source>Quit</source>
         <translation>Sair</translation>
+    </message>
+</context>
+<context>
+    <name>WorkerRestart</name>
+    <message>
+        <source>Use the new settings</source>
+        <translation>Usar as novas configurações</translation>
+    </message>
+    <message>
+        <source>The worker must start again to use the new settings, and a job is running now. Stop that job now (it goes back to the queue and starts over with the new settings), or let it finish first?</source>
+        <translation>O processador precisa reiniciar para usar as novas configurações, e há um trabalho rodando agora. Parar esse trabalho agora (ele volta para a fila e recomeça com as novas configurações) ou deixar que termine primeiro?</translation>
+    </message>
+    <message>
+        <source>Stop it now</source>
+        <translation>Parar agora</translation>
+    </message>
+    <message>
+        <source>Let it finish first</source>
+        <translation>Deixar terminar primeiro</translation>
+    </message>
+    <message>
+        <source>The worker now uses the new database or queue. Start StudyJobs again to see its jobs.</source>
+        <translation>O processador agora usa o novo banco de dados ou a nova fila. Abra o StudyJobs de novo para ver os trabalhos dele.</translation>
     </message>
 </context>
 </TS>
