@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from guidaemon import DaemonProcess, studyjobs, write_settings, write_tiny_model
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
 
@@ -26,6 +26,7 @@ from core.schema import StudyGuide
 from gui.i18n import install_translations, remove_translations
 from gui.jobs_model import COLUMNS
 from gui.results import follow_up_job_id
+from gui.tray import Tray
 from tests.daemon.readers.samples import ENGLISH, wrap, write_text_pdf
 
 PAGES = 12
@@ -44,18 +45,26 @@ def english_window(qapp: QApplication) -> Iterator[None]:
     remove_translations(qapp)
 
 
+@pytest.fixture
+def tray(qapp: QApplication) -> Iterator[Tray]:
+    """A tray icon that records its notifications (``Tray.sent``); removed after the window is gone."""
+    icon = Tray(QIcon())
+    yield icon
+    icon.close()
+
+
 def _panel_error(window) -> str:
     return window.details.error.text()
 
 
 def test_a_failure_stored_by_a_portuguese_daemon_reads_in_english_in_the_window_and_the_cli(
-    qapp, english_window, make_window, store, settings, tiny_model, tmp_path, run, wait_until
+    qapp, english_window, tray, make_window, store, settings, tiny_model, tmp_path, run, wait_until
 ):
     write_settings(settings.data_dir, settings.output_dir, language="pt_BR", model=tiny_model)
     fake = tmp_path / "falso.pdf"
     fake.write_text("isto não é um PDF", encoding="utf-8")
     english, portuguese = message("not_a_pdf", "en"), message("not_a_pdf", "pt_BR")
-    window = make_window(watch_interval=0.1)
+    window = make_window(watch_interval=0.1, tray=tray)
 
     async def fail_one() -> uuid.UUID:
         job = await store.enqueue("ingest", title=fake.name, params={"path": str(fake), "only_extract": True})
@@ -78,6 +87,7 @@ def test_a_failure_stored_by_a_portuguese_daemon_reads_in_english_in_the_window_
     assert _panel_error(window).startswith(f"It stopped because: {english}\n"), _panel_error(window)
     status = window.model.index(window.model.row_of(job_id), COLUMNS.index("status"))
     assert window.model.data(status, Qt.ItemDataRole.ToolTipRole) == english
+    assert tray.sent == [("Stopped: falso.pdf", english)]
     window.details.copy_details()
     copied = QGuiApplication.clipboard().text()
     assert f"error: {english}" in copied and "error code: not_a_pdf" in copied and portuguese not in copied
