@@ -56,7 +56,6 @@ class Runtime:
     def __init__(self, settings: Settings, *, worker_id: str | None = None, backoff: tuple[float, ...] | None = None):
         self.settings = settings
         self.worker_id = worker_id or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        self.language = settings.user_language()
         self.backoff = backoff
         self.db: AsyncDatabaseManager | None = None
         self._store: JobStore[Job] | None = None

@@ -25,8 +25,9 @@ from gui.tasks import TaskGroup
 
 __all__ = ["CONNECTION_SETTINGS", "WORKER_SETTINGS", "WorkerRestart", "worker_settings_changed"]
 
-WORKER_SETTINGS = ("model", "worker_threads", "output_dir", "language", "stale_after", "database_url", "broker_url")
-"""The settings a worker reads at its start."""
+WORKER_SETTINGS = ("model", "worker_threads", "output_dir", "stale_after", "database_url", "broker_url")
+"""The settings a worker reads at its start. Not the language: the worker stores message codes, and each screen
+translates them for its reader (:mod:`core.messages`)."""
 CONNECTION_SETTINGS = ("database_url", "broker_url")
 """The settings that move a worker to another database or queue."""
 
