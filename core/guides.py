@@ -38,6 +38,7 @@ __all__ = [
     "StoredPart",
     "forget_guide_parts",
     "guide_job_for",
+    "guide_wanted",
     "read_guide",
     "read_guide_parts",
     "save_guide_part",
@@ -160,6 +161,15 @@ async def guide_job_for(db: AsyncDatabaseManager, job_id: uuid.UUID) -> uuid.UUI
     running: list[uuid.UUID] = [row.id for row in found if row.status == JobStatus.RUNNING]
     newest = done or running
     return newest[0] if newest else None
+
+
+async def guide_wanted(db: AsyncDatabaseManager, job_id: uuid.UUID) -> bool:
+    """Whether the row ``job_id`` is to have a guide: a ``generate`` job, or a root not added for its text only."""
+    async with db.get_session_context() as session:
+        row = (await session.execute(select(Job.kind, Job.params).where(Job.id == job_id))).first()
+    if row is None:
+        return False
+    return row.kind == "generate" or not bool((row.params or {}).get("only_extract", False))
 
 
 async def _read_file(path: Path) -> str | None:

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.db import AsyncDatabaseManager
-from core.guides import GuideText, guide_job_for, read_guide
+from core.guides import GuideText, guide_job_for, guide_wanted, read_guide
 from gui.tasks import TaskGroup
 
 __all__ = ["GuideViewer", "Opener"]
@@ -82,6 +82,7 @@ class GuideViewer(QWidget):
         self.slow_interval = slow_interval
         self.job_id: uuid.UUID | None = None
         self.guide: GuideText | None = None
+        self.wanted = True  # whether the row shown is to have a guide (False: added for its text only)
         self.notice: QMessageBox | None = None
         self.save_dialog: QFileDialog | None = None
         self._shown_markdown = ""
@@ -135,6 +136,7 @@ class GuideViewer(QWidget):
         if job_id == self.job_id:
             return
         self.job_id = job_id
+        self.wanted = True
         self._generation += 1
         self._busy = False
         self.note.setVisible(False)
@@ -162,18 +164,28 @@ class GuideViewer(QWidget):
     async def _load(self, generation: int, job_id: uuid.UUID) -> None:
         guide_job = await guide_job_for(self.db, job_id)
         text = await read_guide(self.db, guide_job) if guide_job is not None else None
+        wanted = text is not None or await guide_wanted(self.db, job_id)
         if generation == self._generation:
+            self.wanted = wanted
             self._show_guide(text)
 
     def _show_guide(self, guide: GuideText | None) -> None:
         self.guide = guide
-        if guide is None:
+        if guide is None and self.job_id is None:
+            self.state.setText(
+                QCoreApplication.translate("GuideViewer", "Choose a document in the list to read its study guide.")
+            )
+        elif guide is None and not self.wanted:
+            self.state.setText(
+                QCoreApplication.translate(
+                    "GuideViewer", "This document was added for its text only: it has no study guide."
+                )
+            )
+        elif guide is None:
             self.state.setText(
                 QCoreApplication.translate(
                     "GuideViewer", "No study guide yet. It appears here as soon as its first section is written."
                 )
-                if self.job_id is not None
-                else QCoreApplication.translate("GuideViewer", "Choose a document in the list to read its study guide.")
             )
         elif not guide.complete:
             self.state.setText(self._writing_text(guide.sections))
@@ -219,7 +231,7 @@ class GuideViewer(QWidget):
         self._timer.stop()
 
     def _tick(self) -> None:
-        if self._busy or self.job_id is None or (self.guide is not None and self.guide.complete):
+        if self._busy or self.job_id is None or not self.wanted or (self.guide is not None and self.guide.complete):
             return
         version = self.db.data_version()
         if version is None:

@@ -255,6 +255,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>This document was added for its text only: it has no study guide.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Finished: {file}</source>
         <translation type="unfinished"></translation>
     </message>

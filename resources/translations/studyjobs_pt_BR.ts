@@ -255,6 +255,10 @@
         <translation>Escolha um documento na lista para ler o guia de estudo dele.</translation>
     </message>
     <message>
+        <source>This document was added for its text only: it has no study guide.</source>
+        <translation>Este documento foi adicionado só pelo texto: ele não tem guia de estudo.</translation>
+    </message>
+    <message>
         <source>Finished: {file}</source>
         <translation>Pronto: {file}</translation>
     </message>

@@ -11,7 +11,14 @@ import pytest
 from core.appdb import make_app_store, open_app_database
 from core.db import AsyncDatabaseManager
 from core.guide_markdown import head_markdown, join_guide, section_body, section_markdown
-from core.guides import forget_guide_parts, guide_job_for, read_guide, read_guide_parts, save_guide_part
+from core.guides import (
+    forget_guide_parts,
+    guide_job_for,
+    guide_wanted,
+    read_guide,
+    read_guide_parts,
+    save_guide_part,
+)
 from core.schema import Job, StudyGuide
 from core.store import JobStore
 
@@ -112,3 +119,16 @@ async def test_a_document_stands_for_its_newest_done_guide_job_else_its_running_
     newer_done = await child("done")
     assert await guide_job_for(app_db, root.id) == newer_done
     assert await guide_job_for(app_db, running) == running  # a generate job stands for itself
+
+
+async def test_a_document_added_for_its_text_only_is_not_to_have_a_guide(
+    app_db: AsyncDatabaseManager, app_store: JobStore[Job]
+):
+    text_only = await app_store.enqueue("ingest", params={"path": "a.pdf", "only_extract": True})
+    with_guide = await app_store.enqueue("ingest", params={"path": "b.pdf", "only_extract": False})
+    old_row = await app_store.enqueue("ingest", params={"path": "c.pdf"})
+    generate = await app_store.enqueue("generate", params={}, columns={"parent_id": with_guide.id})
+    assert not await guide_wanted(app_db, text_only.id)
+    assert await guide_wanted(app_db, with_guide.id) and await guide_wanted(app_db, old_row.id)
+    assert await guide_wanted(app_db, generate.id)
+    assert not await guide_wanted(app_db, uuid.uuid4())

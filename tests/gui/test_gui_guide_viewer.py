@@ -333,3 +333,13 @@ def test_a_document_read_for_its_text_only_that_no_app_opens_gets_a_message_and_
         notice is not None and notice.isVisible() and notice.text() == f"No app on this computer could open {source}."
     )
     assert window.details_tabs.currentWidget() is window.details
+    window.details_tabs.show_guide()
+    run(
+        wait_until(
+            lambda: (
+                window.guide_viewer.state.text() == "This document was added for its text only: it has no study guide."
+            ),
+            message="the text-only state",
+        )
+    )
+    assert window.guide_viewer.browser.toPlainText() == "" and not window.guide_viewer.save_button.isEnabled()
