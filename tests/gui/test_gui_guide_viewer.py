@@ -202,6 +202,9 @@ def test_open_study_guide_whose_file_is_gone_shows_the_copy_kept_in_the_database
     assert window.details_tabs.currentWidget() is viewer
     assert viewer.note.text().startswith(f"The file {path} is no longer there.")
     assert viewer.browser.toPlainText() == rendered(markdown)
+    viewer.open_button.click()
+    assert viewer.notice is not None and viewer.notice.isVisible()
+    assert viewer.notice.text().startswith(f"The file {path} is no longer there.")
 
 
 def test_open_study_guide_with_an_app_for_markdown_opens_it_there_and_stays_on_the_details(
@@ -343,3 +346,34 @@ def test_a_document_read_for_its_text_only_that_no_app_opens_gets_a_message_and_
         )
     )
     assert window.guide_viewer.browser.toPlainText() == "" and not window.guide_viewer.save_button.isEnabled()
+
+
+def test_a_new_section_keeps_the_readers_place_and_a_reader_at_the_end_follows_the_guide(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    root, child, _path = run(make_document(store, app_db, settings.output_dir, parts=0, finished=False))
+    viewer = window.guide_viewer
+    bar = viewer.browser.verticalScrollBar()
+    body = "A sentence about cells that fills a line or two of the guide. " * 6
+
+    async def add_section(position: int) -> None:
+        await save_guide_part(app_db, child, position, f"Part {position}", section_markdown(f"Part {position}", body))
+        await wait_until(lambda: f"({position} section" in viewer.state.text(), message=f"part {position}")
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        window.details_tabs.show_guide()
+        for position in range(1, 21):
+            await add_section(position)
+        assert bar.maximum() > 0
+        middle = bar.maximum() // 2
+        bar.setValue(middle)
+        await add_section(21)
+        assert bar.value() == middle  # the reader's place is kept
+        bar.setValue(bar.maximum())
+        before = bar.maximum()
+        await add_section(22)
+        assert bar.maximum() > before and bar.value() == bar.maximum()  # the reader at the end sees the new part
+
+    run(scenario())
