@@ -4,7 +4,9 @@
 2. Passages are grouped into chunks that fit the model's context window with room for the answer.
 3. For each chunk the model returns an outline (:class:`Outline`): sections with titles and the passages each
    covers. The outline is repaired so that every passage belongs to a section, in document order.
-4. Each section is written from its passages. Prompts and output follow the document's language.
+4. Each section is written from its passages. Prompts and output follow the document's language. The guide's
+   head and then each section are handed to ``on_part`` as soon as they are written; the guide's Markdown is
+   those parts joined (:mod:`core.guide_markdown`).
 
 Progress is reported through ``on_progress`` with real counters (step *i* of *n*, tokens generated of the
 step's budget), on the event loop's thread. The stop event ends the current generation within the generator's
