@@ -28,6 +28,14 @@ EN: dict[str, str] = {
     ),
     # Reading documents (daemon.readers.errors).
     "file_missing": "The file was not found. It may have been moved, renamed or deleted: add it again.",
+    "file_deleted": (
+        "The file is no longer where it was when you added it: it was deleted, moved or renamed. Put it back, or "
+        "add it again from its new place."
+    ),
+    "file_busy": (
+        "The file is in use by another program, or it is still being copied or synced from a cloud folder. "
+        "StudyJobs will try again in a while."
+    ),
     "file_unreadable": (
         "StudyJobs is not allowed to open this file. Check that you can open it yourself, or copy it to your "
         "Documents folder and add the copy."
@@ -49,9 +57,27 @@ EN: dict[str, str] = {
         "This file is named .pdf but it is not a PDF. Open it in the program that made it, save or export it "
         "as PDF and add it again."
     ),
-    "corrupt_file": (
-        "This file is damaged and can't be read (it may be incomplete, for example after an interrupted "
-        "download). Get a new copy of it and add it again."
+    "corrupt_file": "This file is damaged and can't be read. Get a new copy of it and add it again.",
+    "truncated": (
+        "This file is incomplete: it stops at byte {size}, before the end of the document, as happens when a "
+        "download or a copy is interrupted. Get the whole file again and add it again."
+    ),
+    "archive_too_large": (
+        "This file would unpack to more than {max_mb} MB, far more than a document holds, so StudyJobs did not "
+        "open it. It may be damaged or made to harm the computer: get the document from a source you trust."
+    ),
+    "archive_entries": (
+        "This file is made of {count} pieces, more than the {max_count} a document has, so StudyJobs did not open "
+        "it. It may be damaged or made to harm the computer: get the document from a source you trust."
+    ),
+    "unsafe_names": (
+        "This file has pieces whose names point outside of it, which a real document never has, so StudyJobs did "
+        "not open it. It may be made to harm the computer: get the document from a source you trust."
+    ),
+    "unsafe_xml": (
+        "This file asks to multiply its text or to fetch other files or web addresses, which a real document "
+        "does not need, so StudyJobs did not open it. It may be made to harm the computer: get the document from "
+        "a source you trust."
     ),
     "encrypted": (
         "This file is protected by a password or against copying. Remove the protection and add the file again."
@@ -141,6 +167,14 @@ PT_BR: dict[str, str] = {
     "file_missing": (
         "O arquivo não foi encontrado. Ele pode ter sido movido, renomeado ou apagado: adicione-o de novo."
     ),
+    "file_deleted": (
+        "O arquivo não está mais onde estava quando você o adicionou: ele foi apagado, movido ou renomeado. "
+        "Coloque-o de volta, ou adicione-o de novo a partir do novo lugar."
+    ),
+    "file_busy": (
+        "O arquivo está sendo usado por outro programa, ou ainda está sendo copiado ou sincronizado de uma pasta "
+        "na nuvem. O StudyJobs vai tentar de novo daqui a pouco."
+    ),
     "file_unreadable": (
         "O StudyJobs não tem permissão para abrir este arquivo. Verifique se você consegue abri-lo, ou copie-o "
         "para a sua pasta Documentos e adicione a cópia."
@@ -163,8 +197,31 @@ PT_BR: dict[str, str] = {
         "PDF e adicione-o de novo."
     ),
     "corrupt_file": (
-        "Este arquivo está danificado e não pode ser lido (talvez esteja incompleto, por exemplo depois de um "
-        "download interrompido). Consiga uma nova cópia dele e adicione-a de novo."
+        "Este arquivo está danificado e não pode ser lido. Consiga uma nova cópia dele e adicione-a de novo."
+    ),
+    "truncated": (
+        "Este arquivo está incompleto: ele termina no byte {size}, antes do fim do documento, como acontece quando "
+        "um download ou uma cópia é interrompido. Obtenha o arquivo inteiro de novo e adicione-o outra vez."
+    ),
+    "archive_too_large": (
+        "Este arquivo se expandiria para mais de {max_mb} MB, muito mais do que um documento tem, por isso o "
+        "StudyJobs não o abriu. Ele pode estar danificado ou ter sido feito para prejudicar o computador: obtenha "
+        "o documento de uma fonte confiável."
+    ),
+    "archive_entries": (
+        "Este arquivo é formado por {count} partes, mais do que as {max_count} que um documento tem, por isso o "
+        "StudyJobs não o abriu. Ele pode estar danificado ou ter sido feito para prejudicar o computador: obtenha "
+        "o documento de uma fonte confiável."
+    ),
+    "unsafe_names": (
+        "Este arquivo tem partes com nomes que apontam para fora dele, o que um documento de verdade nunca tem, "
+        "por isso o StudyJobs não o abriu. Ele pode ter sido feito para prejudicar o computador: obtenha o "
+        "documento de uma fonte confiável."
+    ),
+    "unsafe_xml": (
+        "Este arquivo pede para multiplicar o seu texto ou para buscar outros arquivos ou endereços da internet, "
+        "o que um documento de verdade não precisa, por isso o StudyJobs não o abriu. Ele pode ter sido feito "
+        "para prejudicar o computador: obtenha o documento de uma fonte confiável."
     ),
     "encrypted": (
         "Este arquivo está protegido por senha ou contra cópia. Remova a proteção e adicione o arquivo de novo."

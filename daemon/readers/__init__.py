@@ -15,27 +15,33 @@ set from any thread and is honoured between pages (PDF) or parts (other formats)
 from __future__ import annotations
 
 import hashlib
-import math
-import stat
 import threading
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 from core.formats import MAX_DOCUMENT_BYTES, document_format
+from daemon.readers.archive import open_archive
 from daemon.readers.base import ExtractedDocument, Progress, ProgressCallback, ReaderOutput
 from daemon.readers.epub import read_epub
-from daemon.readers.errors import EXTRACTION_CODES, ExtractionCode, ExtractionError, ExtractionStopped
+from daemon.readers.errors import (
+    EXTRACTION_CODES,
+    TRANSIENT_CODES,
+    ExtractionCode,
+    ExtractionError,
+    ExtractionStopped,
+)
+from daemon.readers.files import read_file_bytes
 from daemon.readers.language import detect_language, normalize_language_tag
 from daemon.readers.markup import read_html
 from daemon.readers.pdf import PDFIUM_LOCK, read_pdf
 from daemon.readers.plain import read_markdown, read_text
-from daemon.readers.sniff import looks_like_html, ole_is_encrypted, open_zip, sniff, zip_kind
+from daemon.readers.sniff import looks_like_html, ole_is_encrypted, pdf_ends_early, sniff, zip_kind
 from daemon.readers.word import read_docx
 
 __all__ = [
     "EXTRACTION_CODES",
     "PDFIUM_LOCK",
+    "TRANSIENT_CODES",
     "ExtractedDocument",
     "ExtractionCode",
     "ExtractionError",
@@ -45,39 +51,7 @@ __all__ = [
 ]
 
 Reader = Callable[[bytes, Progress], ReaderOutput]
-_MIB = 1024 * 1024
 _TEXT_READERS: dict[str, Reader] = {"text": read_text, "markdown": read_markdown, "html": read_html}
-
-
-def _megabytes(size: int) -> int:
-    return max(1, math.ceil(size / _MIB))
-
-
-def _read_bytes(path: Path, max_bytes: int) -> bytes:
-    """The whole file, after the checks that need no content (missing, unreadable, empty, too large)."""
-    try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise ExtractionError("file_unreadable", detail=f"{path} is not a regular file")
-        if info.st_size == 0:
-            raise ExtractionError("empty_file", detail=str(path))
-        if info.st_size > max_bytes:
-            raise ExtractionError(
-                "too_large", size_mb=_megabytes(info.st_size), max_mb=_megabytes(max_bytes), detail=str(path)
-            )
-        with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except (FileNotFoundError, NotADirectoryError) as exc:
-        raise ExtractionError("file_missing", detail=str(exc)) from None
-    except OSError as exc:  # permissions, a folder, an I/O error of the disk
-        raise ExtractionError("file_unreadable", detail=str(exc)) from None
-    if not data:
-        raise ExtractionError("empty_file", detail=f"{path} became empty while being read")
-    if len(data) > max_bytes:
-        raise ExtractionError(
-            "too_large", size_mb=_megabytes(len(data)), max_mb=_megabytes(max_bytes), detail=f"{path} grew"
-        )
-    return data
 
 
 def _hint(named: str | None) -> dict[str, str]:
@@ -86,10 +60,12 @@ def _hint(named: str | None) -> dict[str, str]:
 
 def _zip_reader(data: bytes, named: str | None) -> Reader:
     try:
-        with open_zip(data) as archive:
-            kind = zip_kind(archive)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-        raise _not_readable(named, "corrupt_file", f"{type(exc).__name__}: {exc}") from None
+        with open_archive(data, named or "zip") as archive:
+            kind = zip_kind(archive.zip)
+    except ExtractionError as error:
+        if error.code == "corrupt_file":  # a broken archive: say it in the words of the file's name
+            raise _not_readable(named, "corrupt_file", error.detail) from None
+        raise
     if kind == "epub":
         return read_epub
     if kind == "docx":
@@ -152,17 +128,24 @@ def read_document(
         The document's clean text and what was learnt about it.
 
     Raises:
-        ExtractionError: The document cannot be read (``code`` says why; never transient).
+        ExtractionError: The document cannot be read (``code`` says why; ``transient`` for a file that is busy,
+            locked or still syncing: see :mod:`daemon.readers.files`). A damaged PDF is ``truncated`` only when
+            its end marker is missing, a zip archive when its directory is (the evidence of a cut-off file).
         ExtractionStopped: ``stop_event`` was set.
     """
     progress = Progress(on_progress, stop_event)
     progress.check()
     path = Path(path)
-    data = _read_bytes(path, max_bytes)
+    data = read_file_bytes(path, max_bytes)
     digest = hashlib.sha256(data).hexdigest()
     reader = _choose_reader(path, data)
     progress.check()
-    output = reader(data, progress)
+    try:
+        output = reader(data, progress)
+    except ExtractionError as error:
+        if error.code == "corrupt_file" and reader is read_pdf and pdf_ends_early(data):
+            raise ExtractionError("truncated", format="pdf", size=len(data), detail=error.detail) from None
+        raise
     language = detect_language(output.text) or normalize_language_tag(output.language_hint)
     return ExtractedDocument(
         text=output.text,

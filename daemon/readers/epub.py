@@ -1,8 +1,17 @@
-"""EPUB 2 and 3 with the standard library: zipfile and xml.etree for the package, html.parser for the chapters.
+"""EPUB 2 and 3 with the standard library and :mod:`defusedxml`: the package, then the chapters with html.parser.
 
-``META-INF/container.xml`` names the package document (OPF); its spine gives the reading order of the XHTML
-chapters; each chapter becomes text with :class:`~daemon.readers.markup.HtmlText`. The title and language hint
-come from the OPF's Dublin Core metadata. The progress counter is chapters (spine items).
+The archive is opened with the limits of :mod:`daemon.readers.archive` (entry count, unpacked sizes, ratio,
+entry names), and every XML part is parsed with entity declarations and external references refused. The
+package document (OPF) is found as e-book readers such as calibre find it: through ``META-INF/container.xml``
+at the top of the archive or inside a folder (its ``full-path`` taken from that folder, else from the top), else
+the shallowest ``.opf`` in the archive; a missing ``mimetype`` entry does not matter. Entry names are matched
+exactly, else without regard to case; a reference that climbs out of the archive (``..``) is never followed.
+
+The spine gives the reading order of the XHTML chapters (the manifest's order when the spine lists none); each
+chapter becomes text with :class:`~daemon.readers.markup.HtmlText`. Navigation files (the NCX, the EPUB 3 nav
+document) are never needed: a broken or missing one is ignored, and so is a missing spine item marked
+``linear="no"``. A missing chapter of the reading order is ``corrupt_file`` (its text would be lost). The title and
+language hint come from the OPF's Dublin Core metadata. The progress counter is chapters (spine items).
 
 Protected books are refused with ``encrypted``: ``META-INF/rights.xml`` (Adobe ADEPT), a Readium LCP licence,
 or ``META-INF/encryption.xml`` listing anything but the font obfuscation of the IDPF or Adobe (which only
@@ -13,88 +22,139 @@ from __future__ import annotations
 
 import posixpath
 import re
-import zipfile
-import zlib
 from urllib.parse import unquote, urldefrag
-from xml.etree import ElementTree
+from xml.etree.ElementTree import Element, ParseError
 
+from daemon.readers.archive import SafeArchive, open_archive, parse_xml
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import clean_text, has_words, join_paragraphs, title_candidate
 from daemon.readers.errors import ExtractionError
 from daemon.readers.markup import html_paragraphs
 from daemon.readers.plain import decode_text
-from daemon.readers.sniff import open_zip
 
 __all__ = ["read_epub"]
 
-_CONTAINER = "META-INF/container.xml"
-_NS = {
-    "c": "urn:oasis:names:tc:opendocument:xmlns:container",
-    "opf": "http://www.idpf.org/2007/opf",
-    "dc": "http://purl.org/dc/elements/1.1/",
-    "enc": "http://www.w3.org/2001/04/xmlenc#",
-}
+_CONTAINER = "meta-inf/container.xml"
+_DC = "http://purl.org/dc/elements/1.1/"
+_ENC = "http://www.w3.org/2001/04/xmlenc#"
 _FONT_OBFUSCATION = frozenset({"http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"})
-_DRM_FILES = ("META-INF/rights.xml", "META-INF/license.lcpl")
+_DRM_FILES = ("meta-inf/rights.xml", "meta-inf/license.lcpl")
 _CHAPTER_TYPES = frozenset({"application/xhtml+xml", "text/html", "application/x-dtbook+xml"})
 _XML_ENCODING = re.compile(rb"""^<\?xml[^>]*encoding=["']([A-Za-z0-9_\-.]+)["']""")
-_DAMAGED = (zipfile.BadZipFile, zlib.error, KeyError, ElementTree.ParseError, EOFError, OSError, NotImplementedError)
+_DAMAGED = (KeyError, ParseError)
 
 
 def _damaged(detail: str) -> ExtractionError:
     return ExtractionError("corrupt_file", format="epub", detail=detail)
 
 
-def _xml(archive: zipfile.ZipFile, name: str) -> ElementTree.Element:
-    return ElementTree.fromstring(archive.read(name))
+def _depth(name: str) -> tuple[int, str]:
+    return name.count("/"), name
 
 
-def _check_drm(archive: zipfile.ZipFile, names: set[str]) -> None:
+class _Book:
+    """The archive's entries, found exactly or without regard to case."""
+
+    def __init__(self, archive: SafeArchive) -> None:
+        self.archive = archive
+        self.names = set(archive.names)
+        self._by_lower: dict[str, str] = {}
+        for name in archive.names:
+            self._by_lower.setdefault(name.lower(), name)
+
+    def find(self, path: str) -> str | None:
+        """The entry named ``path`` (``None`` for a path that climbs out of the archive or is not there)."""
+        if path.startswith(("../", "/")) or path == "..":
+            return None
+        return path if path in self.names else self._by_lower.get(path.lower())
+
+    def with_suffix(self, suffix: str) -> list[str]:
+        """Entries whose lower-cased name is ``suffix`` or ends with ``/`` + ``suffix``, shallowest first."""
+        found = [name for name in self.names if name.lower() == suffix or name.lower().endswith("/" + suffix)]
+        return sorted(found, key=_depth)
+
+    def xml(self, name: str) -> Element:
+        return parse_xml(self.archive.read(name), "epub", name)
+
+
+def _check_drm(book: _Book) -> None:
     """Raise ``encrypted`` when the book's text is encrypted (font obfuscation alone is fine)."""
-    for name in _DRM_FILES:
-        if name in names:
-            raise ExtractionError("encrypted", format="epub", detail=f"{name} present")
-    if "META-INF/encryption.xml" not in names:
-        return
-    root = _xml(archive, "META-INF/encryption.xml")
-    for method in root.iter(f"{{{_NS['enc']}}}EncryptionMethod"):
-        algorithm = method.get("Algorithm", "")
-        if algorithm not in _FONT_OBFUSCATION:
-            raise ExtractionError("encrypted", format="epub", detail=f"encryption.xml uses {algorithm}")
+    for suffix in _DRM_FILES:
+        found = book.with_suffix(suffix)
+        if found:
+            raise ExtractionError("encrypted", format="epub", detail=f"{found[0]} present")
+    for name in book.with_suffix("meta-inf/encryption.xml")[:1]:
+        for method in book.xml(name).iter(f"{{{_ENC}}}EncryptionMethod"):
+            algorithm = method.get("Algorithm", "")
+            if algorithm not in _FONT_OBFUSCATION:
+                raise ExtractionError("encrypted", format="epub", detail=f"encryption.xml uses {algorithm}")
 
 
-def _package_path(archive: zipfile.ZipFile) -> str:
-    root = _xml(archive, _CONTAINER)
-    rootfile = root.find(".//c:rootfile", _NS)
-    path = rootfile.get("full-path") if rootfile is not None else None
-    if not path:
-        raise _damaged("container.xml names no package document")
-    return unquote(path)
+def _package_path(book: _Book) -> str:
+    """The package document: named by a container (top first, then inside folders), else the shallowest OPF."""
+    for container in book.with_suffix(_CONTAINER):
+        folder = container[: -len(_CONTAINER)]
+        try:
+            root = book.xml(container)
+        except ParseError:
+            continue  # a broken container: look further, as e-book readers do
+        for rootfile in root.iterfind(".//{*}rootfile"):
+            path = unquote(rootfile.get("full-path") or "")
+            for candidate in (posixpath.normpath(folder + path), posixpath.normpath(path)):
+                found = book.find(candidate)
+                if found is not None:
+                    return found
+    packages = sorted((name for name in book.names if name.lower().endswith(".opf")), key=_depth)
+    if packages:
+        return packages[0]
+    raise _damaged("no container names an existing package document, and there is no .opf file")
 
 
-def _spine(package: ElementTree.Element, base: str) -> list[str]:
-    """Chapter paths in reading order (zip member names)."""
-    manifest: dict[str, tuple[str, str, str]] = {}
-    for item in package.iterfind("opf:manifest/opf:item", _NS):
-        href = item.get("href")
-        if item.get("id") and href:
-            path = posixpath.normpath(posixpath.join(base, unquote(urldefrag(href).url))).lstrip("/")
-            manifest[item.get("id", "")] = (path, item.get("media-type", ""), item.get("properties", ""))
+def _manifest(package: Element, base: str) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
+    """The manifest's items by id as ``(path, media type, properties)``, and its ids in order."""
+    items: dict[str, tuple[str, str, str]] = {}
+    order: list[str] = []
+    for item in package.iterfind("{*}manifest/{*}item"):
+        href, item_id = item.get("href"), item.get("id")
+        if item_id and href:
+            path = posixpath.normpath(posixpath.join(base, unquote(urldefrag(href).url)))
+            items[item_id] = (path, item.get("media-type", ""), item.get("properties", ""))
+            order.append(item_id)
+    return items, order
+
+
+def _chapters(book: _Book, package: Element, base: str) -> list[str]:
+    """Chapter entries in reading order: the spine's, else the manifest's.
+
+    Raises:
+        ExtractionError: ``corrupt_file`` for a chapter of the reading order that is not in the archive.
+    """
+    items, order = _manifest(package, base)
+    spine = [(ref.get("idref", ""), ref.get("linear", "yes")) for ref in package.iterfind("{*}spine/{*}itemref")]
+    if not any(items.get(idref, ("", "", ""))[1] in _CHAPTER_TYPES for idref, _ in spine):
+        spine = [(item_id, "yes") for item_id in order]
     chapters: list[str] = []
-    for ref in package.iterfind("opf:spine/opf:itemref", _NS):
-        entry = manifest.get(ref.get("idref", ""))
+    for idref, linear in spine:
+        entry = items.get(idref)
         if entry is None:
             continue
         path, media_type, properties = entry
-        if media_type in _CHAPTER_TYPES and "nav" not in properties.split() and path not in chapters:
-            chapters.append(path)
+        if media_type not in _CHAPTER_TYPES or "nav" in properties.split():
+            continue
+        found = book.find(path)
+        if found is None:
+            if linear.strip().lower() == "no":
+                continue  # a side file (notes, a table of contents) that the book can do without
+            raise _damaged(f"the chapter {path!r} is not in the archive")
+        if found not in chapters:
+            chapters.append(found)
     return chapters
 
 
-def _metadata(package: ElementTree.Element, tag: str) -> str | None:
-    element = package.find(f"opf:metadata/dc:{tag}", _NS)
+def _metadata(package: Element, tag: str) -> str | None:
+    element = package.find(f"{{*}}metadata/{{{_DC}}}{tag}")
     if element is None:
-        element = package.find(f".//dc:{tag}", _NS)
+        element = package.find(f".//{{{_DC}}}{tag}")
     if element is None:
         return None
     return "".join(element.itertext()).strip() or None
@@ -108,28 +168,23 @@ def _chapter_text(raw: bytes) -> str:
 
 
 def read_epub(data: bytes, progress: Progress) -> ReaderOutput:
-    """Read an EPUB's chapters in spine order.
+    """Read an EPUB's chapters in reading order.
 
     Raises:
-        ExtractionError: ``corrupt_file`` (a broken zip, missing container or package document, missing chapter,
-            bad XML, no chapters), ``encrypted`` (DRM), ``no_text`` (no words in any chapter).
+        ExtractionError: ``corrupt_file`` (a broken archive, no package document, a missing chapter, bad XML, no
+            chapters), ``truncated``, ``archive_too_large``, ``archive_entries``, ``unsafe_names``, ``unsafe_xml``
+            (see :mod:`daemon.readers.archive`), ``encrypted`` (DRM), ``no_text`` (no words in any chapter).
         ExtractionStopped: The stop event was set.
     """
-    try:
-        archive = open_zip(data)
-    except (zipfile.BadZipFile, EOFError, OSError) as exc:
-        raise _damaged(f"{type(exc).__name__}: {exc}") from None
-    with archive:
+    with open_archive(data, "epub") as archive:
+        book = _Book(archive)
         try:
-            names = set(archive.namelist())
-            _check_drm(archive, names)
-            if _CONTAINER not in names:
-                raise _damaged("no META-INF/container.xml")
-            package_path = _package_path(archive)
-            package = _xml(archive, package_path)
-            chapters = _spine(package, posixpath.dirname(package_path))
+            _check_drm(book)
+            package_path = _package_path(book)
+            package = book.xml(package_path)
+            chapters = _chapters(book, package, posixpath.dirname(package_path))
             if not chapters:
-                raise _damaged("the spine lists no chapters")
+                raise _damaged("the book lists no chapters")
             title, language = _metadata(package, "title"), _metadata(package, "language")
             progress.start(len(chapters))
             texts: list[str] = []

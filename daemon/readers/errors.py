@@ -1,9 +1,10 @@
 """Why a document could not be read.
 
-Every :class:`ExtractionError` is permanent (``transient = False``): reading the same bytes again fails the same
-way until the user changes the file. It carries a stable ``code`` (translated by :func:`core.messages.message`), the
-``values`` its sentence needs, one plain English sentence as ``str(error)``, and a ``detail`` for the log (the
-library's own words; never shown to the user).
+An :class:`ExtractionError` is permanent (``transient = False``: reading the same bytes again fails the same way
+until the user changes the file), except for the codes of :data:`TRANSIENT_CODES` (the file is locked, busy or
+still being synced: the store retries the job on its schedule). It carries a stable ``code`` (translated by
+:func:`core.messages.message`), the ``values`` its sentence needs, one plain English sentence as ``str(error)``,
+and a ``detail`` for the log (the library's own words; never shown to the user).
 
 :class:`ExtractionStopped` is not a failure: the caller set the stop event.
 """
@@ -14,53 +15,70 @@ from typing import Literal, get_args
 
 from core.messages import message
 
-__all__ = ["EXTRACTION_CODES", "ExtractionCode", "ExtractionError", "ExtractionStopped"]
+__all__ = ["EXTRACTION_CODES", "TRANSIENT_CODES", "ExtractionCode", "ExtractionError", "ExtractionStopped"]
 
 ExtractionCode = Literal[
-    "file_missing",
+    "file_deleted",
+    "file_busy",
     "file_unreadable",
     "empty_file",
     "too_large",
     "unsupported_format",
     "not_a_pdf",
     "corrupt_file",
+    "truncated",
+    "archive_too_large",
+    "archive_entries",
+    "unsafe_names",
+    "unsafe_xml",
     "encrypted",
     "no_text",
 ]
 """The codes an :class:`ExtractionError` can carry.
 
-* ``file_missing`` — no file at that path (or it vanished while being read).
+* ``file_deleted`` — no file at that path any more: it was deleted, moved or renamed after it was added (or
+  while it was being read).
+* ``file_busy`` — transient: the file is locked or in use by another program, or still being synced from a
+  cloud folder (``EBUSY``, ``EAGAIN``, ``ETXTBSY``, a Windows sharing or lock violation, a cloud-file error).
 * ``file_unreadable`` — the file exists but the operating system refuses to let us read it (permissions, a
-  folder, a device).
+  folder, a device, a pipe).
 * ``empty_file`` — zero bytes.
 * ``too_large`` — bigger than the limit (values ``size_mb``, ``max_mb``).
 * ``unsupported_format`` — neither the name nor the content is a format StudyJobs reads (an old ``.doc``, a
   spreadsheet, an image …).
 * ``not_a_pdf`` — named ``.pdf`` but the content is text, random bytes or another binary format.
-* ``corrupt_file`` — the right kind of file, but truncated or damaged (bad zip, bad PDF structure, bad XML).
+* ``corrupt_file`` — the right kind of file, but damaged (bad zip, bad PDF structure, bad XML) with nothing
+  showing that it was cut short.
+* ``truncated`` — the file ends before its end: a PDF without its ``%%EOF`` end marker, a zip archive without
+  its directory (value ``size``, the bytes there are). Only this code speaks of an interrupted download.
+* ``archive_too_large`` — an EPUB or Word archive that unpacks past the limits (value ``max_mb``): a zip bomb.
+* ``archive_entries`` — an EPUB or Word archive with too many entries (values ``count``, ``max_count``).
+* ``unsafe_names`` — an archive entry named with an absolute path or ``..``.
+* ``unsafe_xml`` — XML that declares entities (billion laughs) or refers to external files or addresses.
 * ``encrypted`` — password-protected PDF (any scheme) or Word file, or an EPUB with DRM (value ``format``).
 * ``no_text`` — nothing to read: a scanned (image-only) PDF, an empty document (value ``format``).
 """
 
 EXTRACTION_CODES: tuple[ExtractionCode, ...] = get_args(ExtractionCode)
+TRANSIENT_CODES: frozenset[ExtractionCode] = frozenset({"file_busy"})
+"""The codes whose job is retried: the same file may read fine in a while."""
 
 
 class ExtractionError(Exception):
-    """A document cannot be read, and reading it again will not help.
+    """A document cannot be read; reading it again helps only for :data:`TRANSIENT_CODES`.
 
     Attributes:
         code: One of :data:`EXTRACTION_CODES`.
-        transient: Always ``False``.
+        transient: Whether ``code`` is in :data:`TRANSIENT_CODES`.
         values: Values for the user's sentence (``format``, ``size_mb`` …); pass them to
             :func:`core.messages.message`.
         message: The English sentence (also ``str(error)``).
         detail: What the library said, for the log.
     """
 
-    transient: bool = False
-
     def __init__(self, code: ExtractionCode, *, detail: str = "", **values: str | int) -> None:
         self.code: ExtractionCode = code
+        self.transient = code in TRANSIENT_CODES
         self.values: dict[str, str | int] = dict(values)
         self.detail = detail
         self.message = message(code, "en", **self.values)

@@ -37,6 +37,7 @@ _VOID = frozenset((
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
 ))  # fmt: skip
 _CHUNK = 64 * 1024
+_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9_\-.]+)["']""")
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.IGNORECASE)
 
 
@@ -146,8 +147,9 @@ class HtmlText(HTMLParser):
 
 
 def declared_charset(data: bytes) -> str | None:
-    """The charset an HTML document declares in a ``<meta>`` near its start, or ``None``."""
-    found = _CHARSET.search(data[:4096])
+    """The charset an HTML document declares in a ``<meta>`` near its start, else in its XML declaration (an
+    XHTML file), or ``None``."""
+    found = _CHARSET.search(data[:4096]) or _XML_ENCODING.match(data[:200])
     return found.group(1).decode("ascii", "replace") if found else None
 
 

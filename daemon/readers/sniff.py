@@ -2,12 +2,12 @@
 
 :func:`sniff` classifies the first bytes of a file; :func:`zip_kind` looks inside a zip archive (EPUB, DOCX,
 another Office format); :func:`ole_is_encrypted` recognises a password-protected Office file (an OLE compound
-file holding an ``EncryptedPackage`` stream). Pure functions over bytes, thread-safe.
+file holding an ``EncryptedPackage`` stream); :func:`pdf_ends_early` tells a cut-off PDF. Pure functions over
+bytes, thread-safe.
 """
 
 from __future__ import annotations
 
-import io
 import zipfile
 from typing import Literal
 
@@ -16,7 +16,7 @@ __all__ = [
     "ZipKind",
     "looks_like_html",
     "ole_is_encrypted",
-    "open_zip",
+    "pdf_ends_early",
     "sniff",
     "text_encoding_bom",
     "utf16_without_bom",
@@ -100,24 +100,40 @@ def _looks_random(head: bytes) -> bool:
 
 def zip_kind(archive: zipfile.ZipFile) -> ZipKind:
     """What a zip archive holds: an ``"epub"``, a Word ``"docx"``, another OOXML/ODF ``"office"`` document
-    (spreadsheet, presentation, OpenDocument), or a plain ``"zip"``."""
-    names = set(archive.namelist())
-    if "META-INF/container.xml" in names or _mimetype(archive, names) == "application/epub+zip":
+    (spreadsheet, presentation, OpenDocument), or a plain ``"zip"``.
+
+    As e-book readers do, an EPUB is recognised with its ``META-INF/container.xml`` or ``mimetype`` at the top or
+    inside a folder of the archive, or, without either, by a package document (``.opf``) and no Word body.
+    """
+    names = archive.namelist()
+    lowered = [name.lower() for name in names]
+    if any(name == "meta-inf/container.xml" or name.endswith("/meta-inf/container.xml") for name in lowered):
+        return "epub"
+    mimetypes = [name for name in names if name == "mimetype" or name.endswith("/mimetype")]
+    if any(_mimetype(archive, name) == "application/epub+zip" for name in mimetypes[:4]):
         return "epub"
     if "word/document.xml" in names:
         return "docx"
     if "[Content_Types].xml" in names or "mimetype" in names:
         return "office"
+    if any(name.endswith(".opf") for name in lowered):
+        return "epub"
     return "zip"
 
 
-def _mimetype(archive: zipfile.ZipFile, names: set[str]) -> str | None:
-    if "mimetype" not in names:
-        return None
+def _mimetype(archive: zipfile.ZipFile, name: str) -> str | None:
+    """The first 100 bytes of entry ``name`` as text (only those are unpacked)."""
     try:
-        return archive.read("mimetype")[:100].decode("ascii", "replace").strip()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        with archive.open(name) as entry:
+            return entry.read(100).decode("ascii", "replace").strip()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError):
         return None
+
+
+def pdf_ends_early(data: bytes) -> bool:
+    """Whether a PDF lacks the ``%%EOF`` marker that ends every complete PDF (within its last KiB, where
+    readers look for it): the evidence that the file was cut off."""
+    return b"%%EOF" not in data[-1024:]
 
 
 def ole_is_encrypted(data: bytes) -> bool:
@@ -135,8 +151,3 @@ def looks_like_html(data: bytes) -> bool:
     return (
         head.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<?xml")) and b"<html" in data[:4096].lower()
     )
-
-
-def open_zip(data: bytes) -> zipfile.ZipFile:
-    """A :class:`zipfile.ZipFile` over ``data`` (raises :class:`zipfile.BadZipFile` for a broken archive)."""
-    return zipfile.ZipFile(io.BytesIO(data))

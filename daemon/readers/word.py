@@ -5,6 +5,13 @@ including those inside content controls. Headers, footers, comments and footnote
 document's *Title* property, else its first *Title* or *Heading 1* paragraph; the language hint is its *Language*
 property. The progress counter is body blocks (paragraphs and tables). Synchronous, thread-safe (no shared state).
 
+Before python-docx sees the file, the archive is checked with the limits of :mod:`daemon.readers.archive` (entry
+count, unpacked sizes, ratio, entry names), and every part that will be parsed as XML (``.xml`` and ``.rels``
+entries, and any part ``[Content_Types].xml`` gives an XML type) is read in blocks and refused if it declares a
+document type or entities: python-docx parses with lxml (``resolve_entities=False``, no network), and a Word
+document never has a declaration. :mod:`zipfile` never unpacks more than an entry declares, so the checked
+sizes also bound what python-docx unpacks.
+
 A password-protected Word file is not a zip but an OLE container; the factory recognises it before this reader
 runs (:func:`daemon.readers.sniff.ole_is_encrypted`).
 """
@@ -23,6 +30,7 @@ from docx.oxml.ns import qn
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
+from daemon.readers.archive import SafeArchive, open_archive, parse_xml
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import clean_text, has_words, join_paragraphs, title_candidate
 from daemon.readers.errors import ExtractionError
@@ -30,10 +38,37 @@ from daemon.readers.errors import ExtractionError
 __all__ = ["read_docx"]
 
 _P, _TBL, _SDT, _SDT_CONTENT = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:sdtContent")
+_CONTENT_TYPES = "[Content_Types].xml"
+_XML_SUFFIXES = (".xml", ".rels")
 _TITLE_STYLES = ("title", "heading 1", "título", "título 1", "titulo", "titulo 1")
 # What python-docx and the libraries under it raise for a damaged package: a broken zip or deflate stream, a
 # missing part, bad XML (lxml's XMLSyntaxError is a SyntaxError), a truncated member.
 _DAMAGED = (PackageNotFoundError, zipfile.BadZipFile, zlib.error, KeyError, SyntaxError, EOFError, OSError)
+
+
+def _xml_parts(archive: SafeArchive) -> list[str]:
+    """The entries python-docx may parse as XML: ``.xml`` and ``.rels`` names, and parts given an XML type."""
+    parts = [name for name in archive.names if name.lower().endswith(_XML_SUFFIXES)]
+    if _CONTENT_TYPES not in archive.names:
+        return parts
+    archive.scan_xml(_CONTENT_TYPES)
+    try:
+        types = parse_xml(archive.read(_CONTENT_TYPES), "docx", _CONTENT_TYPES)
+    except SyntaxError:
+        return parts  # python-docx will call the package damaged
+    for override in types.iterfind("{*}Override"):
+        name = (override.get("PartName") or "").lstrip("/")
+        content_type = override.get("ContentType") or ""
+        if name in archive.names and content_type.endswith("xml") and not content_type.startswith("image/"):
+            parts.append(name)
+    return parts
+
+
+def _check_package(data: bytes) -> None:
+    """Refuse an archive past the limits or an XML part with declarations (see the module docstring)."""
+    with open_archive(data, "docx") as archive:
+        for name in dict.fromkeys(_xml_parts(archive)):
+            archive.scan_xml(name)
 
 
 def _blocks(container: Any, parent: Any) -> Iterator[Paragraph | Table]:
@@ -76,10 +111,13 @@ def read_docx(data: bytes, progress: Progress) -> ReaderOutput:
     """Read a .docx file's body text.
 
     Raises:
-        ExtractionError: ``corrupt_file`` (a damaged package), ``unsupported_format`` (a zip that python-docx
+        ExtractionError: ``archive_too_large``, ``archive_entries``, ``unsafe_names``, ``unsafe_xml``,
+            ``truncated`` (see :mod:`daemon.readers.archive`), ``corrupt_file`` (a damaged package),
+            ``unsupported_format`` (a zip that python-docx
             does not take for a Word document, e.g. a macro-enabled .docm), ``no_text`` (no words in the body).
         ExtractionStopped: The stop event was set.
     """
+    _check_package(data)
     try:
         document = docx.Document(io.BytesIO(data))
         body = document.element.body

@@ -1,7 +1,8 @@
 """The bad-input corpus, built at test time from the real corpus and from :mod:`samples`' documents.
 
 :func:`build_bad_inputs` writes every damaged, protected, empty, mislabelled or text-less document into a folder
-and says which :class:`~daemon.readers.errors.ExtractionError` code each must raise. Later reliability tests can
+and says which :class:`~daemon.readers.errors.ExtractionError` code each must raise (the hostile archives of
+:mod:`tests.daemon.readers.hostile` included). Later reliability tests can
 use it the same way: ``build_bad_inputs(fetch_corpus(), folder)``.
 """
 
@@ -11,7 +12,6 @@ import io
 import random
 import re
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import msoffcrypto.format.ooxml
@@ -20,7 +20,9 @@ import pypdfium2 as pdfium
 
 from daemon.readers.pdf import PDFIUM_LOCK
 from tests.daemon.corpus import Corpus
+from tests.daemon.readers.hostile import build_hostile_inputs
 from tests.daemon.readers.samples import ENGLISH, PORTUGUESE, write_docx, write_epub
+from tests.daemon.readers.support import BadInput
 
 __all__ = [
     "PDF_ENCRYPTIONS",
@@ -52,17 +54,8 @@ PYPDF_ENCRYPTED = (
 """pypdf's PDFs that need a user password."""
 
 
-@dataclass(frozen=True)
-class BadInput:
-    """A document that must be refused, and the code it must be refused with."""
-
-    name: str
-    path: Path
-    code: str
-
-
 def truncated(source: Path, target: Path, fraction: float) -> Path:
-    """The first ``fraction`` of ``source``'s bytes (an interrupted download)."""
+    """The first ``fraction`` of ``source``'s bytes (an interrupted download: refused with ``truncated``)."""
     data = source.read_bytes()
     target.write_bytes(data[: int(len(data) * fraction)])
     return target
@@ -161,8 +154,8 @@ def build_bad_inputs(corpus: Corpus, folder: Path) -> list[BadInput]:
     intro, faq = corpus.r_manual("R-intro"), corpus.r_manual("R-FAQ")
     add("empty.pdf", "empty_file").write_bytes(b"")
     add("empty.txt", "empty_file").write_bytes(b"")
-    truncated(intro, add("truncated.pdf", "corrupt_file"), 0.5)
-    truncated(faq, add("truncated-head.pdf", "corrupt_file"), 0.01)
+    truncated(intro, add("truncated.pdf", "truncated"), 0.5)
+    truncated(faq, add("truncated-head.pdf", "truncated"), 0.01)
     bitrot_pdf_stream(intro, add("bitrot.pdf", "corrupt_file"))
     bitrot_pdf_stream(corpus.amc_manual("en"), add("bitrot-amc.pdf", "corrupt_file"))
     add("random.pdf", "not_a_pdf").write_bytes(random.Random(7).randbytes(64 * 1024))
@@ -177,7 +170,7 @@ def build_bad_inputs(corpus: Corpus, folder: Path) -> list[BadInput]:
         add(f"pypdf-{name}", "no_text", corpus.pypdf(name))
 
     good_docx = write_docx(folder / "good.docx", paragraphs=PORTUGUESE, title="O ciclo da água")
-    truncated(good_docx, add("truncated.docx", "corrupt_file"), 0.5)
+    truncated(good_docx, add("truncated.docx", "truncated"), 0.5)
     bitrot_zip_member(good_docx, add("bitrot.docx", "corrupt_file"), "word/document.xml")
     encrypt_docx(good_docx, add("encrypted.docx", "encrypted"))
     write_docx(add("no-text.docx", "no_text"), paragraphs=["", "   "])
@@ -187,13 +180,13 @@ def build_bad_inputs(corpus: Corpus, folder: Path) -> list[BadInput]:
 
     chapters = [(f"Capítulo {n}", f"<p>{paragraph}</p>") for n, paragraph in enumerate(PORTUGUESE, start=1)]
     good_epub = write_epub(folder / "good.epub", title="O ciclo da água", language="pt-BR", chapters=chapters)
-    truncated(good_epub, add("truncated.epub", "corrupt_file"), 0.6)
+    truncated(good_epub, add("truncated.epub", "truncated"), 0.6)
     bitrot_zip_member(good_epub, add("bitrot.epub", "corrupt_file"), "OEBPS/text/ch3.xhtml")
     write_epub(add("drm.epub", "encrypted"), title="T", language="pt", chapters=chapters, encrypted_chapters=True)
     write_epub(add("adobe-drm.epub", "encrypted"), title="T", language="pt", chapters=chapters, rights_file=True)
-    with zipfile.ZipFile(good_epub) as source, zipfile.ZipFile(add("no-container.epub", "corrupt_file"), "w") as out:
+    with zipfile.ZipFile(good_epub) as source, zipfile.ZipFile(add("no-package.epub", "corrupt_file"), "w") as out:
         for info in source.infolist():
-            if info.filename != "META-INF/container.xml":
+            if info.filename != "OEBPS/content.opf":
                 out.writestr(info, source.read(info))
     with zipfile.ZipFile(good_epub) as source, zipfile.ZipFile(add("missing-chapter.epub", "corrupt_file"), "w") as out:
         for info in source.infolist():
@@ -207,4 +200,5 @@ def build_bad_inputs(corpus: Corpus, folder: Path) -> list[BadInput]:
     )
     add("notes.rtf", "unsupported_format").write_text(r"{\rtf1\ansi Notas de aula}", encoding="utf-8")
     add("picture.png", "unsupported_format").write_bytes(b"\x89PNG\r\n\x1a\n" + random.Random(5).randbytes(2048))
+    bad += build_hostile_inputs(folder / "hostile")
     return bad

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tests.daemon.corpus import Corpus, fetch_corpus
+from tests.daemon.corpus import Corpus, _fetch_debian, _locked, fetch_corpus
 from tests.daemon.readers.badfiles import BadInput, build_bad_inputs
 from tests.daemon.readers.support import ProgressLog
 
@@ -17,6 +18,22 @@ from tests.daemon.readers.support import ProgressLog
 def corpus() -> Corpus:
     """The real documents (Debian manuals, pypdf's resources), downloaded on first use and cached."""
     return fetch_corpus()
+
+
+EDU_MANUAL_PACKAGE = "debian-edu-doc-pt-br"
+EDU_MANUAL = "usr/share/doc/debian-edu-doc-pt-br/debian-edu-bookworm-manual"
+
+
+@pytest.fixture(scope="session")
+def edu_manual(corpus: Corpus) -> Path:
+    """The Debian Edu 12 manual in Brazilian Portuguese, as an EPUB (its ``.html`` and ``.pdf`` lie beside it).
+
+    Fetched into the corpus folder on first use, like the rest of the corpus (not in
+    :data:`~tests.daemon.corpus.DEBIAN_PACKAGES`, whose PDFs other tests read one by one).
+    """
+    with _locked(corpus.root):
+        _fetch_debian(corpus.root, EDU_MANUAL_PACKAGE)
+    return corpus.debian(EDU_MANUAL_PACKAGE) / f"{EDU_MANUAL}.epub"
 
 
 @pytest.fixture(scope="session")

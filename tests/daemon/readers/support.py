@@ -4,6 +4,16 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class BadInput:
+    """A document that must be refused, and the code it must be refused with."""
+
+    name: str
+    path: Path
+    code: str
 
 
 @dataclass

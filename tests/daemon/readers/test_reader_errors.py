@@ -44,7 +44,7 @@ def test_every_bad_document_is_refused_with_its_code(bad_inputs: list[BadInput])
         else:
             wrong[item.name] = f"read as {document.format} ({document.char_count} characters), expected {item.code}"
     assert not wrong, wrong
-    not_files = {"file_missing", "file_unreadable", "too_large"}  # tested below: no file shows them
+    not_files = {"file_deleted", "file_busy", "file_unreadable", "too_large"}  # tested below: no file shows them
     assert {item.code for item in bad_inputs} == set(EXTRACTION_CODES) - not_files
 
 
@@ -83,9 +83,10 @@ def test_a_scanned_pdf_suggests_text_recognition(bad_inputs: list[BadInput]) -> 
     assert "OCR" in error.user_message("pt_BR") and "OCR" in error.user_message("en")
 
 
-def test_a_missing_file_is_file_missing(tmp_path: Path) -> None:
-    assert refusal(tmp_path / "gone.pdf").code == "file_missing"
-    assert refusal(tmp_path / "not-a-folder.txt" / "inside.pdf").code == "file_missing"
+def test_a_missing_file_is_file_deleted(tmp_path: Path) -> None:
+    assert refusal(tmp_path / "gone.pdf").code == "file_deleted"
+    (tmp_path / "not-a-folder.txt").write_text("a file, not a folder", encoding="utf-8")
+    assert refusal(tmp_path / "not-a-folder.txt" / "inside.pdf").code == "file_deleted"
 
 
 def test_a_folder_is_file_unreadable(tmp_path: Path) -> None:
