@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
 import tempfile
@@ -32,6 +33,8 @@ from daemon.jobs.guide_parts import GuideParts
 from daemon.llm import GuideProgress, GuideWriter
 from daemon.llm.guide import StudyGuide as WrittenGuide
 from daemon.plans import plan_for
+
+log = logging.getLogger(__name__)
 
 __all__ = ["guide_file_name", "run_generate"]
 
@@ -59,6 +62,11 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     loading = _load_model(ctx)
     generator = await tracker.run("load_model", loading, stop_event=ctx.stop_event, message=ctx.text("loading_model"))
     writer = GuideWriter(generator)
+    started = time.monotonic()
+    # A line or two per guide (not per short job): the job's own log in the window is not empty for a success.
+    log.info(
+        "writing the study guide of %s (%d characters) with %s", document.source_name, len(text), _model(generator)
+    )
     plan = await tracker.run(
         "outline",
         writer.outline(text, language=language, stop_event=ctx.stop_event, on_progress=_progress(ctx, tracker)),
@@ -81,9 +89,16 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     guide = await tracker.run("sections", writing, size=len(text), stop_event=ctx.stop_event)
     exporting = _export(ctx, document, guide, generator)
     guide_id = await tracker.run("export", exporting, message=ctx.text("exporting"))
+    log.info("study guide written: %d section(s) in %.1f s", len(guide.sections), time.monotonic() - started)
     await _mark(ctx, document.id, ("write",), StageStatus.DONE, result=str(guide_id))
     await store.report_progress(ctx.job.id, 1.0, attempt=ctx.job.attempts)
     return guide_id
+
+
+def _model(generator: Any) -> str:
+    """The model's name as the guide records it (a local model's file name, or the server's model name)."""
+    name = str(getattr(generator, "model_name", "") or getattr(generator, "model_path", "") or "")
+    return Path(name).name if name else "the model"
 
 
 def _progress(ctx: JobContext, tracker: ProgressTracker, every: float = 0.5) -> Any:

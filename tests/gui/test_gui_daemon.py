@@ -345,8 +345,7 @@ def test_choosing_another_model_in_settings_restarts_the_worker_and_the_next_gui
 ):
     """Settings take effect: the window asks the idle worker to start again, the status bar says so and then that it
     runs again, and a document added next is written by the model chosen (the guide's ``model_name``); the job's
-    own log lines (the worker logs at DEBUG here) appear in the details' Log section."""
-    launcher.env = {**(launcher.env or {}), "STUDYJOBS_LOG_LEVEL": "DEBUG"}
+    own log lines appear in the details' Log section."""
     window = make_window(launcher=launcher, watch_interval=0.1)
     window.daemon_bar.timer.setInterval(200)
     other_model = tmp_path / "other-model.gguf"
@@ -391,7 +390,9 @@ def test_choosing_another_model_in_settings_restarts_the_worker_and_the_next_gui
             await wait_until(lambda: window.select_job(generate), message="the generate job in the table")
             section = window.worker_controls.job_log
             section.toggle.click()
-            await wait_until(lambda: f"job={generate}" in section.text.toPlainText(), message="the job's log lines")
+            await wait_until(
+                lambda: f"job={generate} study guide written" in section.text.toPlainText(), message="the job's log"
+            )
             return generate
         finally:
             watcher.cancel()
@@ -409,6 +410,8 @@ def test_choosing_another_model_in_settings_restarts_the_worker_and_the_next_gui
 
     assert run(guide_row()).model_name == "other-model.gguf"
     log_text = window.worker_controls.job_log.text.toPlainText()
+    assert f"job={generate} writing the study guide of photosynthesis.txt" in log_text
+    assert "with other-model.gguf" in log_text, log_text
     assert all(str(generate) in line for line in log_text.splitlines() if line[:4].isdigit()), log_text
     watchdog_log = (settings.log_dir / "watchdog.log").read_text(encoding="utf-8")
     assert "start again with new settings" in watchdog_log and "unexpectedly" not in watchdog_log
