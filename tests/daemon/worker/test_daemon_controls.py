@@ -171,3 +171,17 @@ def test_a_worker_asked_to_start_again_now_hands_its_running_job_back_without_sp
     assert (final.jobs[generate].status, final.jobs[generate].attempts) == ("done", 1), final.jobs[generate].error
     log = daemon_log(home)
     assert f"handed job {generate} back to the queue" in log
+
+
+def test_a_worker_without_a_watchdog_asked_to_start_again_becomes_a_new_worker_in_the_same_process(
+    home: DaemonHome, tmp_path: Path
+):
+    process = home.start()  # `studyjobs daemon` in a terminal: nobody would start it again
+    (before,) = poll(lambda: _workers(home), what="the worker")  # type: ignore[misc]
+    assert before.pid == process.pid
+    assert _restart(home, RESTART_WHEN_IDLE) == 1
+    (after,) = poll(lambda: [w for w in _workers(home) if w.id != before.id], what="the new worker")  # type: ignore[misc]
+    assert after.pid == process.pid and process.poll() is None  # it replaced itself (exec), same process
+    (job_id,) = add(home, _document(tmp_path, "depois.txt"), only_extract=True)
+    final = wait_ended(home, [job_id], timeout=60)
+    assert final.jobs[job_id].status == "done"
