@@ -9,6 +9,7 @@ daemon started here is stopped at teardown (SIGTERM, then wait).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import fcntl
 import itertools
 import os
@@ -30,7 +31,7 @@ from PySide6.QtGui import QDesktopServices
 from sqlalchemy import select
 
 from core.appdb import make_app_store, open_app_database
-from core.config import ENV_DATA_DIR, Settings, default_database_url, load_settings
+from core.config import ENV_DATA_DIR, Settings, default_database_url, load_settings, save_settings
 from core.schema import StudyGuide
 from core.workers import alive_workers
 from gui.daemon_process import DEFAULT_COMMAND, ENV_DAEMON_COMMAND, DaemonLauncher
@@ -415,3 +416,26 @@ def test_choosing_another_model_in_settings_restarts_the_worker_and_the_next_gui
     assert all(str(generate) in line for line in log_text.splitlines() if line[:4].isdigit()), log_text
     watchdog_log = (settings.log_dir / "watchdog.log").read_text(encoding="utf-8")
     assert "start again with new settings" in watchdog_log and "unexpectedly" not in watchdog_log
+
+
+def test_a_new_database_saved_while_no_worker_runs_makes_the_window_start_one_on_it(
+    make_window, launcher, settings, tmp_path, run, wait_until
+):
+    window = make_window(launcher=launcher)
+    moved_file = tmp_path / "moved" / "studyjobs.db"
+    moved_file.parent.mkdir()
+    moved = dataclasses.replace(
+        settings, database_url=f"sqlite+aiosqlite:///{moved_file}", broker_url=f"sqlite:///{moved_file}"
+    )
+    save_settings(moved)  # what the settings dialog does before it tells the window
+    assert window.worker_controls.restart.settings_saved(settings, moved) == ["database_url", "broker_url"]
+
+    async def a_worker_on_the_new_database() -> None:
+        await wait_until(lambda: launcher.process is not None, message="the window to start a worker")
+        db = await open_app_database(moved.database_url)
+        try:
+            await wait_until(lambda: alive_workers(db), timeout=60, message="a worker on the new database")
+        finally:
+            await db.dispose()
+
+    run(a_worker_on_the_new_database(), timeout=90)
