@@ -4,7 +4,8 @@ The archive is opened with the limits of :mod:`daemon.readers.archive` (entry co
 entry names), and every XML part is parsed with entity declarations and external references refused. The
 package document (OPF) is found as e-book readers such as calibre find it: through ``META-INF/container.xml``
 at the top of the archive or inside a folder (its ``full-path`` taken from that folder, else from the top), else
-the shallowest ``.opf`` in the archive; a missing ``mimetype`` entry does not matter. Entry names are matched
+the shallowest ``.opf`` in the archive; a missing ``mimetype`` entry does not matter; a package document with HTML
+entities or bare ampersands is mended and read. Entry names are matched
 exactly, else without regard to case; a reference that climbs out of the archive (``..``) is never followed.
 
 The spine gives the reading order of the XHTML chapters (the manifest's order when the spine lists none); each
@@ -20,6 +21,8 @@ scrambles embedded fonts and leaves the text readable). Synchronous, thread-safe
 
 from __future__ import annotations
 
+import html
+import html.entities
 import posixpath
 import re
 from urllib.parse import unquote, urldefrag
@@ -42,6 +45,10 @@ _DRM_FILES = ("meta-inf/rights.xml", "meta-inf/license.lcpl")
 _CHAPTER_TYPES = frozenset({"application/xhtml+xml", "text/html", "application/x-dtbook+xml"})
 _XML_ENCODING = re.compile(rb"""^<\?xml[^>]*encoding=["']([A-Za-z0-9_\-.]+)["']""")
 _DAMAGED = (KeyError, ParseError)
+_BARE_AMPERSAND = re.compile(r"&(?!#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)")
+_NAMED_ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
+_XML_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
+_XML_DECLARATION = re.compile(r"^\ufeff?\s*<\?xml[^>]*\?>")
 
 
 def _damaged(detail: str) -> ExtractionError:
@@ -73,8 +80,34 @@ class _Book:
         found = [name for name in self.names if name.lower() == suffix or name.lower().endswith("/" + suffix)]
         return sorted(found, key=_depth)
 
-    def xml(self, name: str) -> Element:
-        return parse_xml(self.archive.read(name), "epub", name)
+    def xml(self, name: str, *, repair: bool = False) -> Element:
+        """Entry ``name`` parsed as XML; with ``repair``, XML that is not well-formed gets a second try with its
+        HTML entities and bare ampersands mended (:func:`_mended`), as e-book readers forgive them."""
+        data = self.archive.read(name)
+        try:
+            return parse_xml(data, "epub", name)
+        except ParseError:
+            if not repair:
+                raise
+        return parse_xml(_mended(data), "epub", name)
+
+
+def _mended(data: bytes) -> bytes:
+    """XML text with HTML named entities (``&nbsp;``, ``&eacute;``) turned into their characters and bare ``&``
+    escaped; a declared entity is never expanded here (declarations are refused by :func:`parse_xml`)."""
+    text, _ = decode_text(data, "utf-8")
+    text = _BARE_AMPERSAND.sub("&amp;", text)
+    text = _NAMED_ENTITY.sub(_entity_text, text)
+    text = _XML_DECLARATION.sub("", text, count=1)  # the text is now Unicode: its old encoding label must go
+    return text.encode("utf-8")
+
+
+def _entity_text(found: re.Match[str]) -> str:
+    name = found.group(1)
+    if name in _XML_ENTITIES:
+        return found.group(0)
+    character = html.entities.html5.get(name + ";")
+    return "&amp;" + name + ";" if character is None else html.escape(character, quote=False)
 
 
 def _check_drm(book: _Book) -> None:
@@ -181,7 +214,7 @@ def read_epub(data: bytes, progress: Progress) -> ReaderOutput:
         try:
             _check_drm(book)
             package_path = _package_path(book)
-            package = book.xml(package_path)
+            package = book.xml(package_path, repair=True)
             chapters = _chapters(book, package, posixpath.dirname(package_path))
             if not chapters:
                 raise _damaged("the book lists no chapters")

@@ -6,11 +6,11 @@ document's *Title* property, else its first *Title* or *Heading 1* paragraph; th
 property. The progress counter is body blocks (paragraphs and tables). Synchronous, thread-safe (no shared state).
 
 Before python-docx sees the file, the archive is checked with the limits of :mod:`daemon.readers.archive` (entry
-count, unpacked sizes, ratio, entry names), and every part that will be parsed as XML (``.xml`` and ``.rels``
-entries, and any part ``[Content_Types].xml`` gives an XML type) is read in blocks and refused if it declares a
-document type or entities: python-docx parses with lxml (``resolve_entities=False``, no network), and a Word
-document never has a declaration. :mod:`zipfile` never unpacks more than an entry declares, so the checked
-sizes also bound what python-docx unpacks.
+count, unpacked sizes, ratio, entry names), and every part that may be parsed as XML (``.xml`` and ``.rels``
+entries, and any part ``[Content_Types].xml`` gives an XML type by its name or its extension) is read in blocks
+and refused if it declares a document type or entities: python-docx parses with lxml (``resolve_entities=False``,
+no network), and a Word document never has a declaration. :mod:`zipfile` never unpacks more than an entry
+declares, so the checked sizes also bound what python-docx unpacks.
 
 A password-protected Word file is not a zip but an OLE container; the factory recognises it before this reader
 runs (:func:`daemon.readers.sniff.ole_is_encrypted`).
@@ -56,12 +56,20 @@ def _xml_parts(archive: SafeArchive) -> list[str]:
         types = parse_xml(archive.read(_CONTENT_TYPES), "docx", _CONTENT_TYPES)
     except SyntaxError:
         return parts  # python-docx will call the package damaged
+    for default in types.iterfind("{*}Default"):
+        extension = "." + (default.get("Extension") or "").lower()
+        if _is_xml_type(default.get("ContentType") or ""):
+            parts += [name for name in archive.names if name.lower().endswith(extension)]
     for override in types.iterfind("{*}Override"):
         name = (override.get("PartName") or "").lstrip("/")
-        content_type = override.get("ContentType") or ""
-        if name in archive.names and content_type.endswith("xml") and not content_type.startswith("image/"):
+        if name in archive.names and _is_xml_type(override.get("ContentType") or ""):
             parts.append(name)
     return parts
+
+
+def _is_xml_type(content_type: str) -> bool:
+    """Whether python-docx may parse a part of this content type as XML (images are kept as bytes)."""
+    return content_type.strip().lower().endswith("xml") and not content_type.strip().lower().startswith("image/")
 
 
 def _check_package(data: bytes) -> None:

@@ -127,6 +127,28 @@ def external_entity_epub(source: Path, target: Path, system_id: str) -> Path:
     return replace_entries(source, target, {"OEBPS/content.opf": RawEntry.deflated("OEBPS/content.opf", package)})
 
 
+def disguised_as_bin(source: Path, target: Path, body: bytes) -> Path:
+    """``source`` whose main part is ``word/document.bin`` holding ``body``, made XML only by a ``Default``
+    content type for the extension ``bin`` (no ``Override`` names it, and its name does not end in ``.xml``)."""
+    with zipfile.ZipFile(source) as archive:
+        types = archive.read("[Content_Types].xml").decode()
+        relations = archive.read("_rels/.rels").replace(b"word/document.xml", b"word/document.bin")
+        document_relations = archive.read("word/_rels/document.xml.rels")
+    main = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+    types = types.replace(f'<Override PartName="/word/document.xml" ContentType="{main}"/>', "")
+    types = types.replace("<Default ", f'<Default Extension="bin" ContentType="{main}"/><Default ', 1)
+    assert "/word/document.xml" not in types and 'Extension="bin"' in types
+    renamed = {
+        "[Content_Types].xml": RawEntry.deflated("[Content_Types].xml", types.encode()),
+        "_rels/.rels": RawEntry.deflated("_rels/.rels", relations),
+    }
+    added = [
+        RawEntry.deflated("word/document.bin", body),
+        RawEntry.deflated("word/_rels/document.bin.rels", document_relations),
+    ]
+    return replace_entries(source, target, renamed, added)  # word/document.xml stays, a decoy nothing points to
+
+
 def build_hostile_inputs(folder: Path) -> list[BadInput]:
     """Write the hostile corpus into ``folder``; every entry names the code it must raise."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -173,6 +195,7 @@ def build_hostile_inputs(folder: Path) -> list[BadInput]:
     )
     laughs_docx = billion_laughs("w:document", _W).replace(b'xmlns="', b'xmlns:w="')
     replace_entries(good_docx, add("billion-laughs.docx", "unsafe_xml"), {body: RawEntry.deflated(body, laughs_docx)})
+    disguised_as_bin(good_docx, add("disguised-part.docx", "unsafe_xml"), laughs_docx)
     external_entity_docx(good_docx, add("external-entity.docx", "unsafe_xml"), "file:///etc/passwd")
     external_entity_docx(good_docx, add("external-entity-utf16.docx", "unsafe_xml"), "file:///etc/passwd", "utf-16")
     external_entity_epub(good_epub, add("external-entity.epub", "unsafe_xml"), "file:///etc/passwd")
@@ -180,6 +203,12 @@ def build_hostile_inputs(folder: Path) -> list[BadInput]:
     replace_entries(good_epub, add("dot-dot-names.epub", "unsafe_names"), {}, [evil])
     absolute = RawEntry.deflated("/etc/cron.d/book", b"* * * * * root true")
     replace_entries(good_docx, add("absolute-name.docx", "unsafe_names"), {}, [absolute])
+    # Five entries of 120 MiB that each stay under the ratio limit (their packed data is padded after the end of
+    # the deflate stream), so only the limit on the total stops them.
+    padded_bomb, padded_crc = deflated_zeros(120)
+    padded_bomb += bytes(700 * 1024)
+    parts = [RawEntry(f"OEBPS/images/{n}.svg", padded_bomb, 120 * _MIB, padded_crc) for n in range(5)]
+    replace_entries(good_epub, add("total-bomb.epub", "archive_too_large"), {}, parts)
     many = [RawEntry.stored(f"OEBPS/images/{n}.txt", b"x") for n in range(10_001)]
     replace_entries(good_epub, add("too-many-entries.epub", "archive_entries"), {}, many)
     return bad

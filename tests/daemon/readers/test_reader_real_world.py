@@ -138,3 +138,15 @@ def test_a_cut_off_book_says_where_it_stops(good_epub: Path, tmp_path: Path) -> 
     error = refusal(truncated(good_epub, tmp_path / "cut.epub", 0.6))
     assert error.code == "truncated"
     assert error.values["size"] == (tmp_path / "cut.epub").stat().st_size
+
+
+def test_a_package_document_with_html_entities_and_bare_ampersands_is_mended(good_epub: Path, tmp_path: Path) -> None:
+    with zipfile.ZipFile(good_epub) as archive:
+        package = archive.read("OEBPS/content.opf").decode()
+    package = package.replace(
+        "<dc:title>O ciclo da água</dc:title>", "<dc:title>Água &amp; Mar & Rios&nbsp;&eacute;</dc:title>"
+    )
+    mended = rewritten(good_epub, tmp_path / "mended.epub", replace={"OEBPS/content.opf": package.encode()})
+    document = read_document(mended)
+    assert document.title == "Água & Mar & Rios é"  # the no-break space is a space in a title
+    assert document.text == read_document(good_epub).text
