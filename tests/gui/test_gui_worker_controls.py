@@ -113,7 +113,7 @@ def test_a_change_while_a_job_runs_asks_whether_to_stop_it_now_or_let_it_finish(
 def test_an_idle_worker_is_asked_to_start_again_without_a_question(make_window, app_db, run, settings, wait_until):
     window = make_window()
     worker_id = _worker(app_db, run, running=0)
-    window.worker_controls.restart.settings_saved(settings, dataclasses.replace(settings, language="pt_BR"))
+    window.worker_controls.restart.settings_saved(settings, dataclasses.replace(settings, worker_threads=3))
     run(wait_until(lambda: _is(RESTART_WHEN_IDLE)(app_db, worker_id)))
     assert window.worker_controls.restart.question is None
     assert window.daemon_bar.restarting
