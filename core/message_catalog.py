@@ -57,6 +57,22 @@ EN: dict[str, str] = {
         "This file is named .pdf but it is not a PDF. Open it in the program that made it, save or export it "
         "as PDF and add it again."
     ),
+    "wrong_format": (
+        "This file's name does not match what is inside it. Save the document in the format its name says and add "
+        "it again."
+    ),
+    "wrong_format:docx": (
+        "This file is named .docx but it is not a Word document. Open it in the program that made it, save it as "
+        "a Word document (.docx) and add it again."
+    ),
+    "wrong_format:epub": (
+        "This file is named .epub but it is not an e-book. Open it in the program that made it, save or export it "
+        "as EPUB and add it again."
+    ),
+    "zero_filled": (
+        "This file has {size} bytes but all of them are empty (zeros), with no document in them, as happens when "
+        "a download, a copy or a cloud sync did not finish. Get the file again and add it again."
+    ),
     "corrupt_file": "This file is damaged and can't be read. Get a new copy of it and add it again.",
     "truncated": (
         "This file is incomplete: it stops at byte {size}, before the end of the document, as happens when a "
@@ -195,6 +211,23 @@ PT_BR: dict[str, str] = {
     "not_a_pdf": (
         "Este arquivo tem o nome .pdf, mas não é um PDF. Abra-o no programa que o criou, salve ou exporte como "
         "PDF e adicione-o de novo."
+    ),
+    "wrong_format": (
+        "O nome deste arquivo não corresponde ao que há dentro dele. Salve o documento no formato que o nome diz e "
+        "adicione-o de novo."
+    ),
+    "wrong_format:docx": (
+        "Este arquivo tem o nome .docx, mas não é um documento do Word. Abra-o no programa que o criou, salve como "
+        "documento do Word (.docx) e adicione-o de novo."
+    ),
+    "wrong_format:epub": (
+        "Este arquivo tem o nome .epub, mas não é um livro digital. Abra-o no programa que o criou, salve ou "
+        "exporte como EPUB e adicione-o de novo."
+    ),
+    "zero_filled": (
+        "Este arquivo tem {size} bytes, mas todos estão vazios (zeros), sem documento nenhum, como acontece quando "
+        "um download, uma cópia ou uma sincronização com a nuvem não terminou. Obtenha o arquivo de novo e "
+        "adicione-o outra vez."
     ),
     "corrupt_file": (
         "Este arquivo está danificado e não pode ser lido. Consiga uma nova cópia dele e adicione-a de novo."

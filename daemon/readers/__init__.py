@@ -77,7 +77,7 @@ def _zip_reader(data: bytes, named: str | None) -> Reader:
 
 def _not_readable(named: str | None, code: ExtractionCode, detail: str) -> ExtractionError:
     """The error for content that is not what the name says: ``not_a_pdf`` for a ``.pdf``; ``code`` for a
-    Word/EPUB name (damaged); ``unsupported_format`` for other names."""
+    Word/EPUB name (damaged, or text: ``wrong_format``); ``unsupported_format`` for other names."""
     if named == "pdf":
         return ExtractionError("not_a_pdf", detail=detail)
     if named in ("docx", "epub"):
@@ -102,7 +102,9 @@ def _choose_reader(path: Path, data: bytes) -> Reader:
             return _TEXT_READERS[named]
         if named is None and looks_like_html(data):
             return read_html
-        raise _not_readable(named, "corrupt_file", "text content")
+        raise _not_readable(named, "wrong_format", "text content")
+    if data.count(0) == len(data):
+        raise ExtractionError("zero_filled", size=len(data), detail="every byte is zero")
     raise _not_readable(named, "corrupt_file", "binary content of no format we read")
 
 

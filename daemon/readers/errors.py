@@ -25,6 +25,8 @@ ExtractionCode = Literal[
     "too_large",
     "unsupported_format",
     "not_a_pdf",
+    "wrong_format",
+    "zero_filled",
     "corrupt_file",
     "truncated",
     "archive_too_large",
@@ -47,6 +49,9 @@ ExtractionCode = Literal[
 * ``unsupported_format`` — neither the name nor the content is a format StudyJobs reads (an old ``.doc``, a
   spreadsheet, an image …).
 * ``not_a_pdf`` — named ``.pdf`` but the content is text, random bytes or another binary format.
+* ``wrong_format`` — named ``.docx`` or ``.epub`` but the content is text (value ``format``, the name's format).
+* ``zero_filled`` — every byte is zero (value ``size``): space reserved by a download, a copy or a cloud sync that
+  never wrote the content.
 * ``corrupt_file`` — the right kind of file, but damaged (bad zip, bad PDF structure, bad XML) with nothing
   showing that it was cut short.
 * ``truncated`` — the file ends before its end: a PDF without its ``%%EOF`` end marker, a zip archive without

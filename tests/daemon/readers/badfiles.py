@@ -176,7 +176,10 @@ def build_bad_inputs(corpus: Corpus, folder: Path) -> list[BadInput]:
     write_docx(add("no-text.docx", "no_text"), paragraphs=["", "   "])
     _zip(add("spreadsheet.docx", "unsupported_format"), {"[Content_Types].xml": "<Types/>", "xl/workbook.xml": "<w/>"})
     _zip(add("plain-zip.docx", "corrupt_file"), {"notes.txt": "just a zip"})
-    add("text.docx", "corrupt_file").write_text("\n".join(ENGLISH), encoding="utf-8")
+    add("text.docx", "wrong_format").write_text("\n".join(ENGLISH), encoding="utf-8")
+    add("text.epub", "wrong_format").write_text("\n".join(PORTUGUESE), encoding="utf-8")
+    add("zeros.pdf", "zero_filled").write_bytes(bytes(256 * 1024))  # a download that reserved space, then died
+    add("zeros.epub", "zero_filled").write_bytes(bytes(4096))
 
     chapters = [(f"Capítulo {n}", f"<p>{paragraph}</p>") for n, paragraph in enumerate(PORTUGUESE, start=1)]
     good_epub = write_epub(folder / "good.epub", title="O ciclo da água", language="pt-BR", chapters=chapters)

@@ -150,3 +150,21 @@ def test_a_package_document_with_html_entities_and_bare_ampersands_is_mended(goo
     document = read_document(mended)
     assert document.title == "Água & Mar & Rios é"  # the no-break space is a space in a title
     assert document.text == read_document(good_epub).text
+
+
+def test_a_file_of_zeros_says_its_download_did_not_finish(tmp_path: Path) -> None:
+    zeros = tmp_path / "apostila.pdf"
+    zeros.write_bytes(bytes(300_000))  # space a sync program reserved and never filled
+    error = refusal(zeros)
+    assert error.code == "zero_filled" and error.values["size"] == 300_000
+    assert "300000 bytes" in error.user_message("en") and "download" in error.user_message("en")
+    assert "sincronização com a nuvem" in error.user_message("pt_BR")
+
+
+def test_a_text_named_like_a_word_document_or_an_ebook_says_so(tmp_path: Path) -> None:
+    for name, words in (("notas.docx", "not a Word document"), ("livro.epub", "not an e-book")):
+        path = tmp_path / name
+        path.write_text("Anotações da aula de biologia sobre o ciclo da água.", encoding="utf-8")
+        error = refusal(path)
+        assert error.code == "wrong_format" and words in error.user_message("en")
+        assert "download" not in error.user_message("en")
