@@ -8,7 +8,8 @@ the shallowest ``.opf`` in the archive; a missing ``mimetype`` entry does not ma
 entities or bare ampersands is mended and read. Entry names are matched
 exactly, else without regard to case; a reference that climbs out of the archive (``..``) is never followed.
 
-The spine gives the reading order of the XHTML chapters (the manifest's order when the spine lists none); each
+The spine gives the reading order of the XHTML chapters (the manifest's order when the spine lists none; an HTML
+file listed with a wrong or missing media type is a chapter too); each
 chapter becomes text with :class:`~daemon.readers.markup.HtmlText`. Navigation files (the NCX, the EPUB 3 nav
 document) are never needed: a broken or missing one is ignored, and so is a missing spine item marked
 ``linear="no"``. A missing chapter of the reading order is ``corrupt_file`` (its text would be lost). The title and
@@ -43,6 +44,8 @@ _ENC = "http://www.w3.org/2001/04/xmlenc#"
 _FONT_OBFUSCATION = frozenset({"http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"})
 _DRM_FILES = ("meta-inf/rights.xml", "meta-inf/license.lcpl")
 _CHAPTER_TYPES = frozenset({"application/xhtml+xml", "text/html", "application/x-dtbook+xml"})
+_LOOSE_TYPES = frozenset({"", "text/xml", "application/xml", "application/xhtml", "text/xhtml", "text/plain"})
+_HTML_SUFFIXES = (".xhtml", ".html", ".htm", ".xht")
 _XML_ENCODING = re.compile(rb"""^<\?xml[^>]*encoding=["']([A-Za-z0-9_\-.]+)["']""")
 _DAMAGED = (KeyError, ParseError)
 _BARE_AMPERSAND = re.compile(r"&(?!#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)")
@@ -156,6 +159,15 @@ def _manifest(package: Element, base: str) -> tuple[dict[str, tuple[str, str, st
     return items, order
 
 
+def _is_chapter(path: str, media_type: str) -> bool:
+    """Whether a manifest item is a chapter: an XHTML/HTML media type, or — for the wrong or missing types some
+    tools write (``text/xml``, ``application/xml``, none) — an HTML file name."""
+    media_type = media_type.strip().lower()
+    if media_type in _CHAPTER_TYPES:
+        return True
+    return media_type in _LOOSE_TYPES and path.lower().endswith(_HTML_SUFFIXES)
+
+
 def _chapters(book: _Book, package: Element, base: str) -> list[str]:
     """Chapter entries in reading order: the spine's, else the manifest's.
 
@@ -164,7 +176,7 @@ def _chapters(book: _Book, package: Element, base: str) -> list[str]:
     """
     items, order = _manifest(package, base)
     spine = [(ref.get("idref", ""), ref.get("linear", "yes")) for ref in package.iterfind("{*}spine/{*}itemref")]
-    if not any(items.get(idref, ("", "", ""))[1] in _CHAPTER_TYPES for idref, _ in spine):
+    if not any(_is_chapter(*items.get(idref, ("", "", ""))[:2]) for idref, _ in spine):
         spine = [(item_id, "yes") for item_id in order]
     chapters: list[str] = []
     for idref, linear in spine:
@@ -172,7 +184,7 @@ def _chapters(book: _Book, package: Element, base: str) -> list[str]:
         if entry is None:
             continue
         path, media_type, properties = entry
-        if media_type not in _CHAPTER_TYPES or "nav" in properties.split():
+        if not _is_chapter(path, media_type) or "nav" in properties.split():
             continue
         found = book.find(path)
         if found is None:

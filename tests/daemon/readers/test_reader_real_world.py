@@ -168,3 +168,13 @@ def test_a_text_named_like_a_word_document_or_an_ebook_says_so(tmp_path: Path) -
         error = refusal(path)
         assert error.code == "wrong_format" and words in error.user_message("en")
         assert "download" not in error.user_message("en")
+
+
+def test_chapters_listed_with_a_wrong_or_missing_media_type_are_read(good_epub: Path, tmp_path: Path) -> None:
+    with zipfile.ZipFile(good_epub) as archive:
+        package = archive.read("OEBPS/content.opf").decode()
+    assert package.count('media-type="application/xhtml+xml"') == len(CHAPTERS) + 1  # the chapters and the nav
+    package = package.replace('href="text/ch1.xhtml" media-type="application/xhtml+xml"', 'href="text/ch1.xhtml"')
+    package = package.replace('media-type="application/xhtml+xml"', 'media-type="text/xml"')
+    loose = rewritten(good_epub, tmp_path / "loose.epub", replace={"OEBPS/content.opf": package.encode()})
+    assert read_document(loose).text == read_document(good_epub).text
