@@ -43,7 +43,6 @@ __all__ = [
     "MAX_TOTAL_BYTES",
     "RATIO_FLOOR_BYTES",
     "SafeArchive",
-    "ends_before_its_directory",
     "open_archive",
     "parse_xml",
     "refuse_xml_declarations",
@@ -103,11 +102,6 @@ def _directory_record(data: bytes) -> tuple[int, int] | None:
         if data[record : record + 4] == _ZIP64_EOCD and record + 56 <= len(data):
             entries, directory_size = struct.unpack_from("<QQ", data, record + 32)
     return entries, directory_size
-
-
-def ends_before_its_directory(data: bytes) -> bool:
-    """Whether ``data`` starts like a zip archive but its end (the directory) is missing: a cut-off file."""
-    return data.startswith(b"PK\x03\x04") and _directory_record(data) is None
 
 
 def _unsafe_name(name: str) -> bool:

@@ -65,7 +65,6 @@ BUSY_WINERRORS: frozenset[int] = frozenset(
 
 _MISSING_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR})
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
-_BLOCK = 8 * _MIB
 
 
 def _megabytes(size: int) -> int:
@@ -80,18 +79,6 @@ def error_for_os_error(exc: OSError, path: Path) -> ExtractionError:
     if exc.errno in BUSY_ERRNOS or getattr(exc, "winerror", None) in BUSY_WINERRORS:
         return ExtractionError("file_busy", detail=detail)
     return ExtractionError("file_unreadable", detail=detail)
-
-
-def _read_all(descriptor: int, max_bytes: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while size <= max_bytes:
-        block = os.read(descriptor, min(_BLOCK, max_bytes + 1 - size))
-        if not block:
-            break
-        chunks.append(block)
-        size += len(block)
-    return b"".join(chunks)
 
 
 def read_file_bytes(path: Path, max_bytes: int) -> bytes:
@@ -114,7 +101,8 @@ def read_file_bytes(path: Path, max_bytes: int) -> bytes:
         if info.st_size > max_bytes:
             too_large = {"size_mb": _megabytes(info.st_size), "max_mb": _megabytes(max_bytes)}
             raise ExtractionError("too_large", detail=str(path), **too_large)
-        data = _read_all(descriptor, max_bytes)
+        with open(descriptor, "rb", closefd=False) as handle:  # one buffer, filled in a loop by the buffered reader
+            data = handle.read(max_bytes + 1)
     except OSError as exc:
         raise error_for_os_error(exc, path) from None
     finally:
