@@ -21,19 +21,20 @@ def corpus() -> Corpus:
 
 
 EDU_MANUAL_PACKAGE = "debian-edu-doc-pt-br"
-EDU_MANUAL = "usr/share/doc/debian-edu-doc-pt-br/debian-edu-bookworm-manual"
+EDU_MANUAL_FOLDER = "usr/share/doc/debian-edu-doc-pt-br"
 
 
 @pytest.fixture(scope="session")
-def edu_manual(corpus: Corpus) -> Path:
-    """The Debian Edu 12 manual in Brazilian Portuguese, as an EPUB (its ``.html`` and ``.pdf`` lie beside it).
+def edu_manuals(corpus: Corpus) -> list[Path]:
+    """The Debian Edu manuals in Brazilian Portuguese as EPUBs (``debian-edu-bookworm-manual.epub`` … as the
+    distribution ships them; the same manual's ``.html`` lies beside each).
 
     Fetched into the corpus folder on first use, like the rest of the corpus (not in
     :data:`~tests.daemon.corpus.DEBIAN_PACKAGES`, whose PDFs other tests read one by one).
     """
     with _locked(corpus.root):
         _fetch_debian(corpus.root, EDU_MANUAL_PACKAGE)
-    return corpus.debian(EDU_MANUAL_PACKAGE) / f"{EDU_MANUAL}.epub"
+    return sorted((corpus.debian(EDU_MANUAL_PACKAGE) / EDU_MANUAL_FOLDER).glob("debian-edu-*-manual.epub"))
 
 
 @pytest.fixture(scope="session")
