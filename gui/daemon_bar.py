@@ -122,7 +122,9 @@ class DaemonBar(QWidget):
         Args:
             worker_ids: The workers asked.
             waiting_for_job: They finish a running job first.
-            note: A sentence shown once the new worker runs (``""``: the usual one).
+            note: A sentence shown once the asked workers are gone, and from then on while this window sees no
+                worker (the workers moved to another database: their new rows are there, not here); ``""``: the
+                usual sentences.
         """
         self._restart_from = set(worker_ids)
         self._restart_waiting = waiting_for_job
@@ -174,9 +176,9 @@ class DaemonBar(QWidget):
             self._show_restarting()
             return
         restarted, self._restart_from = self._restart_from is not None, None
-        if restarted and self._restart_note:  # the worker moved to another database: this window cannot see it
+        if self._restart_note and not self.alive:  # the worker moved to another database: this window cannot see it
             self.label.setText(self._restart_note)
-            self.start_button.setVisible(False)
+            self.start_button.setVisible(False)  # a worker started from here would find the data folder taken
             return
         if self.alive:
             running = sum(w.running for w in self.alive)

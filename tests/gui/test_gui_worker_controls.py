@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QToolBar
 
 from core.config import ModelSettings
 from core.controls import RESTART_NOW, RESTART_WHEN_IDLE, queue_paused
-from core.workers import list_workers, register_worker, touch_worker
+from core.workers import list_workers, register_worker, touch_worker, unregister_worker
 from gui.worker_restart import worker_settings_changed
 
 
@@ -134,3 +134,24 @@ def test_the_log_section_is_closed_until_opened_and_hidden_without_a_job(make_wi
     section.toggle.click()
     run(wait_until(lambda: section.text.toPlainText() == line))
     assert section.text.isVisible()
+
+
+def test_a_worker_moved_to_another_database_is_announced_and_start_is_not_offered_here(
+    make_window, app_db, run, settings, wait_until, tmp_path
+):
+    window = make_window()
+    bar = window.daemon_bar
+    worker_id = _worker(app_db, run, running=0)
+    other = tmp_path / "other.db"
+    moved = dataclasses.replace(settings, database_url=f"sqlite+aiosqlite:///{other}", broker_url=f"sqlite:///{other}")
+    window.worker_controls.restart.settings_saved(settings, moved)
+    run(wait_until(lambda: _is(RESTART_WHEN_IDLE)(app_db, worker_id)))
+    assert bar.label.text() == "Restarting the worker to use the new settings…"
+    run(unregister_worker(app_db, worker_id))  # it exits; its successor registers in the other database
+    note = "The worker now uses the new database or queue. Start StudyJobs again to see its jobs."
+    run(wait_until(lambda: bar.label.text() == note, message="the note"))
+    looks: list[bool] = []
+    bar.paused_seen.connect(looks.append)  # emitted by every look
+    bar.look()
+    run(wait_until(lambda: looks, message="another look"))
+    assert bar.label.text() == note and bar.start_button.isHidden()
