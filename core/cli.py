@@ -1,9 +1,13 @@
 """``studyjobs`` — the command line over the job store: where things are, what ran, and cancel/retry.
 
-These commands need no worker: they read and write the jobs table directly. Exit codes: 0 done, 1 the command
+These commands need no worker: they read and write the jobs table directly. ``list``, ``show``, ``cancel`` and
+``retry`` speak of documents: one document is its ``ingest`` job and its newest ``generate`` job
+(:mod:`core.pipeline_view`), shown as one line with one bar; its id is its ``ingest`` job's (the id of one of its
+``generate`` jobs finds it too). Exit codes: 0 done, 1 the command
 could not do what was asked (unknown job, nothing to cancel), 2 bad settings or arguments, 3 the database could not
-be opened. ``--json`` prints machine-readable output. A job's message and error are shown in the settings' language
-(``--json`` also gives their code and values: ``message_code``, ``message_values``, ``error_code``, ``error_values``).
+be opened. ``--json`` prints machine-readable output. A document's message and error are shown in the settings'
+language (``--json`` also gives their code and values: ``message_code``, ``message_values``, ``error_code``,
+``error_values``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from core.config import Settings, SettingsError, load_settings, redact_url
 from core.counters import counter_text
 from core.errors import JobNotFoundError
 from core.messages import decode, render
+from core.pipeline_view import DocumentView, PartSnapshot
+from core.pipelines import Pipelines
 from core.progress import eta_seconds
 from core.schema import Job
 from core.status import JobStatus
@@ -31,40 +37,91 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 
 
-def _job_dict(job: Job, language: str = "en") -> dict[str, Any]:
-    """A job for ``show``/``list --json``: its message, error and counts in ``language``, with their codes."""
-    message, error = decode(job.message), decode(job.error)
+def _said(message: str | None, error: str | None, language: str) -> dict[str, Any]:
+    """A message and an error in ``language``, with their codes and values."""
+    said, failed = decode(message), decode(error)
     return {
-        "id": str(job.id),
-        "kind": job.kind,
-        "title": job.title,
-        "status": job.status,
-        "stage": job.stage,
-        "progress": round(job.progress, 4),
-        "message": render(job.message, language),
-        "message_code": message.code if message else None,
-        "message_values": dict(message.values) if message else None,
-        "error": render(job.error, language) if job.error is not None else None,
-        "error_code": error.code if error else None,
-        "error_values": dict(error.values) if error else None,
-        "counters": counter_text(job.detail, language),
-        "attempts": job.attempts,
-        "max_attempts": job.max_attempts,
-        "run_after": job.run_after.isoformat() if job.run_after else None,
-        "created_at": job.created_at.isoformat(),
-        "started_at": job.started_at.isoformat() if job.started_at else None,
-        "finished_at": job.finished_at.isoformat() if job.finished_at else None,
-        "eta_seconds": eta_seconds(job),
-        "result_id": str(job.result_id) if job.result_id else None,
-        "detail": job.detail,
-        "phases": job.phases,
+        "message": render(message, language),
+        "message_code": said.code if said else None,
+        "message_values": dict(said.values) if said else None,
+        "error": render(error, language) if error is not None else None,
+        "error_code": failed.code if failed else None,
+        "error_values": dict(failed.values) if failed else None,
     }
 
 
-def _line(job: Job, language: str = "en") -> str:
-    bar = f"{job.progress * 100:5.1f}%"
-    what = render(job.error if job.status == JobStatus.FAILED else job.message, language) or job.stage
-    return f"{job.id}  {job.kind:<9} {job.status:<9} {bar}  {job.title[:40]:<40}  {what or ''}"
+def _part_dict(part: PartSnapshot, language: str) -> dict[str, Any]:
+    return {
+        "id": str(part.id),
+        "kind": part.kind,
+        "status": part.status,
+        "stage": part.stage,
+        "progress": round(part.progress, 4),
+        **_said(part.message, part.error, language),
+        "counters": counter_text(part.detail, language),
+        "attempts": part.attempts,
+        "max_attempts": part.max_attempts,
+        "run_after": part.run_after.isoformat() if part.run_after else None,
+        "created_at": part.created_at.isoformat(),
+        "started_at": part.started_at.isoformat() if part.started_at else None,
+        "finished_at": part.finished_at.isoformat() if part.finished_at else None,
+        "eta_seconds": eta_seconds(part),
+        "result_id": str(part.result_id) if part.result_id else None,
+        "detail": part.detail,
+        "phases": part.phases,
+    }
+
+
+def document_dict(view: DocumentView, language: str = "en") -> dict[str, Any]:
+    """A document as ``--json`` prints it: the pipeline's fields (message, error and counts in ``language``), its
+    phases on one bar, and each part."""
+    return {
+        "id": str(view.id),
+        "kind": "study_guide" if view.wants_guide else "text_only",
+        "title": view.title,
+        "status": view.status,
+        "stage": view.stage,
+        "progress": round(view.progress, 4),
+        **_said(view.message, view.error, language),
+        "counters": counter_text(view.detail, language),
+        "attempts": view.attempts,
+        "max_attempts": view.max_attempts,
+        "run_after": view.run_after.isoformat() if view.run_after else None,
+        "created_at": view.created_at.isoformat(),
+        "started_at": view.started_at.isoformat() if view.started_at else None,
+        "finished_at": view.finished_at.isoformat() if view.finished_at else None,
+        "eta_seconds": view.eta,
+        "phases": [
+            {
+                "part": p.part,
+                "name": p.name,
+                "state": p.state,
+                "fraction": round(p.fraction, 4),
+                "start": round(p.start, 4),
+                "end": round(p.end, 4),
+            }
+            for p in view.phases
+        ],
+        "parts": [_part_dict(part, language) for part in (view.root, view.guide) if part is not None],
+    }
+
+
+def kind_words(view: DocumentView) -> str:
+    """The document's kind in words: study guide, or text only."""
+    return "study guide" if view.wants_guide else "text only"
+
+
+def _line(view: DocumentView, language: str = "en") -> str:
+    bar = f"{view.progress * 100:5.1f}%"
+    what = render(view.error if view.status == JobStatus.FAILED else view.message, language) or view.stage
+    return f"{view.id}  {kind_words(view):<11} {view.status:<9} {bar}  {view.title[:40]:<40}  {what or ''}"
+
+
+async def _document(store: JobStore[Job], document_id: uuid.UUID) -> DocumentView:
+    view = await Pipelines(store).get(document_id)
+    if view is None:
+        raise JobNotFoundError(document_id)
+    return view
 
 
 async def _status(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
@@ -88,46 +145,55 @@ async def _status(store: JobStore[Job], settings: Settings, args: argparse.Names
 
 
 async def _list(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
-    jobs = await store.list_recent(status=args.status, kind=args.kind, limit=args.limit, search=args.search)
+    statuses = None if args.status is None else (args.status,)
+    views = await Pipelines(store).list_recent(statuses=statuses, limit=args.limit, search=args.search)
     if args.json:
-        print(json.dumps([_job_dict(j, settings.user_language()) for j in jobs], indent=2))
-    elif not jobs:
-        print("No jobs yet.")
+        print(json.dumps([document_dict(v, settings.user_language()) for v in views], indent=2))
+    elif not views:
+        print("No documents yet.")
     else:
-        for job in jobs:
-            print(_line(job, settings.user_language()))
+        for view in views:
+            print(_line(view, settings.user_language()))
     return EXIT_OK
 
 
 async def _show(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
-    job = await store.get(args.job_id)
-    data = _job_dict(job, settings.user_language())
+    view = await _document(store, args.job_id)
+    data = document_dict(view, settings.user_language())
     if args.json:
         print(json.dumps(data, indent=2))
-    else:
-        for key, value in data.items():
-            if key not in ("phases", "detail", "message_values", "error_values"):
-                print(f"{key:<13} {value if value is not None else '—'}")
-        for phase in job.phases:
-            print(f"  phase {phase['name']:<12} {phase['start'] * 100:5.1f}% → {phase['end'] * 100:5.1f}%")
+        return EXIT_OK
+    for key, value in data.items():
+        if key not in ("phases", "parts", "message_values", "error_values"):
+            print(f"{key:<13} {value if value is not None else '—'}")
+    for part in data["parts"]:
+        attempts = f"attempt {part['attempts']}/{part['max_attempts']}"
+        print(f"part {part['kind']:<9} {part['id']}  {part['status']:<9} {attempts}")
+    for phase in view.phases:
+        print(
+            f"  phase {phase.part:<9} {phase.name:<12} {phase.state:<8} {phase.fraction * 100:5.1f}%"
+            f"   ({phase.start * 100:5.1f}% → {phase.end * 100:5.1f}% of the document)"
+        )
     return EXIT_OK
 
 
 async def _cancel(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
-    job = await store.cancel(args.job_id, reason=args.reason)
-    if job is None:
-        print(f"Nothing to cancel: job {args.job_id} is unknown or has already ended.", file=sys.stderr)
+    view = await Pipelines(store).cancel(args.job_id, reason=args.reason)
+    if view is None:
+        await _document(store, args.job_id)  # an unknown id says so
+        print(f"Nothing to cancel: document {args.job_id} has already ended.", file=sys.stderr)
         return EXIT_FAILED
-    print(json.dumps(_job_dict(job, settings.user_language())) if args.json else f"Cancelled {job.id}.")
+    print(json.dumps(document_dict(view, settings.user_language())) if args.json else f"Cancelled {view.id}.")
     return EXIT_OK
 
 
 async def _retry(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
-    job = await store.retry(args.job_id)
-    if job is None:
-        print(f"Job {args.job_id} cannot be retried: only failed or cancelled jobs can.", file=sys.stderr)
+    view = await Pipelines(store).retry(args.job_id)
+    if view is None:
+        await _document(store, args.job_id)
+        print(f"Document {args.job_id} cannot be retried: only failed or cancelled ones can.", file=sys.stderr)
         return EXIT_FAILED
-    print(json.dumps(_job_dict(job, settings.user_language())) if args.json else f"Queued {job.id} again.")
+    print(json.dumps(document_dict(view, settings.user_language())) if args.json else f"Queued {view.id} again.")
     return EXIT_OK
 
 
@@ -149,12 +215,16 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("status", parents=[common], help="where StudyJobs keeps its data, and the jobs in each state")
-    listing = sub.add_parser("list", parents=[common], help="the newest jobs")
+    listing = sub.add_parser("list", parents=[common], help="the newest documents")
     listing.add_argument("--status", choices=[s.value for s in JobStatus])
-    listing.add_argument("--kind")
     listing.add_argument("--search", help="part of the document name")
     listing.add_argument("--limit", type=int, default=20)
-    for name, text in (("show", "one job in full"), ("cancel", "stop a job"), ("retry", "run a job again")):
+    texts = (
+        ("show", "one document in full"),
+        ("cancel", "stop a document (whichever part runs)"),
+        ("retry", "run the part of a document that failed again"),
+    )
+    for name, text in texts:
         command = sub.add_parser(name, parents=[common], help=text)
         command.add_argument("job_id", type=uuid.UUID)
         if name == "cancel":

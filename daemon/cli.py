@@ -23,6 +23,8 @@ from core.config import Settings
 from core.errors import JobNotFoundError
 from core.formats import MAX_DOCUMENT_BYTES, is_supported
 from core.messages import render
+from core.pipeline_view import DocumentView
+from core.pipelines import Pipelines
 from core.schema import Job
 from core.status import JobStatus
 from core.store import JobStore
@@ -46,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     add = sub.add_parser("add", help="add documents: each becomes a job (extraction, then a study guide)")
     add.add_argument("files", nargs="+", type=Path)
     add.add_argument("--only-extract", action="store_true", help="extract the text only, no study guide")
-    add.add_argument("--wait", action="store_true", help="follow the jobs with live progress bars until they end")
+    add.add_argument("--wait", action="store_true", help="follow each document with a live progress bar until it ends")
     add.add_argument("--no-start", action="store_true", help="do not start a worker when none is running")
     add.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
     workers = sub.add_parser("workers", help="the workers that are alive")
@@ -98,45 +100,41 @@ async def _add(store: JobStore[Job], settings: Settings, args: argparse.Namespac
     if not args.wait:
         return EXIT_OK
     language = settings.user_language()
-    outcomes = [
-        await _follow(store, job, only_extract=args.only_extract, quiet=args.json, language=language) for job in jobs
-    ]
+    outcomes = [await _follow(store, job.id, quiet=args.json, language=language) for job in jobs]
     return EXIT_OK if all(outcomes) else EXIT_FAILED
 
 
-async def _follow(store: JobStore[Job], job: Job, *, only_extract: bool, quiet: bool, language: str) -> bool:
-    """Show one document's jobs until they end (messages in ``language``); ``True`` when everything finished well."""
-    final = await _watch(store, job.id, quiet=quiet, language=language)
-    if final.status != JobStatus.DONE or only_extract:
-        return final.status == JobStatus.DONE
-    from daemon.jobs.ingest import generate_job_id_for  # the readers it imports are heavy: only `add --wait` needs it
-
-    follow_up = generate_job_id_for(job.id)
-    final = await _watch(store, follow_up, quiet=quiet, language=language)
-    if final.status == JobStatus.DONE and not quiet:
-        print(f"Study guide written: see `studyjobs show {follow_up}`")
+async def _follow(store: JobStore[Job], document_id: uuid.UUID, *, quiet: bool, language: str) -> bool:
+    """Show one document — its reading and its guide as one bar, messages in ``language`` — until it ends;
+    ``True`` when it is done."""
+    final = await _watch(store, document_id, quiet=quiet, language=language)
+    if final.status == JobStatus.DONE and final.wants_guide and not quiet:
+        print(f"Study guide written: see `studyjobs show {document_id}`")
     return final.status == JobStatus.DONE
 
 
-async def _watch(store: JobStore[Job], job_id: uuid.UUID, *, quiet: bool, language: str) -> Job:
+async def _watch(
+    store: JobStore[Job], document_id: uuid.UUID, *, quiet: bool, language: str, interval: float = 0.2
+) -> DocumentView:
+    """Redraw the document whenever it changes (in place on a terminal) and return its final view."""
+    pipelines = Pipelines(store)
     tty = sys.stdout.isatty() and not quiet
     drawn = 0
-    last: Job | None = None
-    while last is None:
-        try:
-            async for row in store.watch(job_id, interval=0.2, emit_on=("status", "progress", "stage", "message")):
-                last = row
-                if quiet:
-                    continue
-                lines = _render(row, language)
-                if tty and drawn:
-                    sys.stdout.write(f"\x1b[{drawn}F\x1b[J")
-                sys.stdout.write("\n".join(lines) + "\n")
-                sys.stdout.flush()
-                drawn = len(lines) if tty else 0
-        except JobNotFoundError:
-            await asyncio.sleep(0.2)  # a follow-up job the worker has not written yet
-    return last
+    shown: list[str] = []
+    while True:
+        view = await pipelines.get(document_id)
+        if view is None:
+            raise JobNotFoundError(document_id)
+        lines = _render(view, language)
+        if not quiet and lines != shown:
+            if tty and drawn:
+                sys.stdout.write(f"\x1b[{drawn}F\x1b[J")
+            sys.stdout.write("\n".join(lines) + "\n")
+            sys.stdout.flush()
+            drawn, shown = (len(lines) if tty else 0), lines
+        if view.status not in (JobStatus.QUEUED, JobStatus.RUNNING):
+            return view
+        await asyncio.sleep(interval)
 
 
 def _bar(fraction: float) -> str:
@@ -144,17 +142,17 @@ def _bar(fraction: float) -> str:
     return "█" * filled + "░" * (BAR_WIDTH - filled)
 
 
-def _render(job: Job, language: str) -> list[str]:
-    head = f"{job.title} — {job.kind}: {job.status} {job.progress * 100:5.1f}%"
-    if job.status == JobStatus.FAILED:
-        head += f" — {render(job.error, language)}"
-    elif job.message:
-        head += f" — {render(job.message, language)}"
+def _render(view: DocumentView, language: str) -> list[str]:
+    """The document's head line (one combined bar) and a line per phase of both parts."""
+    kind = "study guide" if view.wants_guide else "text only"
+    head = f"{view.title} — {kind}: {view.status} [{_bar(view.progress)}] {view.progress * 100:5.1f}%"
+    if view.status == JobStatus.FAILED:
+        head += f" — {render(view.error, language)}"
+    elif view.message:
+        head += f" — {render(view.message, language)}"
     lines = [head]
-    for phase in job.phases:
-        start, end = float(phase["start"]), float(phase["end"])
-        done = 1.0 if job.status == JobStatus.DONE else (job.progress - start) / (end - start) if end > start else 0
-        lines.append(f"   {phase['name']:<11} [{_bar(done)}] {max(0.0, min(done, 1.0)) * 100:5.1f}%")
+    for phase in view.phases:
+        lines.append(f"   {phase.name:<11} [{_bar(phase.fraction)}] {phase.fraction * 100:5.1f}%  {phase.state}")
     return lines
 
 

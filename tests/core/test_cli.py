@@ -12,10 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from core.appdb import open_app_database
+from core.appdb import make_app_store, open_app_database
 from core.config import load_settings
-from core.schema import Job
-from core.store import JobStore
 
 
 def studyjobs(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -26,18 +24,29 @@ def studyjobs(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-async def _enqueue(data_dir: Path) -> tuple[uuid.UUID, uuid.UUID]:
+async def _documents(data_dir: Path) -> tuple[uuid.UUID, uuid.UUID, uuid.UUID]:
+    """A document writing its guide (ingest done, generate running) and one whose reading failed."""
     settings = load_settings(env={"STUDYJOBS_DATA_DIR": str(data_dir)})
     db = await open_app_database(settings.database_url)
     try:
-        store = JobStore(db, model=Job)
-        running = await store.enqueue("ingest", title="Apostila.pdf")
-        await store.claim(running.id)
-        await store.report_progress(running.id, 0.3, stage="read", message="Lendo página 3 de 10…")
-        failed = await store.enqueue("generate", title="Notas.docx")
-        await store.claim(failed.id)
-        await store.fail(failed.id, "O modelo não foi encontrado.")
-        return running.id, failed.id
+        store = make_app_store(db)
+        ingest = await store.enqueue("ingest", title="Apostila.pdf", params={"path": "/docs/Apostila.pdf"})
+        claimed = await store.claim(ingest.id)
+        read = [{"name": "read", "start": 0.0, "end": 1.0, "seconds": 2.0}]
+        await store.report_progress(ingest.id, 1.0, stage="read", phases=read, detail={"follow_up_seconds": 6.0})
+        generate = await store.enqueue("generate", title="Apostila.pdf", columns={"parent_id": ingest.id})
+        await store.succeed(ingest.id, attempt=claimed.attempts)
+        running = await store.claim(generate.id)
+        write = [{"name": "outline", "start": 0.0, "end": 0.5, "seconds": 3.0},
+                 {"name": "sections", "start": 0.5, "end": 1.0, "seconds": 3.0}]  # fmt: skip
+        await store.report_progress(
+            generate.id, 0.6, stage="sections", phases=write, message="Escrevendo a seção 1 de 5…",
+            attempt=running.attempts,
+        )  # fmt: skip
+        failed = await store.enqueue("ingest", title="Notas.docx", params={"path": "/docs/Notas.docx"})
+        got = await store.claim(failed.id)
+        await store.fail(failed.id, "O arquivo está danificado.", attempt=got.attempts)
+        return ingest.id, generate.id, failed.id
     finally:
         await db.dispose()
 
@@ -50,17 +59,33 @@ def test_status_creates_the_database_in_the_data_folder_and_reports_it(tmp_path:
     assert (tmp_path / "studyjobs.db").exists()
 
 
-def test_list_show_cancel_and_retry_work_on_real_jobs(tmp_path: Path):
-    running, failed = asyncio.run(_enqueue(tmp_path))
+def test_list_show_cancel_and_retry_speak_of_documents_one_line_each(tmp_path: Path):
+    document, generate, failed = asyncio.run(_documents(tmp_path))
     listed = json.loads(studyjobs(tmp_path, "--json", "list").stdout)
-    assert [j["id"] for j in listed] == [str(failed), str(running)]
-    shown = json.loads(studyjobs(tmp_path, "show", str(running), "--json").stdout)
-    assert shown["message"] == "Lendo página 3 de 10…" and shown["progress"] == pytest.approx(0.3)
-    human = studyjobs(tmp_path, "list").stdout
-    assert "O modelo não foi encontrado." in human and "Apostila.pdf" in human
-    assert studyjobs(tmp_path, "cancel", str(running)).returncode == 0
-    again = studyjobs(tmp_path, "cancel", str(running))
+    assert [(d["id"], d["kind"], d["status"]) for d in listed] == [
+        (str(failed), "study_guide", "failed"),
+        (str(document), "study_guide", "running"),
+    ]
+    assert listed[1]["progress"] == pytest.approx(0.25 + 0.6 * 0.75)  # reading is 2 s of 8, writing 60 % done
+    human = studyjobs(tmp_path, "list").stdout.splitlines()
+    assert len(human) == 2
+    assert "Notas.docx" in human[0] and "O arquivo está danificado." in human[0]
+    assert "Apostila.pdf" in human[1] and "study guide" in human[1] and "Escrevendo a seção 1 de 5…" in human[1]
+    shown = studyjobs(tmp_path, "show", str(document)).stdout
+    assert shown.count("\npart ") == 2 and str(generate) in shown
+    phases = [line.split()[1:4] for line in shown.splitlines() if line.startswith("  phase ")]
+    assert phases == [["ingest", "read", "done"], ["generate", "outline", "done"], ["generate", "sections", "running"]]
+    assert studyjobs(tmp_path, "cancel", str(document)).returncode == 0
+    after = json.loads(studyjobs(tmp_path, "show", str(document), "--json").stdout)
+    assert after["status"] == "cancelled"
+    assert [p["status"] for p in after["parts"]] == ["done", "cancelled"]  # the part that ran was stopped
+    again = studyjobs(tmp_path, "cancel", str(document))
     assert again.returncode == 1 and "Nothing to cancel" in again.stderr
+    assert studyjobs(tmp_path, "retry", str(document)).returncode == 0
+    assert [p["status"] for p in json.loads(studyjobs(tmp_path, "show", str(document), "--json").stdout)["parts"]] == [
+        "done",
+        "queued",
+    ]
     assert studyjobs(tmp_path, "retry", str(failed)).returncode == 0
     assert json.loads(studyjobs(tmp_path, "show", str(failed), "--json").stdout)["status"] == "queued"
 

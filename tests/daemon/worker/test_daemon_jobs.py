@@ -228,14 +228,34 @@ def test_add_refuses_missing_and_unsupported_files_before_making_any_job(home: D
     assert json.loads(home.cli("list", "--json").stdout) == []
 
 
-def test_add_wait_follows_both_jobs_and_exits_zero(home: DaemonHome, tmp_path: Path):
+def test_add_wait_follows_the_document_as_one_bar_over_both_jobs_and_exits_zero(home: DaemonHome, tmp_path: Path):
     source = tmp_path / "fotossintese.txt"
     source.write_text(PORTUGUESE, encoding="utf-8")
     home.start()
     done = home.cli("add", "--no-start", "--wait", str(source), timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "sections" in done.stdout and "100.0%" in done.stdout
     assert '{"code"' not in done.stdout  # messages are shown as sentences, never as their stored codes
+    lines = done.stdout.splitlines()
+    document = uuid.UUID(lines[0])
+    heads = [line for line in lines if line.startswith("fotossintese.txt — ")]
+    assert heads and all(h.startswith("fotossintese.txt — study guide: ") for h in heads), heads
+    assert "running" in " ".join(heads) and "done" in heads[-1] and "100.0%" in heads[-1]
+    percents = [float(h.split("] ")[1].split("%")[0]) for h in heads]
+    assert percents == sorted(percents), percents  # one bar that only moves forward, across both jobs
+    last_phases = lines[lines.index(heads[-1]) + 1 : lines.index(heads[-1]) + 8]
+    assert [p.split()[0] for p in last_phases] == [
+        "read",
+        "clean",
+        "save",
+        "load_model",
+        "outline",
+        "sections",
+        "export",
+    ]
+    assert all(p.endswith("100.0%  done") for p in last_phases), last_phases
+    assert lines[-1] == f"Study guide written: see `studyjobs show {document}`"
+    shown = home.cli("show", str(document))
+    assert shown.returncode == 0 and shown.stdout.count("part ") == 2 and "phase generate  sections" in shown.stdout
 
 
 def test_add_wait_says_why_a_document_failed_in_the_language_of_the_settings(home: DaemonHome, tmp_path: Path):
