@@ -145,8 +145,9 @@ class DocumentView:
     """What every screen shows of one document. Compare two views with ``==`` to know whether to repaint.
 
     ``id`` is the root job's id: the document's id everywhere (the window's row, ``studyjobs show ID``). The
-    ``active`` part is the one the status, message, attempts and counters come from: the child once the root is
-    done and a child exists, else the root.
+    ``active`` part is the one the status, message, error and attempts come from: the child once the root is done
+    and a child exists, else the root. ``detail`` is the root's, overlaid by the child's while the child is the
+    active part, so the counts of both parts read together (*page 12 of 12 · section 2 of 5*).
     """
 
     id: uuid.UUID
@@ -363,7 +364,7 @@ def document_view(root: PartSnapshot, guide: PartSnapshot | None) -> DocumentVie
         max_attempts=active.max_attempts if active is not None else 0,
         run_after=active.run_after if active is not None else None,
         phases=tuple(phases),
-        detail=dict(active.detail) if active is not None else {},
+        detail={**root.detail, **guide.detail} if active is guide and guide is not None else dict(root.detail),
         params=root.params,
         created_at=root.created_at,
         started_at=root.started_at,

@@ -28,6 +28,9 @@ class WindowSlots:
     add: Callable[[], Any]
     cancel: Callable[[], Any]
     retry: Callable[[], Any]
+    cancel_all: Callable[[], Any]
+    retry_failed: Callable[[], Any]
+    write_again: Callable[[], Any]
     open: Callable[[], Any]
     folder: Callable[[], Any]
     remove: Callable[[], Any]
@@ -44,6 +47,9 @@ class WindowActions:
     add: QAction
     cancel: QAction
     retry: QAction
+    cancel_all: QAction
+    retry_failed: QAction
+    write_again: QAction
     open: QAction
     folder: QAction
     remove: QAction
@@ -54,8 +60,8 @@ class WindowActions:
 
     @property
     def job_actions(self) -> list[QAction]:
-        """The actions about the selected job, as the details panel shows them."""
-        return [self.cancel, self.retry, self.open, self.folder, self.remove]
+        """The actions about the selected documents, as the details panel shows them."""
+        return [self.cancel, self.retry, self.open, self.folder, self.write_again, self.remove]
 
 
 def make_actions(window: QMainWindow, slots: WindowSlots, guard: Guard) -> WindowActions:
@@ -85,6 +91,26 @@ def make_actions(window: QMainWindow, slots: WindowSlots, guard: Guard) -> Windo
             "Ctrl+R",
             slots.retry,
             QCoreApplication.translate("MainWindow", "Run this job again"),
+        ),
+        cancel_all=action(
+            QCoreApplication.translate("MainWindow", "Cancel &all"),
+            None,
+            slots.cancel_all,
+            QCoreApplication.translate("MainWindow", "Stop every document that is waiting or running"),
+        ),
+        retry_failed=action(
+            QCoreApplication.translate("MainWindow", "Retry all &failed"),
+            None,
+            slots.retry_failed,
+            QCoreApplication.translate("MainWindow", "Run every document that failed again"),
+        ),
+        write_again=action(
+            QCoreApplication.translate("MainWindow", "&Write again"),
+            None,
+            slots.write_again,
+            QCoreApplication.translate(
+                "MainWindow", "Write this study guide again; the one you have stays until the new one is ready"
+            ),
         ),
         open=action(QCoreApplication.translate("MainWindow", "&Open study guide"), "Ctrl+Return", slots.open),
         folder=action(QCoreApplication.translate("MainWindow", "Show in &folder"), "Ctrl+Shift+F", slots.folder),
@@ -120,17 +146,32 @@ def add_menus(window: QMainWindow, actions: WindowActions) -> None:
     )
     _fill(
         bar.addMenu(QCoreApplication.translate("MainWindow", "&Job")),
-        [actions.cancel, actions.retry, None, actions.open, actions.folder, None, actions.remove],
+        [
+            actions.cancel,
+            actions.retry,
+            actions.write_again,
+            None,
+            actions.cancel_all,
+            actions.retry_failed,
+            None,
+            actions.open,
+            actions.folder,
+            None,
+            actions.remove,
+        ],
     )
     _fill(bar.addMenu(QCoreApplication.translate("MainWindow", "&View")), [actions.find, actions.refresh])
 
 
 def add_toolbar(window: QMainWindow, actions: WindowActions) -> None:
-    """The main toolbar: add, cancel, retry, open, then settings."""
+    """The main toolbar: add, cancel, retry, open, then the whole queue's cancel and retry, then settings."""
     toolbar = window.addToolBar(QCoreApplication.translate("MainWindow", "Main"))
     toolbar.setObjectName("main-toolbar")
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     for action in (actions.add, actions.cancel, actions.retry, actions.open):
         toolbar.addAction(action)
+    toolbar.addSeparator()
+    toolbar.addAction(actions.cancel_all)
+    toolbar.addAction(actions.retry_failed)
     toolbar.addSeparator()
     toolbar.addAction(actions.settings)

@@ -43,12 +43,15 @@ def phase_list(stage: str | None, *, now: datetime, finished: bool = False) -> l
 
 
 async def seed_history(db: AsyncDatabaseManager, count: int, *, seed: int = 5, chunk: int = 5000) -> None:
-    """Insert ``count`` finished jobs (done, failed, cancelled) spread over the past, in one transaction."""
+    """Insert ``count`` finished documents (done, failed, cancelled) spread over the past, in one transaction.
+
+    A document done with a study guide has its ``generate`` child, done too (two rows, one document).
+    """
     rng = random.Random(seed)
     now = utcnow()
     async with db.get_session_context() as session:
         for first in range(0, count, chunk):
-            rows = []
+            rows: list[dict[str, Any]] = []
             for i in range(first, min(first + chunk, count)):
                 created = now - timedelta(minutes=10 * (count - i) + 30)
                 status = rng.choices(("done", "failed", "cancelled"), (85, 10, 5))[0]
@@ -75,6 +78,11 @@ async def seed_history(db: AsyncDatabaseManager, count: int, *, seed: int = 5, c
                         "updated_at": created + timedelta(seconds=900),
                     }
                 )
+                if status == "done" and i % 7 != 0:
+                    rows.append({**rows[-1], "id": uuid.UUID(int=rng.getrandbits(128)), "kind": "generate",
+                                 "parent_id": rows[-1]["id"], "params": {}, "max_attempts": 3,
+                                 "created_at": created + timedelta(seconds=30)})  # fmt: skip
+            rows = [{"parent_id": None, **row} for row in rows]
             await session.execute(insert(Job), rows)
 
 
@@ -89,6 +97,11 @@ async def seed_showcase(store: JobStore[Any]) -> dict[str, uuid.UUID]:
     async def make(name: str, title: str, only_extract: bool = False, **fields: Any) -> None:
         job = await store.enqueue("ingest", title=title, params={"path": f"/home/ana/Documentos/{title}",
                                                                   "only_extract": only_extract})  # fmt: skip
+        if fields.get("status") == "done" and not only_extract:  # its guide, written by its generate child
+            child = await store.enqueue("generate", title=title, columns={"parent_id": job.id})
+            claimed = await store.claim(child.id)
+            assert claimed is not None
+            await store.succeed(child.id, attempt=claimed.attempts, message=str(fields.get("message", "")))
         async with store.db.get_session_context() as session:
             row = await session.get(Job, job.id)
             assert row is not None

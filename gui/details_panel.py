@@ -1,8 +1,10 @@
-"""The selected job in full: one bar per phase, the message, counters, attempts, the next retry and the error.
+"""The current document in full: one bar per phase of both its parts, the message, counters, attempts, the next
+retry and the error of the part that failed.
 
-The panel only displays; the window feeds it rows from ``JobStore.watch`` and lends it its actions (the buttons
-here are the same ``QAction`` objects as the menu's, so enabling one enables both). A cancelled job is shown in
-neutral words and colour, never as an error.
+The panel only displays; the window feeds it documents (:data:`gui.jobs_model.JobRow`) and lends it its actions
+(the buttons here are the same ``QAction`` objects as the menu's, so enabling one enables both). A cancelled
+document is shown in neutral words and colour, never as an error. Its message and error are worded by
+:func:`gui.jobs_model.message_text` and :func:`gui.jobs_model.error_text`.
 """
 
 from __future__ import annotations
@@ -24,15 +26,15 @@ from PySide6.QtWidgets import (
 )
 
 from core.messages import decode
-from gui.jobs_model import JobRow
+from gui.jobs_model import JobRow, document_kind_label, error_text, message_text
 from gui.phase_bars import PhaseBars
-from gui.texts import counters_text, duration_text, eta_text, kind_label, status_label, stored_text, timestamp_text
+from gui.texts import counters_text, duration_text, eta_text, status_label, stored_text, timestamp_text
 
 __all__ = ["DetailsPanel"]
 
 
 class DetailsPanel(QFrame):
-    """Shows one :class:`JobRow` (or a hint when nothing is selected). UI thread only.
+    """Shows one document (or a hint when nothing is selected). UI thread only.
 
     Args:
         actions: The window's job actions, shown as buttons under the title.
@@ -110,10 +112,10 @@ class DetailsPanel(QFrame):
         """Show ``job``, or the empty state for ``None``."""
         self.job = job
         if job is None:
-            self.title.setText(QCoreApplication.translate("DetailsPanel", "No job selected"))
+            self.title.setText(QCoreApplication.translate("DetailsPanel", "No document selected"))
             self.status.setText(
                 QCoreApplication.translate(
-                    "DetailsPanel", "Choose a job in the list to see its phases, messages and errors."
+                    "DetailsPanel", "Choose a document in the list to see its phases, messages and errors."
                 )
             )
             for widget in (self.message, self.phases, self.error_box):
@@ -122,9 +124,10 @@ class DetailsPanel(QFrame):
                 self._set_field(key, value, "")
             return
         self.title.setText(job.display_name)
-        self.status.setText(f"{status_label(job.status)} · {kind_label(job.kind, job.only_extract)}")
-        self.message.setText(stored_text(job.message))
-        self.message.setVisible(bool(job.message))
+        self.status.setText(f"{status_label(job.status)} · {document_kind_label(job)}")
+        message = message_text(job)
+        self.message.setText(message)
+        self.message.setVisible(bool(message))
         self.phases.setVisible(bool(job.phases))
         if job.phases:
             self.phases.show_job(job)
@@ -153,18 +156,16 @@ class DetailsPanel(QFrame):
         job = self.job
         if job is None:
             return
-        lines = [
-            job.display_name,
-            f"id: {job.id}",
-            f"kind: {job.kind}",
-            f"status: {job.status}",
-            f"stage: {job.stage}",
-            f"attempts: {job.attempts}/{job.max_attempts}",
-            f"transient: {job.error_transient}",
-            f"error: {stored_text(job.error)}",
-            f"error code: {stored.code if (stored := decode(job.error)) else ''}",
-            f"params: {job.params}",
-        ]
+        lines = [job.display_name, f"id: {job.id}", f"status: {job.status}", f"params: {job.params}"]
+        for part in (job.root, job.guide):
+            if part is None:
+                continue
+            lines += [
+                f"{part.kind} {part.id}: {part.status}, stage {part.stage or '-'}, "
+                f"attempts {part.attempts}/{part.max_attempts}, transient {part.error_transient}",
+                f"  error: {stored_text(part.error)}",
+                f"  error code: {stored.code if (stored := decode(part.error)) else ''}",
+            ]
         QGuiApplication.clipboard().setText("\n".join(lines))
 
     # -- parts --------------------------------------------------------------------------------------------
@@ -177,7 +178,7 @@ class DetailsPanel(QFrame):
             label.setVisible(bool(text))
 
     def _show_error(self, job: JobRow) -> None:
-        error = stored_text(job.error)
+        error = error_text(job)
         if job.status == "failed" and error:
             reason = QCoreApplication.translate("DetailsPanel", "It stopped because: {reason}").format(reason=error)
             if job.error_transient:

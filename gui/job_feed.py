@@ -1,7 +1,8 @@
-"""Loads the jobs table from the store and keeps it current with a cheap change check.
+"""Loads the documents table from the store and keeps it current with a cheap change check.
 
-The feed owns the filter (All / Active / Done / Failed / Cancelled), the search text and keyset paging
-(``list_recent(before=cursor)``, fast however deep). Every :attr:`JobFeed.interval` a QTimer asks the database
+The feed owns the filter (All / Active / Done / Failed / Cancelled, on each document's *pipeline* status), the
+search text and keyset paging (:meth:`core.pipelines.Pipelines.list_recent` with ``before=cursor``: one query per
+page, fast however deep). Every :attr:`JobFeed.interval` a QTimer asks the database
 whether anything was committed since the last look (``PRAGMA data_version`` on SQLite: microseconds, no query);
 only then it re-reads the newest rows and the open jobs further down, and the model repaints the rows that
 changed. No session is held between ticks. :meth:`pause`/:meth:`resume` stop and restart polling (the window is
@@ -19,6 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from core.pipelines import DOCUMENT_FILTERS, Pipelines
 from core.store import JobStore
 from gui.jobs_model import JobRow, JobsModel
 from gui.tasks import TaskGroup
@@ -27,14 +29,8 @@ __all__ = ["FILTERS", "JobFeed"]
 
 log = logging.getLogger(__name__)
 
-FILTERS: dict[str, tuple[str, ...] | None] = {
-    "all": None,
-    "active": ("queued", "running"),
-    "done": ("done",),
-    "failed": ("failed",),
-    "cancelled": ("cancelled",),
-}
-"""Filter name → the statuses it shows (``None``: every job). Active is one query over two statuses."""
+FILTERS: dict[str, tuple[str, ...] | None] = DOCUMENT_FILTERS
+"""Filter name → the pipeline statuses it shows (``None``: every document). Active is one query over two."""
 
 
 class JobFeed(QObject):
@@ -49,8 +45,9 @@ class JobFeed(QObject):
         interval: Seconds between change checks.
 
     Signals:
-        refreshed: After each load or change check that touched the model: ``(changed rows, finished jobs)``,
-            where finished jobs are rows that became done or failed since the last look (for notifications).
+        refreshed: After each load or change check that touched the model: ``(changed rows, finished
+            documents)``, where finished documents are rows whose pipeline became done or failed since the last
+            look (for notifications: once per document, never per part).
     """
 
     refreshed = Signal(list, list)
@@ -68,6 +65,7 @@ class JobFeed(QObject):
     ) -> None:
         super().__init__()
         self.store = store
+        self.pipelines = Pipelines(store)
         self.model = model
         self.tasks = tasks
         self.page_size = page_size
@@ -117,7 +115,7 @@ class JobFeed(QObject):
         return self._timer.isActive()
 
     def set_filter(self, name: str) -> None:
-        """Show only the jobs of filter ``name`` (a key of :data:`FILTERS`)."""
+        """Show only the documents of filter ``name`` (a key of :data:`FILTERS`)."""
         if name not in FILTERS:
             raise ValueError(f"unknown filter {name!r}")
         if name != self.filter_name:
@@ -125,7 +123,7 @@ class JobFeed(QObject):
             self.reload()
 
     def set_search(self, text: str) -> None:
-        """Show only jobs whose title contains ``text`` (case-insensitive)."""
+        """Show only documents whose title contains ``text`` (case-insensitive)."""
         text = text.strip()
         if text != self.search:
             self.search = text
@@ -147,11 +145,11 @@ class JobFeed(QObject):
 
     async def _load_first(self, generation: int) -> None:
         self._version = self.store.db.data_version()
-        jobs = await self.store.list_recent(limit=self.page_size + 1, **self._query())
-        total = await self.store.count(**self._query())
+        jobs = await self.pipelines.list_recent(limit=self.page_size + 1, **self._query())
+        total = await self.pipelines.count(**self._query())
         if generation != self._generation:
             return
-        rows = [JobRow.of(j) for j in jobs[: self.page_size]]
+        rows = jobs[: self.page_size]
         self.model.reset(rows, more=len(jobs) > self.page_size, total=total)
         self.refreshed.emit(list(range(len(rows))), [])
 
@@ -162,13 +160,13 @@ class JobFeed(QObject):
         try:
             last = self.model.rows[-1] if self.model.rows else None
             before = (last.created_at, last.id) if last is not None else None
-            jobs = await self.store.list_recent(limit=self.page_size + 1, before=before, **self._query())
+            jobs = await self.pipelines.list_recent(limit=self.page_size + 1, before=before, **self._query())
         except BaseException:
             self.model.loading = False
             raise
         if generation != self._generation:
             return
-        self.model.append([JobRow.of(j) for j in jobs[: self.page_size]], more=len(jobs) > self.page_size)
+        self.model.append(jobs[: self.page_size], more=len(jobs) > self.page_size)
 
     def _tick(self) -> None:
         if self._busy:
@@ -192,8 +190,8 @@ class JobFeed(QObject):
     async def _check(self, generation: int, version: int | None) -> None:
         # at least a page: every row added since the last look fits in the head (up to ``head_size`` of them)
         size = min(max(len(self.model.rows), self.page_size), self.head_size)
-        head_jobs = await self.store.list_recent(limit=size + 1, **self._query())
-        head = [JobRow.of(j) for j in head_jobs[:size]]
+        head_jobs = await self.pipelines.list_recent(limit=size + 1, **self._query())
+        head = head_jobs[:size]
         if generation == self._generation and self._gap(head, complete=len(head_jobs) <= size):
             self.reload()  # rows the model cannot place (too many new, or older than the newest shown)
             return
@@ -203,15 +201,14 @@ class JobFeed(QObject):
         wanted = self.statuses
         for r in self.model.rows[size:]:
             if r.status in ("queued", "running") and r.id not in head_ids:
-                try:
-                    fresh = JobRow.of(await self.store.get(r.id))
-                except LookupError:
+                fresh = await self.pipelines.get(r.id)
+                if fresh is None:
                     removed.add(r.id)
                     continue
                 if wanted is not None and fresh.status not in wanted:
                     removed.add(r.id)
                 updates.append(fresh)
-        total = await self.store.count(**self._query())
+        total = await self.pipelines.count(**self._query())
         if generation != self._generation:
             return
         self._version = version

@@ -1,106 +1,57 @@
-"""The jobs table's model: light row snapshots, newest first, loaded page by page and patched in place.
+"""The documents table's model: one row per document, newest first, loaded page by page and patched in place.
 
+A row is a :class:`core.pipeline_view.DocumentView` (:data:`JobRow`): a document's root job and its newest child
+seen as one thing, with the pipeline's status, one bar over both parts and the time left for the whole document.
 The model never touches the database: :class:`gui.job_feed.JobFeed` loads pages and change sets and hands them
 over. ``canFetchMore``/``fetchMore`` ask the feed for the next page (:attr:`JobsModel.fetch_requested`), so the
 view pulls history lazily as the user scrolls. :meth:`JobsModel.apply` compares snapshots and emits
 ``dataChanged`` only for rows whose content changed, so only those repaint.
+
+A row's message and error reach the screen through :func:`message_text` and :func:`error_text` only (the table's
+tooltips, the details panel, the notifications), so how they are worded is decided in one place.
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Signal
 
-from core.progress import eta_seconds
-from gui.texts import duration_text, eta_text, kind_label, status_label, stored_text, timestamp_text
+from core.pipeline_view import DocumentView
+from gui.texts import duration_text, eta_text, status_label, stored_text, timestamp_text
 
-__all__ = ["COLUMNS", "JobRow", "JobsModel"]
+__all__ = ["COLUMNS", "JobRow", "JobsModel", "document_kind_label", "error_text", "message_text"]
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
-"""``data(index, ROW_ROLE)`` is the row's :class:`JobRow`."""
+"""``data(index, ROW_ROLE)`` is the row's :data:`JobRow`."""
 
 COLUMNS = ("title", "kind", "status", "progress", "eta", "started", "duration")
 _Index = QModelIndex | QPersistentModelIndex
 
+JobRow = DocumentView
+"""What the screen shows of one document: a plain snapshot (no session, no payload), safe to keep."""
 
-@dataclass(slots=True)
-class JobRow:
-    """What the screen shows of one job (no payload, no session): a plain snapshot safe to keep."""
 
-    id: uuid.UUID
-    kind: str
-    title: str
-    status: str
-    stage: str
-    progress: float
-    message: str
-    error: str | None
-    error_transient: bool
-    attempts: int
-    max_attempts: int
-    phases: list[dict[str, Any]]
-    detail: dict[str, Any]
-    params: dict[str, Any]
-    result_id: uuid.UUID | None
-    run_after: datetime | None
-    started_at: datetime | None
-    finished_at: datetime | None
-    created_at: datetime
-    updated_at: datetime
-    eta: float | None = field(default=None, compare=False)
+def message_text(row: JobRow) -> str:
+    """What the document is doing now, in the window's language (its active part's stored message)."""
+    return stored_text(row.message)
 
-    @classmethod
-    def of(cls, job: Any) -> JobRow:
-        """A snapshot of a store row (``core.schema.Job``)."""
-        row = cls(
-            id=job.id,
-            kind=job.kind,
-            title=job.title or "",
-            status=job.status,
-            stage=job.stage or "",
-            progress=float(job.progress or 0.0),
-            message=job.message or "",
-            error=job.error,
-            error_transient=bool(job.error_transient),
-            attempts=int(job.attempts or 0),
-            max_attempts=int(job.max_attempts or 0),
-            phases=list(job.phases or []),
-            detail=dict(job.detail or {}),
-            params=dict(job.params or {}),
-            result_id=job.result_id,
-            run_after=job.run_after,
-            started_at=job.started_at,
-            finished_at=job.finished_at,
-            created_at=job.created_at,
-            updated_at=job.updated_at,
-        )
-        row.eta = eta_seconds(row)
-        return row
 
-    @property
-    def only_extract(self) -> bool:
-        """Whether the user asked for the text only (no study guide)."""
-        return bool(self.params.get("only_extract", False))
+def error_text(row: JobRow) -> str:
+    """Why the part that failed stopped, in the window's language (``""`` when there is no error)."""
+    return stored_text(row.error)
 
-    @property
-    def display_name(self) -> str:
-        """The title, or the file name of the document, or the id."""
-        return self.title or str(self.params.get("path", "")).rsplit("/", 1)[-1] or str(self.id)[:8]
 
-    def duration(self, now: datetime | None = None) -> float | None:
-        """Seconds from start to finish (to now while running)."""
-        if self.started_at is None:
-            return None
-        end = self.finished_at or (now or datetime.now(UTC))
-        return max((end - self.started_at).total_seconds(), 0.0)
+def document_kind_label(row: JobRow) -> str:
+    """What the document becomes: "Study guide" or "Text only"."""
+    if row.wants_guide:
+        return QCoreApplication.translate("JobsModel", "Study guide")
+    return QCoreApplication.translate("JobsModel", "Text only")
 
 
 class JobsModel(QAbstractTableModel):
-    """Rows of :class:`JobRow`, newest first. UI thread only.
+    """Rows of :data:`JobRow` (one per document), newest first. UI thread only.
 
     Signals:
         fetch_requested: The view scrolled to the end of what is loaded and more exists.
@@ -136,7 +87,7 @@ class JobsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Display text, tooltips, alignment and the :class:`JobRow` itself (``ROW_ROLE``)."""
+        """Display text, tooltips, alignment and the :data:`JobRow` itself (``ROW_ROLE``)."""
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
         row = self.rows[index.row()]
@@ -147,9 +98,9 @@ class JobsModel(QAbstractTableModel):
             return self._display(row, column)
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == "status" and row.status == "failed" and row.error:
-                return stored_text(row.error)
+                return error_text(row)
             if column in ("title", "progress") and row.message:
-                return stored_text(row.message)
+                return message_text(row)
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("eta", "duration"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -272,18 +223,18 @@ class JobsModel(QAbstractTableModel):
     # -- helpers -----------------------------------------------------------------------------------------
 
     def row_of(self, job_id: uuid.UUID) -> int | None:
-        """The position of a job, or ``None`` when it is not loaded."""
+        """The position of a document (by its id: its root job's), or ``None`` when it is not loaded."""
         return self._pos.get(job_id)
 
     def job_at(self, row: int) -> JobRow | None:
-        """The row at a position."""
+        """The document at a position."""
         return self.rows[row] if 0 <= row < len(self.rows) else None
 
     def _display(self, row: JobRow, column: str) -> str | None:
         if column == "title":
             return row.display_name
         if column == "kind":
-            return kind_label(row.kind, row.only_extract)
+            return document_kind_label(row)
         if column == "status":
             if row.status == "queued" and row.run_after is not None:
                 return QCoreApplication.translate("JobsModel", "Retry at {time}").format(

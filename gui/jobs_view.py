@@ -1,4 +1,4 @@
-"""The jobs table's view: whole-row single selection, no editing, a progress bar in the Progress column.
+"""The documents table's view: whole rows, several at once (Shift and Ctrl), no editing, a bar in the Progress column.
 
 UI thread only. Column widths are the first-run defaults; the window saves and restores the header's state.
 """
@@ -25,7 +25,7 @@ class JobsView(QTableView):
         self.setModel(model)
         self.setAccessibleName(QCoreApplication.translate("MainWindow", "Jobs"))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setAlternatingRowColors(True)
         self.setShowGrid(False)

@@ -1,14 +1,19 @@
-"""The main window: the jobs table with its filters and search, the selected job's details, and the job actions.
+"""The main window: the documents table with its filters and search, the current document's details, the actions.
+
+One row is one document (its ``ingest`` job and its newest ``generate`` job seen as one thing, see
+:mod:`core.pipeline_view`); the table allows an extended selection, and Cancel, Retry and Remove act on every
+selected document, each on the part of it that matters (:class:`core.pipelines.Pipelines`).
 
 Threading: everything here runs on the UI thread; database work runs as coroutines on the qasync loop through
 the window's :class:`~gui.tasks.TaskGroup`, so no session is ever held between ticks and every error reaches the
-:class:`~gui.error_dialog.ErrorReporter`. The details panel follows the selected job through
-:class:`~gui.follower.JobFollower` (``JobStore.watch`` on ``status``, ``progress``, ``stage``, ``message``); the table
-follows the store through :class:`~gui.job_feed.JobFeed`'s change check. Both pause while the window is hidden.
+:class:`~gui.error_dialog.ErrorReporter`. The details panel follows the current document through
+:class:`~gui.follower.JobFollower`; the table follows the store through :class:`~gui.job_feed.JobFeed`'s change
+check. Both pause while the window is hidden.
 
 Parts live in their own modules: the actions, menus and toolbar in :mod:`gui.actions`, the filter bar in
-:mod:`gui.filter_bar`, the table view in :mod:`gui.jobs_view`, the remembered layout in :mod:`gui.window_state`, where a
-job's study guide is in :mod:`gui.results`, the study guide tab in :mod:`gui.guide_viewer`."""
+:mod:`gui.filter_bar`, the table view in :mod:`gui.jobs_view`, adding files in :mod:`gui.adding`, the remembered
+layout in :mod:`gui.window_state`, where a document's study guide is in :mod:`gui.results`, the study guide tab in
+:mod:`gui.guide_viewer`."""
 
 from __future__ import annotations
 
@@ -23,9 +28,11 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QVBox
 
 from core.config import Settings
 from core.db import AsyncDatabaseManager
+from core.pipelines import Pipelines
 from core.store import JobStore
 from gui.actions import WindowSlots, add_menus, add_toolbar, make_actions
-from gui.add_dialog import AddDialog, file_picker, refused_text, split_supported
+from gui.add_dialog import AddDialog, file_picker
+from gui.adding import DocumentAdder
 from gui.daemon_bar import DaemonBar
 from gui.daemon_process import DaemonLauncher
 from gui.details_panel import DetailsPanel
@@ -37,7 +44,7 @@ from gui.guide_viewer import GuideViewer, Opener
 from gui.job_feed import JobFeed
 from gui.jobs_model import JobRow, JobsModel
 from gui.jobs_view import JobsView
-from gui.results import find_output, follow_up_job_id, source_path
+from gui.results import find_output, source_path
 from gui.settings_dialog import SettingsDialog
 from gui.tasks import TaskGroup
 from gui.tray import Tray
@@ -88,16 +95,21 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.selected_id: uuid.UUID | None = None
         self.output_path: Path | None = None
-        self.notice: QMessageBox | None = None
-        self.add_dialog: AddDialog | None = None
+        self.pipelines = Pipelines(store)
+        self.adder = DocumentAdder(self, store, self.tasks, added=lambda: self.feed.refresh_now(), guard=self._guard)
         self.settings_dialog: SettingsDialog | None = None
         self._quitting = False
         self.window_actions = make_actions(self, self._slots(), self._guard)
         a = self.window_actions
         self.add_action, self.cancel_action, self.retry_action = a.add, a.cancel, a.retry
         self.open_action, self.folder_action, self.remove_action = a.open, a.folder, a.remove
+        self.cancel_all_action, self.retry_failed_action, self.write_again_action = (
+            a.cancel_all,
+            a.retry_failed,
+            a.write_again,
+        )
         self.settings_action, self.quit_action = a.settings, a.quit
-        self.job_actions = [a.cancel, a.retry, a.open, a.folder]
+        self.job_actions = [a.cancel, a.retry, a.open, a.folder, a.write_again]
         self.follower = JobFollower(store, self.tasks, self._on_watched, interval=watch_interval)
         self.model = JobsModel(self)
         self.feed = JobFeed(store, self.model, self.tasks, interval=feed_interval)
@@ -116,6 +128,9 @@ class MainWindow(QMainWindow):
             add=self.choose_files,
             cancel=self.cancel_selected,
             retry=self.retry_selected,
+            cancel_all=self.cancel_all,
+            retry_failed=self.retry_all_failed,
+            write_again=self.write_again,
             open=self.open_output,
             folder=self.show_in_folder,
             remove=self.remove_selected,
@@ -137,6 +152,7 @@ class MainWindow(QMainWindow):
         self.view = JobsView(self.model)
         self.delegate = self.view.delegate
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._guard(self._on_current, cur))
+        self.view.selectionModel().selectionChanged.connect(lambda *_: self._guard(self._selection_changed))
         self.view.doubleClicked.connect(lambda _i: self._guard(self.open_output))
         self.details = DetailsPanel(self.window_actions.job_actions)
         self.details.setMinimumWidth(320)
@@ -213,35 +229,27 @@ class MainWindow(QMainWindow):
         dialog.filesSelected.connect(lambda files: self._guard(self.add_files, files))
         dialog.open()
 
+    @property
+    def add_dialog(self) -> AddDialog | None:
+        """The last "what should StudyJobs make of them" dialog."""
+        return self.adder.add_dialog
+
+    @property
+    def notice(self) -> QMessageBox | None:
+        """The last information message (files that cannot be added)."""
+        return self.adder.notice
+
     def add_files(self, paths: list[str] | list[Path]) -> AddDialog | None:
         """Refuse unsupported files with a message, then ask what to make of the rest (returns that dialog)."""
-        ok, refused = split_supported(paths)
-        if refused:
-            self.show_notice(refused_text(refused))
-        if not ok:
-            return None
-        self.add_dialog = AddDialog(ok, self)
-        self.add_dialog.chosen.connect(lambda files, only: self._guard(self.enqueue, files, only))
-        self.add_dialog.open()
-        return self.add_dialog
+        return self.adder.add_files(paths)
 
     def enqueue(self, paths: list[Path], only_extract: bool) -> None:
-        """Make one ``ingest`` job per file."""
-        self.tasks.start(self._enqueue(paths, only_extract), name="enqueue")
-
-    async def _enqueue(self, paths: list[Path], only_extract: bool) -> None:
-        for path in paths:
-            await self.store.enqueue(
-                "ingest", title=path.name, params={"path": str(path), "only_extract": bool(only_extract)}
-            )
-        self.feed.refresh_now()
+        """Make one ``ingest`` job per file (asking first about files whose content was added before)."""
+        self.adder.enqueue(paths, only_extract)
 
     def show_notice(self, text: str) -> None:
-        """A non-modal information message (kept in :attr:`notice`)."""
-        if self.notice is not None:
-            self.notice.deleteLater()
-        self.notice = QMessageBox(QMessageBox.Icon.Information, "StudyJobs", text, QMessageBox.StandardButton.Ok, self)
-        self.notice.open()
+        """A non-modal information message."""
+        self.adder.show_notice(text)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         """Accept dragged local files."""
@@ -257,34 +265,60 @@ class MainWindow(QMainWindow):
     # -- job actions --------------------------------------------------------------------------------------
 
     def current_job(self) -> JobRow | None:
-        """The selected job as last seen."""
+        """The current document as last seen."""
         return self.details.job if self.selected_id is not None else None
 
+    def selected_rows(self) -> list[JobRow]:
+        """The selected documents, in the table's order (the current one when nothing else is selected)."""
+        positions = sorted(index.row() for index in self.view.selectionModel().selectedRows())
+        chosen = [r for r in (self.model.job_at(i) for i in positions) if r is not None]
+        current = self.current_job()
+        return chosen or ([current] if current is not None else [])
+
     def cancel_selected(self) -> None:
-        """Cancel the selected job (queued or running)."""
-        if (job := self.current_job()) is not None:
-            self.tasks.start(self._change(self.store.cancel(job.id)), name="cancel")
+        """Stop every selected document that is waiting or running (whichever part of it is open)."""
+        for row in self.selected_rows():
+            self.tasks.start(self._change(self.pipelines.cancel(row.id)), name="cancel")
 
     def retry_selected(self) -> None:
-        """Queue the selected failed or cancelled job again."""
-        if (job := self.current_job()) is not None:
-            self.tasks.start(self._change(self.store.retry(job.id), follow=True), name="retry")
+        """Run again the part that failed or was cancelled, of every selected document."""
+        for row in self.selected_rows():
+            self.tasks.start(self._change(self.pipelines.retry(row.id), follow=True), name="retry")
 
     def remove_selected(self) -> None:
-        """Remove the selected finished job from the history."""
-        if (job := self.current_job()) is not None:
-            self.tasks.start(self._remove(job.id), name="remove")
+        """Remove every selected finished document (both its jobs) from the history."""
+        for row in self.selected_rows():
+            self.tasks.start(self._remove(row.id), name="remove")
+
+    def write_again(self) -> None:
+        """Write the current document's study guide again (the one it has stays until the new one is done)."""
+        if (row := self.current_job()) is not None:
+            self.tasks.start(self._change(self.pipelines.write_again(row.id), follow=True), name="write-again")
+
+    def cancel_all(self) -> None:
+        """Stop every document that is waiting or running."""
+        self.tasks.start(self._change_many(self.pipelines.cancel_all()), name="cancel-all")
+
+    def retry_all_failed(self) -> None:
+        """Run again every document that failed."""
+        self.tasks.start(self._change_many(self.pipelines.retry_all_failed()), name="retry-failed")
 
     async def _change(self, write: Any, *, follow: bool = False) -> None:
-        job = await write
-        if job is not None and job.id == self.selected_id:
-            self._show(JobRow.of(job))
+        view = await write
+        if view is not None and view.id == self.selected_id:
+            self._show(view)
             if follow:
-                self.follower.follow(job.id)
+                self.follower.follow(view.id)
+        self.feed.refresh_now()
+
+    async def _change_many(self, write: Any) -> None:
+        await write
+        if self.selected_id is not None and self.isVisible():
+            self.follower.follow(self.selected_id)
         self.feed.refresh_now()
 
     async def _remove(self, job_id: uuid.UUID) -> None:
-        if await self.store.delete(job_id) and job_id == self.selected_id:
+        if await self.pipelines.remove(job_id) and job_id == self.selected_id:
             self.selected_id = None
             self.follower.stop()
             self._show(None)
@@ -317,7 +351,7 @@ class MainWindow(QMainWindow):
     # -- selection and following --------------------------------------------------------------------------
 
     def select_job(self, job_id: uuid.UUID) -> bool:
-        """Select a loaded job in the table (``False`` when it is not loaded)."""
+        """Select a loaded document in the table, by its id (``False`` when it is not loaded)."""
         row = self.model.row_of(job_id)
         if row is None:
             return False
@@ -341,29 +375,33 @@ class MainWindow(QMainWindow):
         if row.id == self.selected_id:
             self._show(row)
 
+    def _selection_changed(self) -> None:
+        self._update_actions(self.current_job())
+
     def _show(self, row: JobRow | None) -> None:
         previous = self.details.job
         self.details.show_job(row)
         self.guide_viewer.show_job(row.id if row is not None else None)
-        self.worker_controls.job_log.show_job(row)
+        self.worker_controls.job_log.show_job(None if row is None else row.active or row.root)  # the part at work
+        if row is None or previous is None or previous.id != row.id:
+            self.output_path = None
         self._update_actions(row)
-        if row is not None and row.status == "done" and (previous is None or previous.status != "done" or
-                                                         previous.id != row.id):  # fmt: skip
+        if row is not None and (previous is None or previous.id != row.id or previous.status != row.status):
             self.tasks.start(self._resolve_output(row), name="output")
 
     async def _resolve_output(self, row: JobRow) -> None:
+        """The newest finished guide (kept while a new one is written), or the text-only document's file."""
         path = await find_output(self.db, row)
         if row.id == self.selected_id:
             self.output_path = path
             self._update_actions(self.details.job)
 
     def _update_actions(self, row: JobRow | None) -> None:
-        status = row.status if row is not None else None
-        if row is None or row.status != "done":
-            self.output_path = None
-        self.cancel_action.setEnabled(status in ("queued", "running"))
-        self.retry_action.setEnabled(status in ("failed", "cancelled"))
-        self.remove_action.setEnabled(status in ("done", "failed", "cancelled"))
+        statuses = {r.status for r in self.selected_rows()}
+        self.cancel_action.setEnabled(bool(statuses & {"queued", "running"}))
+        self.retry_action.setEnabled(bool(statuses & {"failed", "cancelled"}))
+        self.remove_action.setEnabled(bool(statuses & {"done", "failed", "cancelled"}))
+        self.write_again_action.setEnabled(row is not None and row.guide is not None and row.status == "done")
         self.open_action.setEnabled(self.output_path is not None)
         self.folder_action.setEnabled(
             self.output_path is not None or (row is not None and source_path(row) is not None)
@@ -373,7 +411,7 @@ class MainWindow(QMainWindow):
         shown = self.model.rowCount()
         total = self.model.total
         self.count_label.setText(
-            QCoreApplication.translate("MainWindow", "{shown} of {total} jobs").format(shown=shown, total=total)
+            QCoreApplication.translate("MainWindow", "{shown} of {total} documents").format(shown=shown, total=total)
         )
         if self.selected_id is not None:
             i = self.model.row_of(self.selected_id)
@@ -384,19 +422,10 @@ class MainWindow(QMainWindow):
                     self.follower.follow(row.id)
             elif i is not None and self.view.currentIndex().row() != i:
                 self.view.setCurrentIndex(self.model.index(i, 0))
-            self._guide_ready(changed)
+        self._update_actions(self.current_job())
         if self.tray is not None:
-            for row in finished:
-                self.tray.notify_finished(row.display_name, row.status, row.error)
-
-    def _guide_ready(self, changed: list[int]) -> None:
-        """A selected, done ``ingest`` job opens its follow-up's guide as soon as that job is done."""
-        job = self.details.job
-        if job is None or job.kind != "ingest" or job.status != "done" or self.output_path is not None:
-            return
-        follow_up = self.model.row_of(follow_up_job_id(job.id))
-        if follow_up is not None and follow_up in changed and self.model.rows[follow_up].status == "done":
-            self.tasks.start(self._resolve_output(job), name="output")
+            for row in finished:  # one per document: the rows are documents
+                self.tray.notify_finished(row.display_name, row.status, row.error)  # the tray words the stored error
 
     def _guard(self, func: Any, *args: Any) -> Any:
         try:

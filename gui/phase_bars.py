@@ -1,59 +1,42 @@
-"""One bar per phase of a job, from the phase spans on its row: done (full), running (its fraction), waiting.
+"""One bar per phase of a document — both parts, reading then writing: done (full), running, stopped, waiting.
 
-:func:`phase_states` is the pure part (what each bar should show); :class:`PhaseBars` is the widget, which keeps
-its bars and only updates their values when the same plan comes again.
+The states come with the row (:class:`core.pipeline_view.PipelinePhase`, computed by the Qt-free core);
+:func:`phase_states` hands them over and :class:`PhaseBars` draws them, keeping its bars and only updating their
+values when the same phases come again.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
 
+from core.pipeline_view import PipelinePhase
 from gui.texts import phase_label
 from gui.theme import status_color
 
-__all__ = ["PhaseBars", "PhaseState", "phase_states"]
+__all__ = ["PhaseBars", "PhaseState", "part_phase_label", "phase_states"]
 
-
-@dataclass(frozen=True)
-class PhaseState:
-    """What one phase's bar shows.
-
-    Attributes:
-        name: The plan's phase name.
-        state: ``"done"``, ``"running"``, ``"stopped"`` (where a failed or cancelled job stopped) or ``"waiting"``.
-        fraction: How full the bar is (0..1).
-    """
-
-    name: str
-    state: str
-    fraction: float
+PhaseState = PipelinePhase
+"""What one phase's bar shows: ``name``, ``part``, ``state`` (``"done"``, ``"running"``, ``"stopped"`` where a
+failed or cancelled part stopped, or ``"waiting"``) and ``fraction`` (0..1)."""
 
 
 def phase_states(job: Any) -> list[PhaseState]:
-    """The bars of a job (anything with ``status``, ``stage``, ``progress`` and ``phases``)."""
-    states: list[PhaseState] = []
-    progress = float(job.progress or 0.0)
-    for entry in job.phases or []:
-        name = str(entry.get("name", ""))
-        start, end = float(entry.get("start", 0.0)), float(entry.get("end", 0.0))
-        width = end - start
-        fraction = min(max((progress - start) / width, 0.0), 1.0) if width > 0 else 0.0
-        if job.status == "done" or entry.get("finished_at") or (width > 0 and progress >= end - 1e-9):
-            states.append(PhaseState(name, "done", 1.0))
-        elif name == job.stage and job.status == "running":
-            states.append(PhaseState(name, "running", fraction))
-        elif name == job.stage and job.status in ("failed", "cancelled"):
-            states.append(PhaseState(name, "stopped", fraction))
-        elif fraction > 0 and job.status == "running":
-            states.append(PhaseState(name, "running", fraction))
-        else:
-            states.append(PhaseState(name, "waiting", 0.0))
-    return states
+    """The bars of a document (a :data:`gui.jobs_model.JobRow`)."""
+    return list(job.phases or ())
+
+
+def part_phase_label(state: PhaseState) -> str:
+    """A phase in the user's words, told apart by part where two parts use one word ("saving" the text or the
+    guide)."""
+    if state.part == "ingest" and state.name == "save":
+        return QCoreApplication.translate("PhaseBars", "Saving the text")
+    if state.part == "ingest" and state.name == "clean":
+        return QCoreApplication.translate("PhaseBars", "Cleaning up the text")
+    return phase_label(state.name)
 
 
 class PhaseBars(QWidget):
@@ -66,19 +49,19 @@ class PhaseBars(QWidget):
         self.bars: list[QProgressBar] = []
         self.labels: list[QLabel] = []
         self.states: list[PhaseState] = []
-        self._names: list[str] = []
+        self._names: list[tuple[str, str]] = []
         self.setAccessibleName(QCoreApplication.translate("PhaseBars", "Progress of each phase"))
 
     def show_job(self, job: Any) -> None:
-        """Show the phases of ``job`` (rebuilds the bars only when the plan changed)."""
+        """Show the phases of ``job`` (rebuilds the bars only when the phases changed)."""
         states = phase_states(job)
-        names = [s.name for s in states]
+        names = [(s.part, s.name) for s in states]
         if names != self._names:
-            self._rebuild(names)
-        status = str(job.status)
+            self._rebuild(states)
         for bar, label, state in zip(self.bars, self.labels, states, strict=True):
             bar.setValue(round(state.fraction * 1000))
-            shown = {"done": "done", "running": "running", "stopped": status, "waiting": "queued"}[state.state]
+            stopped = "failed" if job.status == "failed" else "cancelled"  # the part that stopped ended the document
+            shown = {"done": "done", "running": "running", "stopped": stopped, "waiting": "queued"}[state.state]
             palette = bar.palette()
             palette.setColor(QPalette.ColorRole.Highlight, status_color(shown, self.palette()))
             bar.setPalette(palette)
@@ -96,20 +79,21 @@ class PhaseBars(QWidget):
             bar.setAccessibleDescription(f"{label.text()}: {text}")
         self.states = states
 
-    def _rebuild(self, names: list[str]) -> None:
+    def _rebuild(self, states: list[PhaseState]) -> None:
         for widget in [*self.bars, *self.labels]:
             self.grid.removeWidget(widget)
             widget.deleteLater()
         self.bars, self.labels = [], []
-        for i, name in enumerate(names):
-            label = QLabel(phase_label(name))
+        for i, state in enumerate(states):
+            text = part_phase_label(state)
+            label = QLabel(text)
             bar = QProgressBar()
             bar.setRange(0, 1000)
             bar.setTextVisible(True)
-            bar.setAccessibleName(phase_label(name))
+            bar.setAccessibleName(text)
             label.setBuddy(bar)
             self.grid.addWidget(label, i, 0)
             self.grid.addWidget(bar, i, 1)
             self.labels.append(label)
             self.bars.append(bar)
-        self._names = names
+        self._names = [(s.part, s.name) for s in states]

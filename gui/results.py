@@ -1,11 +1,9 @@
-"""Where a finished job's output is: the study guide file, or the source document for a text-only job.
+"""Where a finished document's output is: its newest finished study guide, or the source file when text only.
 
-* A ``generate`` job (and any other kind): the ``study_guides`` row its ``result_id`` names, else the one whose
-  ``job_id`` is the job's; else a path the job left in its ``detail`` (``guide_path``/``output_path``).
-* An ``ingest`` job that asked for a guide: the guide of its follow-up ``generate`` job (see
-  :func:`follow_up_job_id`), once that exists; ``None`` before.
-* An ``ingest`` job that asked for the text only: the document it read (its ``result_id`` is the ``documents``
-  row).
+* A document that wanted a guide: the guide written by the newest of its ``generate`` jobs that is done. A "write
+  again" makes a new job; until that one is done, the guide before it is still the one shown and opened.
+* A text-only document: the document its ``ingest`` read (the root's ``result_id`` is the ``documents`` row).
+* A root without children (a row written by another tool): the guide its own id wrote, if any.
 
 A row that was deleted since counts as no result.
 """
@@ -15,56 +13,58 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from core.db import AsyncDatabaseManager
-from core.schema import Document, StudyGuide
+from core.schema import Document, Job, StudyGuide
+from core.status import JobStatus
 from gui.jobs_model import JobRow
 
-__all__ = ["GENERATE_NAMESPACE", "find_output", "follow_up_job_id", "source_path"]
+__all__ = ["GENERATE_NAMESPACE", "find_output", "follow_up_job_id", "newest_guide", "source_path"]
 
 GENERATE_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b002")
-"""The namespace of the ``generate`` job ids an ``ingest`` job makes.
+"""The namespace of the ``generate`` job id an ``ingest`` job makes first.
 
 A copy of ``daemon.jobs.ingest.GENERATE_NAMESPACE`` (the GUI never imports the daemon): the two must stay equal.
 """
 
 
 def follow_up_job_id(ingest_job_id: uuid.UUID) -> uuid.UUID:
-    """The id of the ``generate`` job that an ``ingest`` job queues (the same on every attempt)."""
+    """The id of the first ``generate`` job an ``ingest`` job queues (the same on every attempt)."""
     return uuid.uuid5(GENERATE_NAMESPACE, str(ingest_job_id))
 
 
-async def find_output(db: AsyncDatabaseManager, job: JobRow) -> Path | None:
-    """The file a done job made (the guide), or ``None`` when there is none (yet)."""
+async def newest_guide(db: AsyncDatabaseManager, document_id: uuid.UUID) -> StudyGuide | None:
+    """The newest study guide of the document whose root job is ``document_id`` made by a job that is done."""
+    stmt = (
+        select(StudyGuide)
+        .join(Job, Job.id == StudyGuide.job_id)
+        .where(or_(Job.parent_id == document_id, Job.id == document_id), Job.status == JobStatus.DONE.value)
+        .order_by(Job.created_at.desc(), StudyGuide.created_at.desc())
+        .limit(1)
+    )
     async with db.get_session_context() as session:
-        if job.kind == "ingest":
-            if job.only_extract:
-                if job.result_id is None:
-                    return None
-                doc = await session.scalar(select(Document.source_path).where(Document.id == job.result_id))
-                return Path(doc) if doc else None
-            guide = await session.scalar(
-                select(StudyGuide.path).where(StudyGuide.job_id == follow_up_job_id(job.id)).limit(1)
-            )
-            return Path(guide) if guide else None
-        path = None
-        if job.result_id is not None:
-            path = await session.scalar(select(StudyGuide.path).where(StudyGuide.id == job.result_id))
-        if path is None:
-            path = await session.scalar(select(StudyGuide.path).where(StudyGuide.job_id == job.id).limit(1))
-        if path is None and job.result_id is not None:
-            doc = await session.scalar(select(Document.source_path).where(Document.id == job.result_id))
-            path = doc
-    if path:
-        return Path(path)
-    for key in ("guide_path", "output_path"):
-        if job.detail.get(key):
-            return Path(str(job.detail[key]))
-    return None
+        return (await session.scalars(stmt)).first()
+
+
+async def find_output(db: AsyncDatabaseManager, job: JobRow) -> Path | None:
+    """The file a document made (its newest finished guide, or its source when text only); ``None`` (yet)."""
+    if job.wants_guide:
+        guide = await newest_guide(db, job.id)
+        if guide is not None:
+            return Path(guide.path)
+        for key in ("guide_path", "output_path"):
+            if job.detail.get(key):
+                return Path(str(job.detail[key]))
+        return None
+    if job.root.result_id is None or job.root.status != JobStatus.DONE:
+        return None
+    async with db.get_session_context() as session:
+        found = await session.scalar(select(Document.source_path).where(Document.id == job.root.result_id))
+    return Path(found) if found else None
 
 
 def source_path(job: JobRow) -> Path | None:
-    """The document the job read (from its params)."""
+    """The document the job read (from its root's params)."""
     raw = job.params.get("path")
     return Path(str(raw)) if raw else None

@@ -142,11 +142,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No job selected</source>
+        <source>No document selected</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose a job in the list to see its phases, messages and errors.</source>
+        <source>Choose a document in the list to see its phases, messages and errors.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -190,6 +190,29 @@
     </message>
     <message>
         <source>Read the study guide here</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DuplicateDialog</name>
+    <message>
+        <source>Already added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>StudyJobs already has the content of these files. Add them again?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files added before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skip those</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -337,6 +360,14 @@
 <context>
     <name>JobsModel</name>
     <message>
+        <source>Study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Document</source>
         <translation type="unfinished"></translation>
     </message>
@@ -389,6 +420,30 @@
     </message>
     <message>
         <source>Run this job again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel &amp;all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop every document that is waiting or running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry all &amp;failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run every document that failed again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Write again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write this study guide again; the one you have stays until the new one is ready</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -464,6 +519,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>{shown} of {total} documents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -495,10 +554,6 @@ StudyJobs reads {kinds} files.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>{shown} of {total} jobs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Finished: {name}</source>
         <translation type="unfinished"></translation>
     </message>
@@ -513,6 +568,14 @@ StudyJobs reads {kinds} files.</source>
 </context>
 <context>
     <name>PhaseBars</name>
+    <message>
+        <source>Saving the text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cleaning up the text</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>Progress of each phase</source>
         <translation type="unfinished"></translation>

@@ -142,12 +142,12 @@
         <translation>Duração</translation>
     </message>
     <message>
-        <source>No job selected</source>
-        <translation>Nenhuma tarefa selecionada</translation>
+        <source>No document selected</source>
+        <translation>Nenhum documento selecionado</translation>
     </message>
     <message>
-        <source>Choose a job in the list to see its phases, messages and errors.</source>
-        <translation>Escolha uma tarefa na lista para ver as etapas, as mensagens e os erros.</translation>
+        <source>Choose a document in the list to see its phases, messages and errors.</source>
+        <translation>Escolha um documento na lista para ver as etapas, as mensagens e os erros.</translation>
     </message>
     <message>
         <source>It stopped because: {reason}</source>
@@ -191,6 +191,29 @@
     <message>
         <source>Read the study guide here</source>
         <translation>Leia o guia de estudo aqui</translation>
+    </message>
+</context>
+<context>
+    <name>DuplicateDialog</name>
+    <message>
+        <source>Already added</source>
+        <translation>Já adicionado</translation>
+    </message>
+    <message>
+        <source>StudyJobs already has the content of these files. Add them again?</source>
+        <translation>O StudyJobs já tem o conteúdo destes arquivos. Adicionar de novo?</translation>
+    </message>
+    <message>
+        <source>Files added before</source>
+        <translation>Arquivos adicionados antes</translation>
+    </message>
+    <message>
+        <source>Add again</source>
+        <translation>Adicionar de novo</translation>
+    </message>
+    <message>
+        <source>Skip those</source>
+        <translation>Pular esses</translation>
     </message>
 </context>
 <context>
@@ -337,6 +360,14 @@
 <context>
     <name>JobsModel</name>
     <message>
+        <source>Study guide</source>
+        <translation>Guia de estudo</translation>
+    </message>
+    <message>
+        <source>Text only</source>
+        <translation>Só o texto</translation>
+    </message>
+    <message>
         <source>Document</source>
         <translation>Documento</translation>
     </message>
@@ -390,6 +421,30 @@
     <message>
         <source>Run this job again</source>
         <translation>Executar esta tarefa de novo</translation>
+    </message>
+    <message>
+        <source>Cancel &amp;all</source>
+        <translation>Cancelar &amp;todos</translation>
+    </message>
+    <message>
+        <source>Stop every document that is waiting or running</source>
+        <translation>Interromper todos os documentos que estão aguardando ou em andamento</translation>
+    </message>
+    <message>
+        <source>Retry all &amp;failed</source>
+        <translation>Tentar de novo os que &amp;falharam</translation>
+    </message>
+    <message>
+        <source>Run every document that failed again</source>
+        <translation>Processar de novo todos os documentos que falharam</translation>
+    </message>
+    <message>
+        <source>&amp;Write again</source>
+        <translation>&amp;Escrever de novo</translation>
+    </message>
+    <message>
+        <source>Write this study guide again; the one you have stays until the new one is ready</source>
+        <translation>Escrever este guia de estudo de novo; o atual continua disponível até o novo ficar pronto</translation>
     </message>
     <message>
         <source>&amp;Open study guide</source>
@@ -464,6 +519,10 @@
         <translation>Número de tarefas</translation>
     </message>
     <message>
+        <source>{shown} of {total} documents</source>
+        <translation>{shown} de {total} documentos</translation>
+    </message>
+    <message>
         <source>&amp;File</source>
         <translation>&amp;Arquivo</translation>
     </message>
@@ -498,10 +557,6 @@ StudyJobs reads {kinds} files.</source>
 O StudyJobs lê arquivos {kinds}.</translation>
     </message>
     <message>
-        <source>{shown} of {total} jobs</source>
-        <translation>{shown} de {total} tarefas</translation>
-    </message>
-    <message>
         <source>Finished: {name}</source>
         <translation>Concluída: {name}</translation>
     </message>
@@ -516,6 +571,14 @@ O StudyJobs lê arquivos {kinds}.</translation>
 </context>
 <context>
     <name>PhaseBars</name>
+    <message>
+        <source>Saving the text</source>
+        <translation>Salvando o texto</translation>
+    </message>
+    <message>
+        <source>Cleaning up the text</source>
+        <translation>Limpando o texto</translation>
+    </message>
     <message>
         <source>Progress of each phase</source>
         <translation>Progresso de cada etapa</translation>

@@ -1,4 +1,5 @@
-"""End to end with a real worker: the window starts the daemon, a document added in it becomes a study guide.
+"""End to end with a real worker: the window starts the daemon, a document added in it becomes a study guide, shown
+as one row from the first second to the last (its reading and its guide are two jobs in the store).
 
 The daemon is the real one (``python -m daemon.cli daemon`` through :class:`gui.daemon_process.DaemonLauncher`'s
 normal command) on a temp data folder whose ``settings.toml`` names the suite's tiny deterministic GGUF model, so a
@@ -110,6 +111,8 @@ class Sample:
 
     job_id: uuid.UUID
     status: str
+    progress: float
+    rows: int
     bars: tuple[tuple[str, str, float, int], ...]
     message: str
     eta: float | None
@@ -124,12 +127,15 @@ def _message_rank(message: str, order: tuple[str, ...]) -> tuple[int, int]:
 
 
 def _check_moves_in_order(samples: list[Sample], order: tuple[str, ...], phases: list[str]) -> None:
-    """Bars only fill up, a later phase is never done before an earlier one, messages follow the plan; all full."""
-    assert samples, "the panel never showed the job"
+    """The document's bar never moves back; a phase's bar only fills up while the phase list stays the same; a
+    later phase is never done before an earlier one; messages follow the plan; at the end every bar is full."""
+    assert samples, "the panel never showed the document"
+    progress = [s.progress for s in samples]
+    assert progress == sorted(progress), progress
     for before, after in itertools.pairwise(samples):
-        assert [b[0] for b in before.bars] in ([], [b[0] for b in after.bars]), (before, after)
-        for (name, _s, fraction, _v), (_n, _s2, fraction2, _v2) in zip(before.bars, after.bars, strict=False):
-            assert fraction2 >= fraction - 1e-9, (name, fraction, fraction2)
+        if [b[0] for b in before.bars] == [b[0] for b in after.bars]:
+            for (name, _s, fraction, _v), (_n, _s2, fraction2, _v2) in zip(before.bars, after.bars, strict=True):
+                assert fraction2 >= fraction - 1e-9, (name, fraction, fraction2)
     for sample in samples:
         done = [state == "done" for _name, state, _f, _v in sample.bars]
         assert done == sorted(done, reverse=True), sample.bars
@@ -172,7 +178,9 @@ def test_a_document_added_in_the_window_becomes_a_study_guide_through_the_real_d
                     for s, bar in zip(window.details.phases.states, window.details.phases.bars, strict=False)
                 )
                 eta_text = window.details.fields["eta"].text()
-                sample = Sample(job.id, job.status, bars, window.details.message.text(), job.eta, eta_text)
+                rows = window.model.rowCount()
+                message = window.details.message.text()
+                sample = Sample(job.id, job.status, job.progress, rows, bars, message, job.eta, eta_text)
                 if not samples or samples[-1] != sample:
                     samples.append(sample)
             await asyncio.sleep(0.01)
@@ -187,19 +195,12 @@ def test_a_document_added_in_the_window_becomes_a_study_guide_through_the_real_d
             (ingest,) = await wait_until(lambda: store.list_recent(limit=5), message="the ingest job")
             ids["ingest"], ids["generate"] = ingest.id, follow_up_job_id(ingest.id)
             assert ingest.params == {"path": str(source), "only_extract": False}
-            await wait_until(lambda: window.select_job(ingest.id), message="the job in the table")
+            await wait_until(lambda: window.select_job(ingest.id), message="the document in the table")
             await wait_until(lambda: window.daemon_bar.alive, timeout=30, message="the worker in the status bar")
             await wait_until(
                 lambda: window.details.job.id == ingest.id and window.details.job.status == "done",
-                timeout=30,
-                message="the ingest job done in the panel",
-            )
-            await asyncio.sleep(0.05)
-            await wait_until(lambda: window.select_job(ids["generate"]), timeout=10, message="the generate job")
-            await wait_until(
-                lambda: window.details.job.id == ids["generate"] and window.details.job.status == "done",
-                timeout=90,
-                message="the generate job done in the panel",
+                timeout=120,
+                message="the document done in the panel",
             )
             await wait_until(lambda: window.output_path is not None, message="the study guide's path")
             await asyncio.sleep(0.05)
@@ -213,11 +214,13 @@ def test_a_document_added_in_the_window_becomes_a_study_guide_through_the_real_d
     (worker,) = window.daemon_bar.alive
     assert _parent_pid(worker.pid) == launcher.process.pid  # the worker runs under the watchdog the window started
 
-    ingest_samples = [s for s in samples if s.job_id == ids["ingest"]]
-    generate_samples = [s for s in samples if s.job_id == ids["generate"]]
-    _check_moves_in_order(ingest_samples, INGEST_MESSAGES, ["read", "clean", "save"])
-    _check_moves_in_order(generate_samples, GENERATE_MESSAGES, ["load_model", "outline", "sections", "export"])
-    running = [s for s in generate_samples if s.status == "running"]
+    assert {s.job_id for s in samples} == {ids["ingest"]} and {s.rows for s in samples} == {1}  # one row, always
+    phases = ["read", "clean", "save", "load_model", "outline", "sections", "export"]
+    _check_moves_in_order(samples, INGEST_MESSAGES + GENERATE_MESSAGES, phases)
+    writing = {"load_model", "outline", "sections", "export"}
+    running = [
+        s for s in samples if s.status == "running" and any(b[0] in writing and b[1] != "waiting" for b in s.bars)
+    ]
     assert len({s.bars for s in running}) >= 3, "the generate job's bars did not move while it ran"
     assert len({_message_rank(s.message, GENERATE_MESSAGES) for s in running if s.message}) >= 2
     assert all(s.eta_text for s in running if s.eta is not None)
@@ -245,14 +248,6 @@ def test_a_document_added_in_the_window_becomes_a_study_guide_through_the_real_d
     try:
         window.open_action.trigger()
         assert [u.toLocalFile() for u in opened.urls] == [str(guide_path)]
-
-        async def the_ingest_job_opens_the_same_guide() -> None:
-            assert window.select_job(ids["ingest"])
-            await wait_until(lambda: window.output_path == guide_path, message="the ingest job's guide")
-
-        run(the_ingest_job_opens_the_same_guide())
-        window.open_action.trigger()
-        assert [u.toLocalFile() for u in opened.urls] == [str(guide_path)] * 2
     finally:
         QDesktopServices.unsetUrlHandler("file")
 
@@ -381,14 +376,14 @@ def test_choosing_another_model_in_settings_restarts_the_worker_and_the_next_gui
             add = window.add_files([str(source)])
             assert add is not None
             add.buttons.button(add.buttons.StandardButton.Ok).click()
-            (ingest,) = await wait_until(lambda: store.list_recent(limit=5), message="the ingest job")
+            (ingest,) = await wait_until(lambda: store.list_recent(kind="ingest", limit=5), message="the ingest job")
             generate = follow_up_job_id(ingest.id)
 
             async def guide_done() -> bool:
                 return any(j.id == generate and j.status == "done" for j in await store.list_recent(limit=10))
 
             await wait_until(guide_done, timeout=120, message="the guide written")
-            await wait_until(lambda: window.select_job(generate), message="the generate job in the table")
+            await wait_until(lambda: window.select_job(ingest.id), message="the document in the table")
             section = window.worker_controls.job_log
             section.toggle.click()
             await wait_until(

@@ -1,4 +1,4 @@
-"""The jobs model: Qt's model tester, filters and search through the feed, and paging through 100,000 rows."""
+"""The documents model: Qt's model tester, filters and search through the feed, and paging through 100,000 rows."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from core.pipelines import Pipelines
 from gui.demo_data import seed_history, seed_showcase
 from gui.jobs_model import COLUMNS, JobRow, JobsModel
 
@@ -13,7 +14,7 @@ from gui.jobs_model import COLUMNS, JobRow, JobsModel
 def test_the_jobs_model_passes_the_qt_model_tester(qtmodeltester, store, run):
     async def rows() -> list[JobRow]:
         await seed_showcase(store)
-        return [JobRow.of(j) for j in await store.list_recent(limit=50)]
+        return await Pipelines(store).list_recent(limit=50)
 
     model = JobsModel()
     loaded = run(rows())
@@ -21,18 +22,16 @@ def test_the_jobs_model_passes_the_qt_model_tester(qtmodeltester, store, run):
     qtmodeltester.check(model, force_py=True)
     model.append(loaded[4:], more=False)
     qtmodeltester.check(model, force_py=True)
-    changed = loaded[0]
-    changed.progress = 0.5
-    assert model.apply(loaded, [], total=len(loaded), head_complete=True) == []  # same objects: nothing new
+    assert model.apply(loaded, [], total=len(loaded), head_complete=True) == []  # the same documents: nothing new
     assert model.columnCount() == len(COLUMNS)
 
 
 def test_only_the_rows_that_changed_are_repainted(store, run):
     async def scenario() -> tuple[list[JobRow], list[JobRow]]:
         ids = await seed_showcase(store)
-        before = [JobRow.of(j) for j in await store.list_recent(limit=50)]
+        before = await Pipelines(store).list_recent(limit=50)
         await store.report_progress(ids["running"], 0.9, message="Escrevendo a seção 5 de 5…")
-        after = [JobRow.of(j) for j in await store.list_recent(limit=50)]
+        after = await Pipelines(store).list_recent(limit=50)
         return before, after
 
     before, after = run(scenario())
@@ -83,13 +82,24 @@ def test_the_search_box_finds_jobs_by_document_name(window, store, run, wait_unt
     run(scenario())
 
 
-def test_the_active_filter_drops_a_job_that_finishes(window, store, run, wait_until):
+def test_the_active_filter_keeps_a_document_until_its_guide_is_written(window, store, run, wait_until):
     async def scenario() -> None:
         ids = await seed_showcase(store)
         window.filter_buttons["active"].click()
-        await wait_until(lambda: window.model.row_of(ids["running"]) is not None, message="the running row")
-        await store.succeed(ids["running"])
-        await wait_until(lambda: window.model.row_of(ids["running"]) is None, message="the finished row gone")
+        document = ids["running"]
+
+        def status() -> str | None:
+            i = window.model.row_of(document)
+            return None if i is None else window.model.rows[i].status
+
+        await wait_until(lambda: window.model.row_of(document) is not None, message="the running row")
+        child = await store.enqueue("generate", title="Biologia Celular.pdf", columns={"parent_id": document})
+        await store.succeed(document)  # the reading is done; the document is not
+        await wait_until(lambda: status() == "queued", message="waiting for its guide")
+        claimed = await store.claim(child.id)
+        await wait_until(lambda: status() == "running", message="writing its guide")
+        await store.succeed(child.id, attempt=claimed.attempts)
+        await wait_until(lambda: window.model.row_of(document) is None, message="the finished document gone")
 
     run(scenario())
 

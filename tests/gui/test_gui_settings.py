@@ -106,7 +106,8 @@ def test_finished_and_failed_jobs_notify_and_cancelled_ones_do_not(make_window, 
     window = make_window(tray=tray)
 
     async def scenario() -> None:
-        jobs = [await store.enqueue("ingest", title=f"doc{i}.pdf") for i in range(3)]
+        text_only = {"only_extract": True}  # the reading is the whole document
+        jobs = [await store.enqueue("ingest", title=f"doc{i}.pdf", params=text_only) for i in range(3)]
         for job in jobs:
             await store.claim(job.id)
         await wait_until(lambda: [r.status for r in window.model.rows] == ["running"] * 3, message="running rows")
