@@ -103,8 +103,11 @@ class WorkerControls:
 
 
 async def read_worker_controls(db: AsyncDatabaseManager, worker_id: str) -> WorkerControls:
-    """The switches that concern ``worker_id``, read in one session (a worker's supervisor calls it often)."""
-    async with db.get_session_context() as session:
-        paused = await session.scalar(select(AppControl.value).where(AppControl.key == QUEUE_PAUSED))
-        restart = await session.scalar(select(Worker.restart_requested).where(Worker.id == worker_id))
-    return WorkerControls(paused=bool(paused is not None and json.loads(paused)), restart=restart)
+    """The switches that concern ``worker_id``, read in one statement (a worker's supervisor calls it often)."""
+    paused = select(AppControl.value).where(AppControl.key == QUEUE_PAUSED).scalar_subquery()
+    restart = select(Worker.restart_requested).where(Worker.id == worker_id).scalar_subquery()
+    row = (await db.execute(select(paused.label("paused"), restart.label("restart")))).first()
+    raw = row["paused"] if row is not None else None
+    return WorkerControls(
+        paused=bool(raw is not None and json.loads(raw)), restart=row["restart"] if row is not None else None
+    )
