@@ -6,6 +6,26 @@ per-kilochar slope times the input size) and stops at ``ceiling_margin`` of the 
 finishing may fill it. A real counter (pages read of pages total) beats the estimate and may reach the top.
 
 :class:`core.tracker.ProgressTracker` runs each phase of one job and writes the numbers to the job row.
+
+Time left is the worker's figure, not the screen's: the worker knows the model, its speed and the tokens still to
+write. With each progress write it stores on the row's ``detail``:
+
+* ``eta_seconds`` (:data:`ETA_SECONDS`): its estimate of the job's remaining seconds, or ``None`` while it has no
+  basis for one (a screen then says "estimating…");
+* ``eta_at`` (:data:`ETA_AT`): when that estimate was made (ISO 8601, UTC). :func:`eta_seconds` counts down from
+  it between writes.
+
+A document is two jobs, ``ingest`` then ``generate``. So that a screen can show the time left for the whole
+document from the first second:
+
+* the ``ingest`` job's ``detail["follow_up_seconds"]`` (:data:`FOLLOW_UP_SECONDS`) is the expected duration of the
+  ``generate`` job it will enqueue (model load, outline, sections, export for this document's size at the known
+  speeds), first guessed from the file's size, then from the text's; absent when the user wants the text only;
+* the ``generate`` job is enqueued with ``detail["expected_seconds"]`` (:data:`EXPECTED_SECONDS`), the same
+  figure, kept while it waits in the queue.
+
+:func:`document_eta_seconds` combines them: the ingest job's time left plus its ``follow_up_seconds`` while it
+runs, then the ``generate`` job's ``expected_seconds`` while it waits, then its own estimate.
 """
 
 from __future__ import annotations
@@ -14,14 +34,33 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     pass
 
-__all__ = ["Phase", "PhasePlan", "eta_seconds"]
+__all__ = [
+    "ETA_AT",
+    "ETA_SECONDS",
+    "EXPECTED_SECONDS",
+    "FOLLOW_UP_SECONDS",
+    "Phase",
+    "PhasePlan",
+    "document_eta_seconds",
+    "eta_seconds",
+    "plan_remaining_seconds",
+]
+
+ETA_SECONDS = "eta_seconds"
+"""``detail`` key: the worker's estimate of the job's remaining seconds (``None``: no basis yet)."""
+ETA_AT = "eta_at"
+"""``detail`` key: when :data:`ETA_SECONDS` was computed (ISO 8601, UTC)."""
+FOLLOW_UP_SECONDS = "follow_up_seconds"
+"""``detail`` key of an ``ingest`` job: the expected duration of the ``generate`` job it enqueues."""
+EXPECTED_SECONDS = "expected_seconds"
+"""``detail`` key of a ``generate`` job, set when it is enqueued: its expected duration."""
 
 T = TypeVar("T")
 
@@ -215,30 +254,81 @@ class PhasePlan:
         return f"PhasePlan({inner})"
 
 
-def eta_seconds(job: Any) -> float | None:
-    """Seconds left for a running job, from its phase list and how fast its finished phases really went.
+def plan_remaining_seconds(
+    plan: PhasePlan, phase: str, elapsed: float, *, done: float | None = None, size: int | None = None
+) -> float:
+    """Seconds left by the plan alone: the rest of ``phase`` and every phase after it, at their expected times.
 
-    The expected seconds of what is left (the rest of the current phase and the phases after it) are scaled by
-    the ratio of real to expected time of the phases already finished, so a slow machine gets a longer, honest
-    estimate. ``None`` when the job is not running or carries no phase list.
+    Within ``phase``, a real count (``done`` of 0..1, ``elapsed`` seconds in) sets the pace; without one, the
+    phase's expected time minus ``elapsed``, never below a tenth of it (the phase is not over until it ends).
+    Nothing is scaled by how fast the finished phases went: a phase calibrated near zero would inflate it.
     """
-    phases: list[dict[str, Any]] = list(getattr(job, "phases", None) or [])
-    if getattr(job, "status", None) != "running" or not phases:
+    expected = plan.expected_seconds(phase, size)
+    if done is not None and done > 0.05 and elapsed > 0:
+        current = elapsed / min(done, 1.0) * (1.0 - min(done, 1.0))
+    else:
+        current = max(expected - max(elapsed, 0.0), expected * 0.1)
+    later = plan.names[plan.names.index(phase) + 1 :]
+    return current + sum(plan.expected_seconds(name, size) for name in later)
+
+
+def eta_seconds(job: Any, now: datetime | None = None) -> float | None:
+    """Seconds left for a running job: the worker's last estimate, counted down to ``now`` (default: the clock).
+
+    ``None`` when the job is not running or its worker has not given an estimate (it has no basis yet, or the row
+    comes from a worker that did not write one): a screen shows "estimating…", never a guess of its own.
+    Never below zero.
+    """
+    if getattr(job, "status", None) != "running":
         return None
-    progress = float(job.progress or 0.0)
-    real = expected = remaining = 0.0
-    for entry in phases:
-        seconds = float(entry.get("seconds") or 0.0)
-        if entry.get("finished_at"):
-            if entry.get("started_at"):
-                taken = datetime.fromisoformat(entry["finished_at"]) - datetime.fromisoformat(entry["started_at"])
-                real += taken.total_seconds()
-                expected += seconds
-        elif entry["name"] == job.stage:
-            start, end = float(entry["start"]), float(entry["end"])
-            fraction = min(max((progress - start) / (end - start), 0.0), 1.0) if end > start else 0.0
-            remaining += seconds * (1.0 - fraction)
-        else:
-            remaining += seconds
-    speed = real / expected if expected > 0 and real > 0 else 1.0
-    return remaining * speed
+    detail = getattr(job, "detail", None) or {}
+    return _counted_down(detail, now)
+
+
+def document_eta_seconds(ingest: Any, generate: Any | None, now: datetime | None = None) -> float | None:
+    """Seconds left for a whole document (its ``ingest`` job and, once enqueued, its ``generate`` job).
+
+    While the ingest job runs: its time left plus its ``follow_up_seconds`` (just its time left when it wants no
+    guide). While the generate job waits: its ``expected_seconds``. While it runs: its own estimate (before its
+    first write, ``expected_seconds`` counted down from its start). ``None``
+    when the part that matters has no estimate, or nothing is running or waiting.
+    """
+    if generate is not None and getattr(generate, "status", None) in ("queued", "running"):
+        detail = getattr(generate, "detail", None) or {}
+        expected = _number(detail.get(EXPECTED_SECONDS))
+        if generate.status == "queued":
+            return expected
+        if ETA_AT in detail or expected is None or getattr(generate, "started_at", None) is None:
+            return eta_seconds(generate, now)
+        started: datetime = generate.started_at
+        since = ((now or datetime.now(UTC)) - started).total_seconds()  # before its first write
+        return max(expected - max(since, 0.0), 0.0)
+    if getattr(ingest, "status", None) != "running":
+        return None
+    left = eta_seconds(ingest, now)
+    detail = getattr(ingest, "detail", None) or {}
+    if left is None or FOLLOW_UP_SECONDS not in detail:
+        return left
+    follow_up = _number(detail.get(FOLLOW_UP_SECONDS))
+    return None if follow_up is None else left + follow_up
+
+
+def _counted_down(detail: Mapping[str, Any], now: datetime | None) -> float | None:
+    seconds = _number(detail.get(ETA_SECONDS))
+    raw_at = detail.get(ETA_AT)
+    if seconds is None or not isinstance(raw_at, str):
+        return None
+    try:
+        at = datetime.fromisoformat(raw_at)
+    except ValueError:
+        return None
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    since = ((now or datetime.now(UTC)) - at).total_seconds()
+    return max(seconds - max(since, 0.0), 0.0)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        return None
+    return float(value)

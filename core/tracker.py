@@ -11,20 +11,23 @@ import contextlib
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from core.errors import StageInterruptedError
-from core.progress import PhasePlan
+from core.progress import ETA_AT, ETA_SECONDS, PhasePlan, plan_remaining_seconds
 from core.types import utcnow
 
 if TYPE_CHECKING:
     from core.store import JobStore
 
-__all__ = ["ProgressTracker"]
+__all__ = ["Estimate", "ProgressTracker"]
 
 T = TypeVar("T")
+
+Estimate = Callable[[str, float, float | None], float | None]
+"""``(phase, seconds in it, real count 0..1 or None) -> seconds left for the whole job`` (``None``: no basis)."""
 
 
 class _PendingCount(NamedTuple):
@@ -59,6 +62,11 @@ class ProgressTracker:
         attempt: The claim's fencing token (``claim(...).attempts``); recommended.
         sizes: Input characters per phase when known before the job starts: the bar gives each phase room in
             proportion to its expected time for this input (see :meth:`PhasePlan.sized`).
+        detail: The row's ``detail`` when the job was claimed; every write stores it with what was added since
+            (counters, :meth:`note`) and the time left.
+        estimate: Gives the job's time left at each write (see :data:`Estimate`); by default the plan's
+            expected times (:func:`core.progress.plan_remaining_seconds`). Written as ``detail["eta_seconds"]``
+            with ``detail["eta_at"]`` (see :mod:`core.progress`). Called on the loop; must be quick.
     """
 
     MIN_TICK = 0.01
@@ -72,6 +80,8 @@ class ProgressTracker:
         interval: float = 2.0,
         attempt: int | None = None,
         sizes: Mapping[str, int | None] | None = None,
+        detail: Mapping[str, Any] | None = None,
+        estimate: Estimate | None = None,
     ) -> None:
         if interval <= 0:
             raise ValueError("interval must be positive")
@@ -88,6 +98,27 @@ class ProgressTracker:
         self._lost = False
         self._pending_lock = threading.Lock()
         self._pending: _PendingCount | None = None
+        self._detail: dict[str, Any] = dict(detail or {})
+        self._estimate: Estimate = estimate or self._plan_estimate
+        self._phase_size: int | None = None
+
+    def note(self, **values: Any) -> None:
+        """Add ``values`` to the row's ``detail``, from the next write on (call on the loop)."""
+        self._detail.update(values)
+
+    def _plan_estimate(self, phase: str, elapsed: float, done: float | None) -> float | None:
+        return plan_remaining_seconds(self.plan, phase, elapsed, done=done, size=self._phase_size)
+
+    def _time_left(self, phase: str) -> dict[str, Any]:
+        """``detail`` keys for the time left now: :data:`ETA_SECONDS` and :data:`ETA_AT`."""
+        start, end = self.plan.span(phase)
+        counted = self._counted.get(phase)
+        done = (counted - start) / (end - start) if counted is not None and end > start else None
+        loop_now = asyncio.get_running_loop().time()
+        elapsed = loop_now - self._began if self._began else 0.0
+        left = self._estimate(phase, elapsed, done)
+        seconds = None if left is None or not left >= 0 else round(left, 2)
+        return {ETA_SECONDS: seconds, ETA_AT: utcnow().isoformat()}
 
     @property
     def interrupted(self) -> bool:
@@ -118,6 +149,8 @@ class ProgressTracker:
         """
         start, end = self.plan.span(phase)
         self._stop_event = stop_event
+        self._phase_size = size
+        self._began = asyncio.get_running_loop().time()
         expected = self.plan.expected_seconds(phase, size)
         tick = min(self.interval, max(expected / 10, self.MIN_TICK))
         self._mark(phase, seconds=expected, started_at=utcnow())
@@ -144,6 +177,7 @@ class ProgressTracker:
                     await self._interrupt(task)
             result = task.result()
             self._mark(phase, finished_at=utcnow())
+            self._counted[phase] = end
             if not await self._write(end, phase, phases=True, **self._take_count(phase)):
                 await self._interrupt(task)
             return result
@@ -221,12 +255,15 @@ class ProgressTracker:
         message: str | None = None,
         detail: Mapping[str, Any] | None = None,
     ) -> bool:
+        if detail is not None:
+            self._detail.update(detail)
+        self._detail.update(self._time_left(phase))
         ok = await self.store.report_progress(
             self.job_id,
             value,
             stage=phase,
             message=message,
-            detail=detail,
+            detail=dict(self._detail),
             phases=self._phases if phases else None,
             attempt=self.attempt,
         )

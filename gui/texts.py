@@ -93,9 +93,13 @@ def duration_text(seconds: float | None) -> str:
 
 
 def eta_text(seconds: float | None) -> str:
-    """The time left, rounded the way people say it (``"about 3 min"``); ``""`` when unknown."""
+    """The time left of a running job, rounded the way people say it (``"about 3 min"``).
+
+    ``None`` (the worker has no basis for a figure yet, see :func:`core.progress.eta_seconds`) reads
+    ``"estimating…"``. Call it for running jobs only.
+    """
     if seconds is None or not math.isfinite(seconds):
-        return ""
+        return QCoreApplication.translate("Texts", "estimating…")
     if seconds < 60:
         return QCoreApplication.translate("Texts", "less than a minute")
     if seconds < 3600:

@@ -26,7 +26,7 @@ from core.messages import encode
 from core.progress import PhasePlan
 from core.schema import Job
 from core.status import JobStatus
-from core.tracker import ProgressTracker
+from core.tracker import Estimate, ProgressTracker
 from core.types import utcnow
 from daemon.llm.errors import GenerationStoppedError, LLMError
 from daemon.readers import ExtractionError, ExtractionStopped
@@ -78,8 +78,11 @@ class JobContext:
         """The stored form of a user-facing sentence (:func:`core.messages.encode`); screens translate it."""
         return encode(code, **values)
 
-    def tracker(self, plan: PhasePlan, sizes: Mapping[str, int | None] | None = None) -> ProgressTracker:
-        """The job's progress tracker; ``sizes`` (input characters per phase) lays the bar out for this input."""
+    def tracker(
+        self, plan: PhasePlan, sizes: Mapping[str, int | None] | None = None, estimate: Estimate | None = None
+    ) -> ProgressTracker:
+        """The job's progress tracker; ``sizes`` (input characters per phase) lays the bar out for this input;
+        ``estimate`` gives the time left written with each write (default: the plan's expected times)."""
         return ProgressTracker(
             self.runtime.store,
             self.job.id,
@@ -87,6 +90,8 @@ class JobContext:
             interval=PROGRESS_INTERVAL,
             attempt=self.job.attempts,
             sizes=sizes,
+            detail=self.job.detail,
+            estimate=estimate,
         )
 
     async def in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -28,6 +28,7 @@ from core.counters import OUTLINE, SECTIONS
 from core.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
+from daemon.estimate import GenerateEstimate, generate_estimate, remember
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.jobs.guide_parts import GuideParts
 from daemon.llm import GuideProgress, GuideWriter
@@ -56,10 +57,15 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     document = await _load_document(ctx)
     text = document.text or ""
     language: Literal["pt", "en"] = "pt" if (document.language or "").startswith("pt") else "en"
-    tracker = ctx.tracker(plan_for("generate"), sizes={"outline": len(text), "sections": len(text)})
+    made = await generate_estimate(ctx.runtime)
+    estimate, key = (made[0], made[2]) if made is not None else (None, None)
+    if estimate is not None:
+        estimate.prepare(text)
+    sizes = {"outline": len(text), "sections": len(text)}
+    tracker = ctx.tracker(plan_for("generate"), sizes, estimate.remaining if estimate else _no_estimate)
     await _mark(ctx, document.id, ("outline",), StageStatus.RUNNING)
 
-    loading = _load_model(ctx)
+    loading = _load_model(ctx, estimate, text)
     generator = await tracker.run("load_model", loading, stop_event=ctx.stop_event, message=ctx.text("loading_model"))
     writer = GuideWriter(generator)
     started = time.monotonic()
@@ -67,13 +73,16 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     log.info(
         "writing the study guide of %s (%d characters) with %s", document.source_name, len(text), _model(generator)
     )
+    report = _progress(ctx, tracker, estimate)
     plan = await tracker.run(
         "outline",
-        writer.outline(text, language=language, stop_event=ctx.stop_event, on_progress=_progress(ctx, tracker)),
+        writer.outline(text, language=language, stop_event=ctx.stop_event, on_progress=report),
         size=len(text),
         stop_event=ctx.stop_event,
         message=ctx.text("outlining"),
     )
+    if estimate is not None:
+        estimate.outlined([sum(len(plan.passages[n - 1]) for n in numbers) for _title, numbers in plan.sections])
     await _mark(ctx, document.id, ("outline",), StageStatus.DONE, result=json.dumps([t for t, _ in plan.sections]))
     await _mark(ctx, document.id, ("write",), StageStatus.RUNNING)
     title = Path(document.source_name).stem
@@ -82,16 +91,20 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         plan,
         title=title,
         stop_event=ctx.stop_event,
-        on_progress=_progress(ctx, tracker),
+        on_progress=report,
         on_part=parts.save,
         written=await parts.reusable(plan),
     )
     guide = await tracker.run("sections", writing, size=len(text), stop_event=ctx.stop_event)
+    if estimate is not None:
+        estimate.finish()
     exporting = _export(ctx, document, guide, generator)
     guide_id = await tracker.run("export", exporting, message=ctx.text("exporting"))
     log.info("study guide written: %d section(s) in %.1f s", len(guide.sections), time.monotonic() - started)
     await _mark(ctx, document.id, ("write",), StageStatus.DONE, result=str(guide_id))
     await store.report_progress(ctx.job.id, 1.0, attempt=ctx.job.attempts)
+    if estimate is not None:
+        remember(ctx.runtime, key, estimate)
     return guide_id
 
 
@@ -101,14 +114,21 @@ def _model(generator: Any) -> str:
     return Path(name).name if name else "the model"
 
 
-def _progress(ctx: JobContext, tracker: ProgressTracker, every: float = 0.5) -> Any:
-    """The writer's ``on_progress`` (called on the loop, per token) → a throttled real count on the row."""
+def _no_estimate(_phase: str, _elapsed: float, _done: float | None) -> float | None:
+    return None
+
+
+def _progress(ctx: JobContext, tracker: ProgressTracker, estimate: GenerateEstimate | None, every: float = 0.5) -> Any:
+    """The writer's ``on_progress`` (called on the loop, per token) → the estimate, and a throttled real count on
+    the row."""
     last_time = [0.0]
     writes: set[asyncio.Task[bool]] = set()  # the loop keeps only weak references to tasks
     last_step = [""]
 
     def report(progress: GuideProgress) -> None:
         now = time.monotonic()
+        if estimate is not None:
+            estimate.on_progress(progress, now)
         key = f"{progress.phase}:{progress.step}"
         if now - last_time[0] < every and key == last_step[0]:
             return
@@ -129,11 +149,15 @@ def _progress(ctx: JobContext, tracker: ProgressTracker, every: float = 0.5) -> 
     return report
 
 
-async def _load_model(ctx: JobContext) -> Any:
+async def _load_model(ctx: JobContext, estimate: GenerateEstimate | None, text: str) -> Any:
     generator = await ctx.runtime.generator()
     loader = getattr(generator, "load", None)
+    began = time.monotonic()
     if loader is not None:
         await loader()  # a local model is read into memory once per daemon
+    if estimate is not None:
+        estimate.model_loaded(time.monotonic() - began)
+        estimate.prepare(tokens=await generator.count_tokens(text))
     return generator
 
 

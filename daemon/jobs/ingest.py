@@ -13,8 +13,10 @@ from pathlib import Path
 
 from core.counters import PAGES, PARTS
 from core.formats import document_format
+from core.progress import EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 from core.schema import DOCUMENT_STAGES, Document
 from core.stages import StageStatus
+from daemon.estimate import GenerateEstimate, generate_estimate
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.plans import plan_for, reader_family
 from daemon.readers import ExtractedDocument, read_document
@@ -53,10 +55,23 @@ def clean_text(text: str) -> str:
 
 
 async def run_ingest(ctx: JobContext) -> uuid.UUID:
-    """Read the file named in ``params["path"]``, save it as a document, and queue its study guide."""
+    """Read the file named in ``params["path"]``, save it as a document, and queue its study guide.
+
+    When a guide is wanted, the row's ``detail["follow_up_seconds"]`` says how long its ``generate`` job is
+    expected to take (guessed from the file's size, then from the text), and that job is enqueued with the same
+    figure as ``detail["expected_seconds"]`` (see :mod:`core.progress`).
+    """
     path = Path(str(ctx.job.params.get("path", "")))
     kind = document_format(path)
-    tracker = ctx.tracker(plan_for("ingest", reader_family(kind)), sizes={"read": _expected_chars(path, kind)})
+    guessed = _expected_chars(path, kind)
+    tracker = ctx.tracker(plan_for("ingest", reader_family(kind)), sizes={"read": guessed})
+    wants_guide = not ctx.job.params.get("only_extract", False)
+    made = await generate_estimate(ctx.runtime) if wants_guide else None
+    follow_up: GenerateEstimate | None = made[0] if made is not None else None
+    if wants_guide:
+        if follow_up is not None and guessed:
+            follow_up.prepare(chars=guessed)
+        tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up)})
     pages = kind == "pdf"
     counter = ctx.counter(
         tracker, "read", "reading_page" if pages else "reading_part", PAGES if pages else PARTS, every=0.02
@@ -71,7 +86,9 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     text = await tracker.run("clean", cleaning, size=extracted.char_count, message=ctx.text("cleaning"))
     if not text:
         raise UserFacingError("no_text")
-    wants_guide = not ctx.job.params.get("only_extract", False)
+    if follow_up is not None:
+        follow_up.prepare(text)
+        tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up)})
     saving = _save(ctx, path, extracted, text, wants_guide)
     document_id = await tracker.run("save", saving, size=len(text), message=ctx.text("saving"))
     if wants_guide:
@@ -80,7 +97,11 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
             job_id=generate_job_id_for(ctx.job.id),
             title=ctx.job.title or path.name,
             params={"document_id": str(document_id)},
-            detail={"document_id": str(document_id), "ingest_job_id": str(ctx.job.id)},
+            detail={
+                "document_id": str(document_id),
+                "ingest_job_id": str(ctx.job.id),
+                EXPECTED_SECONDS: _expected(follow_up),
+            },
             columns={"parent_id": ctx.job.id},
         )
         try:
@@ -88,6 +109,12 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
         except Exception:  # the broker is unreachable: the row is queued, and the sweep sends its message later
             log.warning("could not send generate job %s to the broker; the sweep will", generate.id, exc_info=True)
     return document_id
+
+
+def _expected(estimate: GenerateEstimate | None) -> float | None:
+    """The follow-up job's expected seconds, rounded; ``None`` without a basis."""
+    seconds = estimate.expected_seconds() if estimate is not None else None
+    return None if seconds is None else round(seconds, 1)
 
 
 def _expected_chars(path: Path, kind: str | None) -> int | None:

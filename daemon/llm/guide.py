@@ -71,6 +71,8 @@ class GuideProgress:
         tokens: Tokens generated so far in this step.
         token_budget: The step's ``max_tokens``: the answer is at most this long.
         title: The section being written (phase ``"section"``).
+        prompt_tokens: The step's prompt in tokens: counted before it is sent (step start), exact once the model
+            reports it.
     """
 
     phase: Literal["outline", "section"]
@@ -79,6 +81,7 @@ class GuideProgress:
     tokens: int
     token_budget: int
     title: str | None = None
+    prompt_tokens: int = 0
 
 
 ProgressCallback = Callable[[GuideProgress], None]
@@ -325,11 +328,13 @@ class GuideWriter:
             },
         ]
         budget = self.outline_tokens
+        prompt = await self.generator.count_tokens(listing) + _PROMPT_OVERHEAD_TOKENS
 
         def on_token(progress: TokenProgress) -> None:
-            report(GuideProgress("outline", step, steps, progress.completion_tokens, budget))
+            tokens = progress.prompt_tokens or prompt
+            report(GuideProgress("outline", step, steps, progress.completion_tokens, budget, prompt_tokens=tokens))
 
-        report(GuideProgress("outline", step, steps, 0, budget))
+        report(GuideProgress("outline", step, steps, 0, budget, prompt_tokens=prompt))
         try:
             outline = await self.generator.chat_structured(
                 messages,
@@ -374,11 +379,13 @@ class GuideWriter:
             },
         ]
         max_tokens = self.section_tokens
+        prompt = used + _PROMPT_OVERHEAD_TOKENS
 
         def on_token(progress: TokenProgress) -> None:
-            report(GuideProgress("section", step, steps, progress.completion_tokens, max_tokens, title))
+            tokens = progress.prompt_tokens or prompt
+            report(GuideProgress("section", step, steps, progress.completion_tokens, max_tokens, title, tokens))
 
-        report(GuideProgress("section", step, steps, 0, max_tokens, title))
+        report(GuideProgress("section", step, steps, 0, max_tokens, title, prompt))
         text = await self.generator.chat(
             messages,
             max_tokens=max_tokens,

@@ -34,6 +34,7 @@ from daemon.llm.local_model import (
     SharedModel,
     check_model_file,
     default_n_threads,
+    is_loaded,
     shared_model,
     unload_all,
 )
@@ -123,6 +124,11 @@ class LlamaCppGenerator:
 
     def _model(self) -> SharedModel:
         return shared_model(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, n_batch=self.n_batch)
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory already (then :meth:`load` returns at once)."""
+        return is_loaded(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, n_batch=self.n_batch)
 
     async def load(self) -> SharedModel:
         """Load the model now (in a worker thread) instead of on the first request.

@@ -22,7 +22,7 @@ from daemon.llm.base import ChatMessage
 from daemon.llm.cpu import missing_cpu_features
 from daemon.llm.errors import CPUUnsupportedError, ModelMissingError, ModelUnreadableError
 
-__all__ = ["SharedModel", "check_model_file", "default_n_threads", "shared_model", "unload_all"]
+__all__ = ["SharedModel", "check_model_file", "default_n_threads", "is_loaded", "shared_model", "unload_all"]
 
 _CHATML = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
@@ -152,6 +152,12 @@ def shared_model(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> Sha
             model = SharedModel(path, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch)
             _MODELS[key] = model
         return model
+
+
+def is_loaded(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> bool:
+    """Whether :func:`shared_model` would answer at once for these settings (the model is in memory)."""
+    with _MODELS_LOCK:
+        return (str(path.resolve()), n_ctx, n_threads, n_batch) in _MODELS
 
 
 def unload_all() -> None:

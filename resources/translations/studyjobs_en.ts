@@ -810,6 +810,10 @@ StudyJobs reads {kinds} files.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>estimating…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>less than a minute</source>
         <translation type="unfinished"></translation>
     </message>

@@ -813,6 +813,10 @@ O StudyJobs lê arquivos {kinds}.</translation>
         <translation>{s} s</translation>
     </message>
     <message>
+        <source>estimating…</source>
+        <translation>calculando…</translation>
+    </message>
+    <message>
         <source>less than a minute</source>
         <translation>menos de um minuto</translation>
     </message>

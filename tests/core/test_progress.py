@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from jobtesting import async_wait_for
 
 from core import JobStatus, JobStore, Phase, PhasePlan, ProgressTracker, StageInterruptedError, eta_seconds
+from core.progress import ETA_AT, ETA_SECONDS, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, document_eta_seconds
 
 
 def test_phases_are_laid_end_to_end_in_proportion_to_their_medians():
@@ -170,7 +174,7 @@ async def test_a_real_count_beats_the_estimate(store: JobStore):
     assert await tracker.run("read", read_pages()) == "text"
     row = await store.get(job.id)
     assert row.progress == pytest.approx(span_end)
-    assert row.message == "Lendo página 4 de 4…" and row.detail == {"pages_done": 4, "pages_total": 4}
+    assert row.message == "Lendo página 4 de 4…" and row.detail.items() >= {"pages_done": 4, "pages_total": 4}.items()
 
 
 async def test_a_count_from_a_worker_thread_reaches_the_row_with_the_next_tick(store: JobStore):
@@ -188,7 +192,7 @@ async def test_a_count_from_a_worker_thread_reaches_the_row_with_the_next_tick(s
     runner = asyncio.create_task(tracker.run("read", asyncio.to_thread(read_on_a_thread)))
     row = await async_wait_for(lambda: _progress_at_least(store, job.id, 0.25), message="the thread's count on the row")
     assert counted.is_set()
-    assert row.message == "Lendo página 2 de 4…" and row.detail == {"pages_done": 2, "pages_total": 4}
+    assert row.message == "Lendo página 2 de 4…" and row.detail.items() >= {"pages_done": 2, "pages_total": 4}.items()
     release.set()
     assert await runner == "text"
 
@@ -267,17 +271,74 @@ async def test_a_failing_phase_raises_its_own_error(store: JobStore):
     assert (await store.get(job.id)).status == JobStatus.RUNNING
 
 
-async def test_eta_counts_down_as_the_job_moves(store: JobStore):
+async def test_time_left_is_not_inflated_by_a_finished_phase_calibrated_near_zero(store: JobStore):
     job = await claimed(store)
-    plan = PhasePlan.from_seconds({"read": 0.05, "write": 100.0})
+    plan = PhasePlan.from_seconds({"load_model": 0.001, "write": 20.0})
     tracker = ProgressTracker(store, job.id, plan=plan, interval=0.01)
-    await tracker.run("read", asyncio.sleep(0.05))
+    await tracker.run("load_model", asyncio.sleep(0.3))  # 300 times its calibrated figure
     gate = asyncio.Event()
     runner = asyncio.create_task(tracker.run("write", gate.wait()))
-    first = await async_wait_for(lambda: _stage_is(store, job.id, "write"))
-    second = await async_wait_for(lambda: _progress_at_least(store, job.id, first.progress + 0.01))
-    assert eta_seconds(first) > eta_seconds(second) > 0
+    row = await async_wait_for(lambda: _progress_at_least(store, job.id, plan.span("write")[0] + 0.001))
+    left = eta_seconds(row)
+    assert left is not None and 15.0 < left <= 20.0, left
+    gate.set()
+    await runner
+
+
+async def test_the_worker_writes_its_time_left_with_each_write_and_the_screen_counts_down_from_it(store: JobStore):
+    job = await claimed(store)
+    plan = PhasePlan.from_seconds({"read": 1.0, "write": 2.0})
+    left = iter(itertools.count(100, -1))
+    tracker = ProgressTracker(store, job.id, plan=plan, interval=0.01, estimate=lambda *_: float(next(left)))
+    gate = asyncio.Event()
+    runner = asyncio.create_task(tracker.run("read", gate.wait()))
+    row = await async_wait_for(lambda: _progress_at_least(store, job.id, 0.01))
+    written, at = row.detail[ETA_SECONDS], datetime.fromisoformat(row.detail[ETA_AT])
+    assert written < 100  # a later write carries a later estimate
+    assert eta_seconds(row, now=at) == pytest.approx(written)
+    assert eta_seconds(row, now=at + timedelta(seconds=30)) == pytest.approx(written - 30)
+    assert eta_seconds(row, now=at + timedelta(hours=1)) == 0.0  # never below zero
     gate.set()
     await runner
     await store.succeed(job.id)
-    assert eta_seconds(await store.get(job.id)) is None
+    assert eta_seconds(await store.get(job.id)) is None  # only a running job has time left
+
+
+async def test_a_job_whose_worker_has_no_basis_yet_shows_estimating(store: JobStore):
+    job = await claimed(store)
+    tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"read": 1.0}), estimate=lambda *_: None)
+    gate = asyncio.Event()
+    runner = asyncio.create_task(tracker.run("read", gate.wait()))
+    row = await async_wait_for(lambda: _stage_is(store, job.id, "read"))
+    assert ETA_AT in row.detail and row.detail[ETA_SECONDS] is None
+    assert eta_seconds(row) is None
+    gate.set()
+    await runner
+    row.detail = {}  # a row from a worker that writes no estimate
+    assert eta_seconds(row) is None
+
+
+@dataclass
+class _Row:
+    status: str
+    detail: dict
+    started_at: datetime | None = None
+
+
+def test_a_document_shows_its_ingest_time_left_plus_its_guide_then_the_guides_own():
+    now = datetime.now(UTC)
+    stamp = {ETA_AT: now.isoformat()}
+    reading = _Row("running", {ETA_SECONDS: 2.0, FOLLOW_UP_SECONDS: 60.0, **stamp})
+    assert document_eta_seconds(reading, None, now) == pytest.approx(62.0)
+    unknown_guide = _Row("running", {ETA_SECONDS: 2.0, FOLLOW_UP_SECONDS: None, **stamp})
+    assert document_eta_seconds(unknown_guide, None, now) is None
+    text_only = _Row("running", {ETA_SECONDS: 2.0, **stamp})
+    assert document_eta_seconds(text_only, None, now) == pytest.approx(2.0)
+    read = _Row("done", {})
+    waiting = _Row("queued", {EXPECTED_SECONDS: 58.0})
+    assert document_eta_seconds(read, waiting, now) == pytest.approx(58.0)
+    starting = _Row("running", {EXPECTED_SECONDS: 58.0}, started_at=now)  # before its first write
+    assert document_eta_seconds(read, starting, now + timedelta(seconds=1)) == pytest.approx(57.0)
+    writing = _Row("running", {ETA_SECONDS: 40.0, EXPECTED_SECONDS: 58.0, **stamp}, started_at=now)
+    assert document_eta_seconds(read, writing, now + timedelta(seconds=10)) == pytest.approx(30.0)
+    assert document_eta_seconds(read, _Row("done", {}), now) is None

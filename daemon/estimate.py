@@ -1,0 +1,359 @@
+"""The time a ``generate`` job has left, from the tokens it still has to read and write.
+
+``load_model`` takes the model file's size ÷ the disk's speed (about nothing when this worker holds the model in
+memory already). ``outline`` is one step per chunk of text, ``sections`` one step per section; a step takes its
+prompt tokens ÷ the prompt rate plus the tokens it will write ÷ the decode rate. The rates are those measured in
+this job as soon as there are some, before that the remembered or calibrated ones (:mod:`daemon.speeds`), moved
+by how fast this job runs compared to them. Nothing is scaled by how long a finished phase took against a
+calibrated figure: a phase calibrated near zero would multiply the estimate by hundreds.
+
+:class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and
+the ``follow_up_seconds`` of the ``ingest`` job before it (:func:`generate_estimate`). Threading: use from the
+job's event loop only.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from daemon.llm.errors import LLMError
+from daemon.llm.guide import _PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideWriter, split_passages
+from daemon.speeds import ModelKey, SpeedBook, Speeds, prior_speeds
+
+__all__ = ["EXPORT_SECONDS", "GenerateEstimate", "generate_estimate", "remember"]
+
+log = logging.getLogger(__name__)
+
+EXPORT_SECONDS = 0.05
+"""Writing the guide's file and row (measured: a few milliseconds)."""
+LOADED_SECONDS = 0.01
+"""``load_model`` when the worker holds the model already."""
+_MIN_PROMPT_SECONDS = 0.2  # a prompt rate from less time than this is noise
+_MIN_DECODE_TOKENS = 8  # likewise for a decode rate
+_STEP_DECODE_TOKENS = 24  # from this many tokens on, the running step's own pace is the decode rate
+_FADE = 0.5  # how much of the measurements so far a finished step leaves (recent pace counts most)
+_PASSAGE_LABEL_TOKENS = 8  # "[n] " and the blank line, per passage (the writer's figure)
+_CHARS_PER_PASSAGE = 700.0  # when the text is not known yet: split_passages makes 300–1,200 characters each
+_BAR_KEYS = ("outline", "section")
+
+
+@dataclass
+class _Step:
+    """The step running now: what the writer reported, and when (monotonic seconds)."""
+
+    phase: str
+    step: int
+    steps: int
+    prompt_tokens: int
+    budget: int
+    started: float
+    first_token: float | None = None
+    tokens: int = 0
+
+
+@dataclass
+class _Tally:
+    """Tokens and seconds measured so far for one rate."""
+
+    tokens: float = 0.0
+    seconds: float = 0.0
+
+    def rate(self, minimum_tokens: float, minimum_seconds: float) -> float | None:
+        if self.tokens < minimum_tokens or self.seconds < minimum_seconds:
+            return None
+        return self.tokens / self.seconds
+
+
+class GenerateEstimate:
+    """Seconds left for one ``generate`` job (or expected for one yet to run).
+
+    Args:
+        speeds: The remembered or calibrated speeds; ``None`` when there is no basis (a server model never
+            measured): the estimate then waits for this job's own measurements.
+        writer: The writer the job uses (its token budgets and the model's context window).
+        model_bytes: The model file's size (0 for a server model).
+        loaded: Whether the model is in memory already.
+    """
+
+    def __init__(self, speeds: Speeds | None, writer: GuideWriter, *, model_bytes: int, loaded: bool) -> None:
+        self.prior = speeds
+        self.writer = writer
+        self.model_bytes = model_bytes
+        self.loaded = loaded
+        self.chars = 0
+        self.text_tokens: float | None = None  # counted once the model is loaded
+        self.passages = 0
+        self.sections: int | None = None  # known once the outline is done
+        self.section_chars: list[int] = []  # the source characters of each section, once the outline is done
+        self.step: _Step | None = None
+        self.prompt = _Tally()
+        self.decode = {key: _Tally() for key in _BAR_KEYS}
+        self.written = {key: _Tally() for key in _BAR_KEYS}  # steps finished (tokens) and how many (seconds)
+        self.load_seconds: float | None = None
+
+    # -- what the job tells it ------------------------------------------------------------------------------
+
+    def prepare(self, text: str | None = None, *, chars: int | None = None, tokens: int | None = None) -> None:
+        """The document: its text (best), or only its size in characters; ``tokens`` once the model counted."""
+        if text is not None:
+            self.chars, self.passages = len(text), len(split_passages(text))
+        elif chars is not None:
+            self.chars, self.passages = chars, max(round(chars / _CHARS_PER_PASSAGE), 1)
+        if tokens is not None:
+            self.text_tokens = float(tokens)
+
+    def model_loaded(self, seconds: float) -> None:
+        """The ``load_model`` phase took ``seconds`` (a cold load teaches the disk's speed)."""
+        if not self.loaded:
+            self.load_seconds = seconds
+        self.loaded = True
+
+    def outlined(self, section_chars: list[int]) -> None:
+        """The outline is done: one entry per section, the characters of the passages it is written from."""
+        self.finish()
+        self.section_chars = list(section_chars)
+        self.sections = max(len(section_chars), 1)
+
+    def finish(self, now: float | None = None) -> None:
+        """The running step (if any) has ended: count it."""
+        if self.step is not None:
+            self._close(self.step, time.monotonic() if now is None else now)
+            self.step = None
+
+    def on_progress(self, progress: GuideProgress, now: float | None = None) -> None:
+        """A writer's report (call it before writing the row, so that the write carries the new estimate)."""
+        now = time.monotonic() if now is None else now
+        current = self.step
+        if current is None or (current.phase, current.step) != (progress.phase, progress.step):
+            if current is not None:
+                self._close(current, now)
+            current = self.step = _Step(
+                progress.phase, progress.step, progress.steps, progress.prompt_tokens, progress.token_budget, now
+            )
+            if progress.phase == "section":
+                self.sections = progress.steps
+        current.prompt_tokens = progress.prompt_tokens or current.prompt_tokens
+        if progress.tokens >= 1 and current.first_token is None:
+            current.first_token = now
+            self.prompt.tokens = self.prompt.tokens * _FADE + current.prompt_tokens
+            self.prompt.seconds = self.prompt.seconds * _FADE + now - current.started
+        current.tokens = progress.tokens
+
+    def _close(self, step: _Step, now: float) -> None:
+        """A step ended (the next one began): count its decode time and what it wrote."""
+        if step.first_token is not None and step.tokens > 1:
+            tally = self.decode[step.phase]
+            tally.tokens = tally.tokens * _FADE + step.tokens - 1
+            tally.seconds = tally.seconds * _FADE + now - step.first_token
+        written = self.written[step.phase]
+        written.tokens += step.tokens
+        written.seconds += 1
+
+    # -- the figures ------------------------------------------------------------------------------------------
+
+    def speeds(self) -> Speeds | None:
+        """The best speeds now: this job's measurements where it has them, the prior moved by this job's pace
+        elsewhere; ``None`` when there is no basis at all."""
+        prompt_rate = self.prompt.rate(1, _MIN_PROMPT_SECONDS)
+        decode = {key: self._decode_rate(key) for key in _BAR_KEYS}
+        prior = self.prior
+        if prior is None:
+            if prompt_rate is None or (decode["section"] is None and decode["outline"] is None):
+                return None
+            section = decode["section"] or (decode["outline"] or 0.0) * 1.4
+            outline = decode["outline"] or section / 1.4
+            prior = Speeds(prompt_rate, outline, section, 60.0, 0.9 * self.writer.section_tokens, 0.33, 2.3, 4e8)
+        pace = self._pace(prior, prompt_rate, decode)
+        speeds = prior.faster(pace) if pace != 1.0 else prior
+        habits = self._habits(prior)
+        return replace(
+            speeds,
+            prompt_rate=prompt_rate or speeds.prompt_rate,
+            outline_decode_rate=decode["outline"] or speeds.outline_decode_rate,
+            section_decode_rate=decode["section"] or speeds.section_decode_rate,
+            **habits,
+        )
+
+    def _decode_rate(self, key: str) -> float | None:
+        tally = _Tally(self.decode[key].tokens, self.decode[key].seconds)
+        step = self.step
+        if step is not None and step.phase == key and step.first_token is not None and step.tokens > 1:
+            running = _Tally(step.tokens - 1, time.monotonic() - step.first_token)
+            if running.tokens >= _STEP_DECODE_TOKENS:
+                return running.rate(_STEP_DECODE_TOKENS, 0.01)
+            tally.tokens += running.tokens
+            tally.seconds += running.seconds
+        return tally.rate(_MIN_DECODE_TOKENS, 0.01)
+
+    @staticmethod
+    def _pace(prior: Speeds, prompt_rate: float | None, decode: dict[str, float | None]) -> float:
+        """How much faster this job runs than ``prior`` says (the machine may be busier or idler)."""
+        ratios = [prompt_rate / prior.prompt_rate] if prompt_rate else []
+        if decode["outline"]:
+            ratios.append(decode["outline"] / prior.outline_decode_rate)
+        if decode["section"]:
+            ratios.append(decode["section"] / prior.section_decode_rate)
+        if not ratios:
+            return 1.0
+        return min(max(math.exp(sum(math.log(r) for r in ratios) / len(ratios)), 0.05), 20.0)
+
+    def _habits(self, prior: Speeds) -> dict[str, float]:
+        """Tokens per step and sections per passage as this job has shown them so far."""
+        habits: dict[str, float] = {}
+        if self.written["outline"].seconds:
+            habits["outline_tokens"] = max(self.written["outline"].tokens / self.written["outline"].seconds, 1.0)
+        if self.written["section"].seconds:
+            habits["section_tokens"] = max(self.written["section"].tokens / self.written["section"].seconds, 1.0)
+        if self.sections is not None and self.passages:
+            habits["sections_per_passage"] = self.sections / self.passages
+        if self.text_tokens and self.chars:
+            habits["chars_per_token"] = self.chars / self.text_tokens
+        return habits
+
+    def learned(self) -> Speeds | None:
+        """What this job measured (over the prior where it measured nothing), to remember for the next jobs."""
+        speeds = self.speeds()
+        if speeds is None:
+            return None
+        if self.load_seconds is not None and self.model_bytes and self.load_seconds > 0.01:
+            speeds = replace(speeds, load_bytes_per_second=self.model_bytes / self.load_seconds)
+        return speeds
+
+    # -- the estimate ---------------------------------------------------------------------------------------
+
+    def expected_seconds(self) -> float | None:
+        """The whole job's expected duration, before it starts."""
+        return self.remaining("load_model", 0.0, None)
+
+    def remaining(self, phase: str, elapsed: float, done: float | None) -> float | None:
+        """Seconds left for the job in ``phase`` after ``elapsed`` seconds in it (:data:`core.tracker.Estimate`)."""
+        speeds = self.speeds()
+        if speeds is None or not self.chars:
+            return None
+        if done is not None and done >= 1.0:  # the phase has just ended
+            return self._after(phase, speeds)
+        if phase == "load_model":
+            load = LOADED_SECONDS if self.loaded else self.model_bytes / speeds.load_bytes_per_second
+            return max(load - elapsed, 0.1 * load) + self._after(phase, speeds)
+        if phase == "export":
+            return max(EXPORT_SECONDS - elapsed, 0.1 * EXPORT_SECONDS)
+        step = self.step
+        key = "outline" if phase == "outline" else "section"
+        if step is None or step.phase != key:  # between the phase's start and its first step
+            total = self._phase_seconds(phase, speeds)
+            return max(total - elapsed, 0.9 * total) + self._after(phase, speeds)
+        left_in_step = self._step_left(step, speeds)
+        later = sum(self._step_seconds(key, speeds, n) for n in range(step.step + 1, self._steps(key, speeds) + 1))
+        return left_in_step + later + self._after(phase, speeds)
+
+    def _after(self, phase: str, speeds: Speeds) -> float:
+        """The expected seconds of the phases after ``phase``."""
+        order = ("load_model", "outline", "sections", "export")
+        later = order[order.index(phase) + 1 :] if phase in order else ()
+        return sum(self._phase_seconds(name, speeds) for name in later)
+
+    def _phase_seconds(self, phase: str, speeds: Speeds) -> float:
+        if phase == "load_model":
+            return LOADED_SECONDS if self.loaded else self.model_bytes / speeds.load_bytes_per_second
+        if phase == "export":
+            return EXPORT_SECONDS
+        key = "outline" if phase == "outline" else "section"
+        return sum(self._step_seconds(key, speeds, n) for n in range(1, self._steps(key, speeds) + 1))
+
+    def _tokens(self, speeds: Speeds) -> float:
+        return self.text_tokens if self.text_tokens else self.chars / speeds.chars_per_token
+
+    def _chars_per_token(self, speeds: Speeds) -> float:
+        return self.chars / self.text_tokens if self.text_tokens and self.chars else speeds.chars_per_token
+
+    def _section_room(self) -> float:
+        """The most source tokens a section's prompt takes (the writer trims the rest)."""
+        return float(self.writer.generator.context_window - self.writer.section_tokens - _PROMPT_OVERHEAD_TOKENS)
+
+    def _chunks(self, speeds: Speeds) -> int:
+        budget = self.writer.generator.context_window - self.writer.outline_tokens - _PROMPT_OVERHEAD_TOKENS
+        needed = self._tokens(speeds) + _PASSAGE_LABEL_TOKENS * self.passages
+        return max(math.ceil(needed / max(budget, 1)), 1)
+
+    def _steps(self, key: str, speeds: Speeds) -> int:
+        step = self.step
+        if step is not None and step.phase == key:
+            return step.steps
+        chunks = self._chunks(speeds)
+        if key == "outline":
+            return chunks
+        if self.sections is not None:
+            return self.sections
+        limit = max(min(chunks * self.writer.max_sections_per_chunk, self.passages), 1)
+        return min(max(round(self.passages * speeds.sections_per_passage), chunks, 1), limit)
+
+    def _step_seconds(self, key: str, speeds: Speeds, number: int) -> float:
+        """The expected seconds of step ``number`` (1-based): its prompt read, its answer written."""
+        tokens = self._tokens(speeds) + _PASSAGE_LABEL_TOKENS * self.passages
+        if key == "outline":
+            prompt = tokens / self._chunks(speeds) + _PROMPT_OVERHEAD_TOKENS
+            answer = min(speeds.outline_tokens, self.writer.outline_tokens)
+            return prompt / speeds.prompt_rate + answer / speeds.outline_decode_rate
+        if 0 < number <= len(self.section_chars):  # its own passages, as the outline gave them
+            source = min(self.section_chars[number - 1] / self._chars_per_token(speeds), self._section_room())
+            prompt = source + _PROMPT_OVERHEAD_TOKENS
+        else:
+            prompt = tokens / self._steps("section", speeds) + _PROMPT_OVERHEAD_TOKENS
+        answer = min(speeds.section_tokens, self.writer.section_tokens)
+        return prompt / speeds.prompt_rate + answer / speeds.section_decode_rate
+
+    def _step_left(self, step: _Step, speeds: Speeds) -> float:
+        """The seconds left in the running step."""
+        if step.phase == "outline":
+            expected, rate = min(speeds.outline_tokens, step.budget), speeds.outline_decode_rate
+        else:
+            expected, rate = min(speeds.section_tokens, step.budget), speeds.section_decode_rate
+        if step.first_token is None:
+            prompt = step.prompt_tokens / speeds.prompt_rate
+            read = time.monotonic() - step.started
+            return max(prompt - read, 0.1 * prompt) + expected / rate
+        room = max(step.budget - step.tokens, 0)
+        left = min(max(expected - step.tokens, min(0.1 * expected, room)), room)
+        return left / rate
+
+
+async def generate_estimate(runtime: Any) -> tuple[GenerateEstimate, GuideWriter, ModelKey | None] | None:
+    """A fresh estimate for a ``generate`` job on ``runtime``'s model, its writer and the model's key.
+
+    ``None`` when the model cannot be made (its file is missing: the job itself will say so). Reads the remembered
+    speeds (``<data folder>/speeds.json``, a small file) on the loop.
+    """
+    try:
+        generator = await runtime.generator()
+    except LLMError:
+        return None
+    writer = GuideWriter(generator)
+    path = getattr(generator, "model_path", None)
+    book = SpeedBook(Path(runtime.settings.data_dir) / "speeds.json")
+    if isinstance(path, Path):
+        threads = int(getattr(generator, "n_threads", 1) or 1)
+        try:
+            key: ModelKey | None = ModelKey.of(path, threads)
+        except OSError:
+            return None
+        assert key is not None
+        speeds = book.recall(key) or prior_speeds(key.size, threads)
+        loaded = bool(getattr(generator, "loaded", False))
+        return GenerateEstimate(speeds, writer, model_bytes=key.size, loaded=loaded), writer, key
+    name = str(getattr(generator, "model_name", "") or "server")
+    key = ModelKey(f"server:{name}", 0, 0)
+    return GenerateEstimate(book.recall(key), writer, model_bytes=0, loaded=True), writer, key
+
+
+def remember(runtime: Any, key: ModelKey | None, estimate: GenerateEstimate) -> None:
+    """Blend what ``estimate``'s job measured into the remembered speeds of ``key`` (best effort)."""
+    learned = estimate.learned()
+    if key is None or learned is None:
+        return
+    SpeedBook(Path(runtime.settings.data_dir) / "speeds.json").remember(key, learned)
+    log.debug("remembered the speeds of %s: %s", key, learned)

@@ -1,0 +1,230 @@
+"""How fast a model writes on this machine: measured in each job, remembered between jobs, guessed before any.
+
+The time a ``generate`` job takes is mostly tokens: the prompts the model reads and the text it writes. A model's
+:class:`Speeds` say how fast it does both, how much it writes per step, and how the text turns into steps.
+
+Where the figures come from, best first (see :class:`daemon.estimate.GenerateEstimate`):
+
+1. measured in the job itself, once it has read a prompt or written a few tokens;
+2. remembered from earlier jobs with the same model file (name and size) and thread count: after each finished
+   ``generate`` job the worker blends what it measured into ``<data folder>/speeds.json`` (:class:`SpeedBook`),
+   read again at the start of every job, so a new worker starts from what the last one learned;
+3. the calibrated figures of the bundled model (``resources/plans/generate-speeds.json``, measured on a 2-core
+   machine by ``bench/eta_bench.py --write-speeds``) scaled for this model's file size and thread count
+   (:func:`prior_speeds`): a model twice the size reads and writes about half as fast.
+
+``speeds.json``::
+
+    {"version": 1, "models": {"<file name>|<bytes>|<threads>": {"prompt_rate": …, …, "jobs": 3}}}
+
+Threading: plain functions and a file; call :class:`SpeedBook` from one thread at a time (the job's loop).
+Writes replace the file atomically; two workers sharing a data folder may lose one job's update, never the file.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import tempfile
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CALIBRATED_SPEEDS_PATH", "Calibration", "ModelKey", "SpeedBook", "Speeds", "calibration", "prior_speeds"]
+
+log = logging.getLogger(__name__)
+
+CALIBRATED_SPEEDS_PATH = Path(__file__).resolve().parents[1] / "resources" / "plans" / "generate-speeds.json"
+
+REMEMBER_WEIGHT = 0.5
+"""How much a new job's measurement moves a remembered figure (the rest stays)."""
+
+
+@dataclass(frozen=True)
+class Speeds:
+    """One model's speeds and habits on one machine.
+
+    Attributes:
+        prompt_rate: Prompt tokens read per second (includes each step's fixed costs).
+        outline_decode_rate: Tokens written per second under the outline's JSON grammar.
+        section_decode_rate: Tokens written per second for a section (no grammar).
+        outline_tokens: Tokens one outline step writes, on average.
+        section_tokens: Tokens one section writes, on average (at most its budget).
+        sections_per_passage: Sections the outline makes per passage of text.
+        chars_per_token: Characters of text per prompt token.
+        load_bytes_per_second: How fast the model file is read into memory on a cold load.
+    """
+
+    prompt_rate: float
+    outline_decode_rate: float
+    section_decode_rate: float
+    outline_tokens: float
+    section_tokens: float
+    sections_per_passage: float
+    chars_per_token: float
+    load_bytes_per_second: float
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
+                raise ValueError(f"{item.name} must be a positive number, not {value!r}")
+
+    def faster(self, factor: float) -> Speeds:
+        """These speeds with every rate of the model (not the disk's) multiplied by ``factor``."""
+        return replace(
+            self,
+            prompt_rate=self.prompt_rate * factor,
+            outline_decode_rate=self.outline_decode_rate * factor,
+            section_decode_rate=self.section_decode_rate * factor,
+        )
+
+    def blended(self, newer: Speeds, weight: float = REMEMBER_WEIGHT) -> Speeds:
+        """Each figure moved ``weight`` of the way towards ``newer``'s (geometrically: rates are ratios)."""
+        values = {
+            item.name: math.exp(
+                (1 - weight) * math.log(getattr(self, item.name)) + weight * math.log(getattr(newer, item.name))
+            )
+            for item in fields(self)
+        }
+        return Speeds(**values)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Speeds:
+        """Read the fields named in ``data`` (others ignored). Raises ``ValueError``/``TypeError`` when invalid."""
+        return cls(**{item.name: float(data[item.name]) for item in fields(cls)})
+
+
+@dataclass(frozen=True)
+class ModelKey:
+    """Which figures a job may reuse: the same model file (by name and size) at the same thread count."""
+
+    name: str
+    size: int
+    threads: int
+
+    def __str__(self) -> str:
+        return f"{self.name}|{self.size}|{self.threads}"
+
+    @classmethod
+    def of(cls, path: Path, threads: int) -> ModelKey:
+        """The key of the GGUF file at ``path`` (raises ``OSError`` when it cannot be read)."""
+        return cls(path.name, path.stat().st_size, threads)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The bundled model's measured speeds, and the model size and thread count they belong to."""
+
+    speeds: Speeds
+    model_bytes: int
+    threads: int
+
+
+_BUILT_IN = Calibration(
+    Speeds(
+        prompt_rate=240.0,
+        outline_decode_rate=70.0,
+        section_decode_rate=100.0,
+        outline_tokens=60.0,
+        section_tokens=390.0,
+        sections_per_passage=0.33,
+        chars_per_token=2.3,
+        load_bytes_per_second=4e8,
+    ),
+    model_bytes=98_362_432,
+    threads=1,
+)
+"""Used only when the calibrated file is missing (a broken install)."""
+
+
+def calibration(path: Path = CALIBRATED_SPEEDS_PATH) -> Calibration:
+    """The calibrated speeds shipped with the app (the built-in figures when the file is missing or broken)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Calibration(Speeds.from_dict(data["speeds"]), int(data["model_bytes"]), int(data["n_threads"]))
+    except (OSError, ValueError, TypeError, KeyError):
+        log.warning("no usable calibrated speeds in %s; using the built-in figures", path)
+        return _BUILT_IN
+
+
+def thread_factor(threads: int, calibrated_threads: int, cores: int | None = None) -> float:
+    """How much faster ``threads`` run than ``calibrated_threads``.
+
+    Threads beyond the cores but one do not count: the last core runs the event loop, the database and the rest
+    of the desktop, and llama.cpp's threads wait for the slowest of them. Each added thread helps a little less
+    (exponent 0.8).
+    """
+    usable = max((cores or os.cpu_count() or 1) - 1, 1)
+    used, base = min(max(threads, 1), usable), min(max(calibrated_threads, 1), usable)
+    return float((used / base) ** 0.8)
+
+
+def prior_speeds(model_bytes: int, threads: int, base: Calibration | None = None, cores: int | None = None) -> Speeds:
+    """The calibrated speeds scaled for a model of ``model_bytes`` run with ``threads``.
+
+    Reading and writing tokens on a CPU is bound by the weights streamed per token: a model file twice the size
+    runs about half as fast. Habits (tokens per step, sections per passage, characters per token) are kept.
+    """
+    base = base or calibration()
+    size_factor = base.model_bytes / max(model_bytes, 1)
+    return base.speeds.faster(size_factor * thread_factor(threads, base.threads, cores))
+
+
+class SpeedBook:
+    """The speeds remembered in ``<data folder>/speeds.json``, per :class:`ModelKey`.
+
+    Args:
+        path: The JSON file (made on the first :meth:`remember`).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _models(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError):
+            log.warning("ignoring the unreadable speeds file %s", self.path)
+            return {}
+        models = data.get("models") if isinstance(data, dict) else None
+        return models if isinstance(models, dict) else {}
+
+    def recall(self, key: ModelKey | str) -> Speeds | None:
+        """What earlier jobs measured for ``key``; ``None`` when nothing (usable) is remembered."""
+        entry = self._models().get(str(key))
+        if not isinstance(entry, dict):
+            return None
+        try:
+            return Speeds.from_dict(entry)
+        except (ValueError, TypeError, KeyError):
+            return None
+
+    def remember(self, key: ModelKey | str, measured: Speeds) -> Speeds:
+        """Blend ``measured`` into what is remembered for ``key`` and write the file; returns the new figures.
+
+        A failed write is logged and ignored: speeds help the estimate, they never fail a job.
+        """
+        models = self._models()
+        entry = models.get(str(key))
+        known = self.recall(key)
+        figures = measured if known is None else known.blended(measured)
+        jobs = int(entry.get("jobs", 0)) + 1 if isinstance(entry, dict) else 1
+        models[str(key)] = {**{k: round(v, 4) for k, v in asdict(figures).items()}, "jobs": jobs}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".speeds-", suffix=".json")
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as file:
+                    json.dump({"version": 1, "models": models}, file, indent=1, sort_keys=True)
+                os.replace(temp, self.path)
+            except BaseException:
+                Path(temp).unlink(missing_ok=True)
+                raise
+        except OSError:
+            log.warning("could not write the speeds file %s", self.path, exc_info=True)
+        return figures

@@ -1,0 +1,160 @@
+"""The time a generate job has left: from the model file, its speeds and the tokens — on real GGUF models."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from core.config import ModelSettings, Settings
+from daemon.estimate import LOADED_SECONDS, generate_estimate
+from daemon.llm.guide import GuideWriter
+from daemon.llm.llamacpp import unload_all
+from daemon.llm.testing import TinyModelShape, write_tiny_model
+from daemon.runtime import Runtime
+from daemon.speeds import ModelKey, SpeedBook, Speeds, calibration, prior_speeds
+
+TEXT = "\n\n".join(
+    f"Paragraph {n}: plants turn light, water and carbon dioxide into sugar and oxygen in their leaves." * 3
+    for n in range(8)
+)
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size
+
+
+@pytest.fixture
+async def runtime_for(tmp_path: Path) -> AsyncIterator[Callable[..., object]]:
+    """``await runtime_for(model_settings)``: a started runtime on a data folder of its own (closed afterwards)."""
+    runtimes: list[Runtime] = []
+
+    async def make(model: ModelSettings) -> Runtime:
+        folder = tmp_path / f"data{len(runtimes)}"
+        runtime = Runtime(dataclasses.replace(Settings.defaults(folder), model=model))
+        runtimes.append(runtime)
+        await runtime.start()
+        return runtime
+
+    yield make
+    for runtime in runtimes:
+        await runtime.close()
+    unload_all()
+
+
+@pytest.fixture(scope="module")
+def bigger_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny model made wider and deeper: a bigger file that computes the same answers more slowly."""
+    shape = TinyModelShape(n_embd=768, n_layer=4, n_head=6, n_ff=1536)
+    return write_tiny_model(tmp_path_factory.mktemp("bigger-model") / "bigger.gguf", shape)
+
+
+async def test_a_cold_load_is_estimated_from_the_model_files_size_and_a_loaded_model_costs_nothing(
+    runtime_for, tiny_model: Path
+):
+    runtime = await runtime_for(ModelSettings(kind="gguf", gguf_path=tiny_model, n_threads=1))
+    made = await generate_estimate(runtime)
+    assert made is not None
+    cold, _writer, key = made
+    assert key == ModelKey(tiny_model.name, _size(tiny_model), 1) and not cold.loaded
+    cold.prepare(TEXT)
+    speeds = prior_speeds(_size(tiny_model), 1)
+    load = _size(tiny_model) / speeds.load_bytes_per_second
+    cold_left = cold.remaining("load_model", 0.0, None)
+
+    await (await runtime.generator()).load()  # type: ignore[attr-defined]
+    made = await generate_estimate(runtime)
+    assert made is not None
+    warm = made[0]
+    assert warm.loaded
+    warm.prepare(TEXT)
+    warm_left = warm.remaining("load_model", 0.0, None)
+    assert cold_left is not None and warm_left is not None
+    assert cold_left - warm_left == pytest.approx(load - LOADED_SECONDS, rel=1e-6)
+
+
+async def test_a_bigger_model_file_gets_a_longer_estimate_for_the_same_document(
+    runtime_for, tiny_model: Path, bigger_model: Path
+):
+    assert _size(bigger_model) > 2 * _size(tiny_model)
+    expected = []
+    for model in (tiny_model, bigger_model):
+        runtime = await runtime_for(ModelSettings(kind="gguf", gguf_path=model, n_threads=1))
+        made = await generate_estimate(runtime)
+        assert made is not None
+        made[0].prepare(TEXT)
+        expected.append(made[0].expected_seconds())
+    small, big = expected
+    assert small is not None and big is not None
+    ratio = _size(bigger_model) / _size(tiny_model)
+    assert big == pytest.approx(small * ratio, rel=0.05)  # every part but the fixed export scales with the file
+
+
+def test_more_threads_give_a_shorter_estimate_up_to_all_cores_but_one():
+    base = calibration()
+    one, two = prior_speeds(1_000_000, 1, base, cores=4), prior_speeds(1_000_000, 2, base, cores=4)
+    assert two.prompt_rate > one.prompt_rate
+    assert prior_speeds(1_000_000, 8, base, cores=4) == prior_speeds(1_000_000, 3, base, cores=4)
+    assert prior_speeds(1_000_000, 2, base, cores=2) == prior_speeds(1_000_000, 1, base, cores=2)  # one core busy
+
+
+async def test_a_model_with_no_basis_says_estimating_until_the_job_has_measured_it(runtime_for):
+    server = ModelSettings(kind="http", endpoint="http://127.0.0.1:9/v1", model_name="somewhere")
+    runtime = await runtime_for(server)
+    made = await generate_estimate(runtime)
+    assert made is not None
+    estimate = made[0]
+    estimate.prepare(TEXT)
+    assert estimate.prior is None
+    assert estimate.expected_seconds() is None
+    assert estimate.remaining("outline", 3.0, None) is None
+
+
+async def test_speeds_measured_in_a_real_guide_are_remembered_for_the_same_model_and_threads_only(
+    tmp_path: Path, runtime_for, tiny_model: Path
+):
+    runtime = await runtime_for(ModelSettings(kind="gguf", gguf_path=tiny_model, n_threads=1))
+    made = await generate_estimate(runtime)
+    assert made is not None
+    estimate, writer, key = made
+    estimate.prepare(TEXT)
+    generator = await runtime.generator()
+    await generator.load()  # type: ignore[attr-defined]
+    estimate.model_loaded(0.0)
+    estimate.prepare(tokens=await generator.count_tokens(TEXT))
+    left = []
+    written: dict[tuple[str, int], int] = {}
+
+    def report(progress) -> None:
+        estimate.on_progress(progress)
+        written[progress.phase, progress.step] = progress.tokens
+        left.append(estimate.remaining("sections" if progress.phase == "section" else "outline", 0.0, None))
+
+    guide = await GuideWriter(generator).write(TEXT, on_progress=report)
+    estimate.finish()
+    assert all(value is not None and value >= 0 for value in left)
+    learned = estimate.learned()
+    assert learned is not None
+    sections = [tokens for (phase, _step), tokens in written.items() if phase == "section"]
+    assert learned.section_tokens == pytest.approx(sum(sections) / len(sections))
+    assert max(sections) <= writer.section_tokens
+    assert learned.chars_per_token == pytest.approx(len(TEXT) / await generator.count_tokens(TEXT))
+    assert learned.sections_per_passage == pytest.approx(len(guide.sections) / estimate.passages)
+
+    book = SpeedBook(tmp_path / "speeds.json")
+    assert key is not None and book.recall(key) is None
+    book.remember(key, learned)
+    assert book.recall(key) == Speeds(**{k: round(v, 4) for k, v in dataclasses.asdict(learned).items()})
+    assert book.recall(ModelKey(key.name, key.size, key.threads + 1)) is None  # other threads: other speeds
+    twice = book.remember(key, learned.faster(4.0))
+    assert twice.prompt_rate == pytest.approx(learned.prompt_rate * 2.0, rel=1e-3)  # halfway, geometrically
+    assert json.loads(book.path.read_text())["models"][str(key)]["jobs"] == 2
+
+
+def test_an_unreadable_speeds_file_is_ignored(tmp_path: Path):
+    path = tmp_path / "speeds.json"
+    path.write_text("{not json", encoding="utf-8")
+    assert SpeedBook(path).recall("model|1|1") is None

@@ -1,0 +1,108 @@
+"""The time left a real daemon writes while it writes a guide with the tiny real model: honest from the start."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from faults import PORTUGUESE, add
+from workerhome import DaemonHome, run
+
+from core.appdb import make_app_store, open_app_database
+from core.errors import JobNotFoundError
+from core.progress import ETA_AT, ETA_SECONDS, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, document_eta_seconds
+from daemon.jobs.ingest import generate_job_id_for
+
+
+@dataclass(frozen=True)
+class Sample:
+    """What a screen would have shown for the document at one moment (seconds since it was added)."""
+
+    at: float
+    shown: float | None
+    stage: str
+    written: tuple[float | None, str] | None  # the generate row's own figure and when it was computed
+
+
+async def _follow(home: DaemonHome, ingest_id: uuid.UUID, began: float, timeout: float) -> tuple[list[Sample], float]:
+    """Read both rows every 50 ms until the guide is written; return the samples and the document's length."""
+    db = await open_app_database(f"sqlite+aiosqlite:///{home.data_dir / 'studyjobs.db'}")
+    samples: list[Sample] = []
+    try:
+        store = make_app_store(db)
+        while time.monotonic() - began < timeout:
+            ingest = await store.get(ingest_id)
+            try:
+                generate = await store.get(generate_job_id_for(ingest_id))
+            except JobNotFoundError:
+                generate = None
+            now, at = datetime.now(UTC), time.monotonic() - began
+            if generate is not None and generate.status == "done":
+                return samples, at - (now - generate.finished_at).total_seconds()
+            assert ingest.status != "failed" and (generate is None or generate.status != "failed")
+            if ingest.status == "running" or generate is not None:
+                written = None
+                if generate is not None and generate.status == "running" and ETA_AT in generate.detail:
+                    written = (generate.detail[ETA_SECONDS], generate.detail[ETA_AT])
+                stage = generate.stage if generate is not None else f"ingest {ingest.stage}"
+                samples.append(Sample(at, document_eta_seconds(ingest, generate, now), stage or "", written))
+            await asyncio.sleep(0.05)
+    finally:
+        await db.dispose()
+    raise AssertionError(f"the guide was not written in {timeout} s")
+
+
+def _within(samples: list[Sample], length: float, since: float) -> list[tuple[Sample, float]]:
+    """The samples from ``since`` seconds on (with a second or more left) whose shown ÷ actual is off 0.33–3."""
+    checked = [(s, s.shown / (length - s.at)) for s in samples if s.shown is not None and since <= s.at < length - 1]
+    assert checked, (samples, length)
+    return [(s, ratio) for s, ratio in checked if not 0.33 <= ratio <= 3.0]
+
+
+def test_a_real_generate_job_writes_a_time_left_that_decreases_and_stays_near_the_truth(
+    home: DaemonHome, tmp_path: Path
+):
+    first, second = tmp_path / "longo.txt", tmp_path / "outro.txt"
+    first.write_text("\n\n".join([PORTUGUESE] * 40), encoding="utf-8")
+    second.write_text("\n\n".join([PORTUGUESE] * 48), encoding="utf-8")
+    home.start()
+    began = time.monotonic()
+    (ingest_id,) = add(home, first)
+    samples, length = run(_follow(home, ingest_id, began, timeout=120))
+
+    ingest, generate = run(_rows(home, ingest_id))
+    assert ingest.detail[FOLLOW_UP_SECONDS] > 0
+    assert generate.detail[EXPECTED_SECONDS] == ingest.detail[FOLLOW_UP_SECONDS]  # the same figure, handed on
+    assert json.loads((home.data_dir / "speeds.json").read_text())["models"]  # what it learned, for the next job
+    shown = [s for s in samples if s.shown is not None]
+    assert shown and shown[0].at < 0.25 * length, "no time left in the first quarter of the document"
+    # A model never seen before starts from the calibrated speeds scaled for its size (the tiny model is no real
+    # language model: far off); once the job has measured it, the figure must be near the truth.
+    assert not _within(samples, length, since=0.4 * length)
+    figures = list(dict.fromkeys(s.written for s in samples if s.written is not None and s.written[0] is not None))
+    assert len(figures) >= 5, figures
+    values = [value for value, _at in figures]
+    assert values[-1] < 0.5 * values[0], values
+    falls = sum(b < a for a, b in itertools.pairwise(values))
+    assert falls >= 0.7 * (len(values) - 1), values
+
+    began = time.monotonic()
+    (ingest_id,) = add(home, second)
+    samples, length = run(_follow(home, ingest_id, began, timeout=120))
+    # The next document on the same worker: the remembered speeds are right from the first second.
+    assert not _within(samples, length, since=0.0)
+
+
+async def _rows(home: DaemonHome, ingest_id: uuid.UUID):
+    db = await open_app_database(f"sqlite+aiosqlite:///{home.data_dir / 'studyjobs.db'}")
+    try:
+        store = make_app_store(db)
+        return await store.get(ingest_id), await store.get(generate_job_id_for(ingest_id))
+    finally:
+        await db.dispose()
