@@ -151,7 +151,11 @@ def test_a_worker_moved_to_another_database_is_announced_and_start_is_not_offere
     note = "The worker now uses the new database or queue. Start StudyJobs again to see its jobs."
     run(wait_until(lambda: bar.label.text() == note, message="the note"))
     looks: list[bool] = []
-    bar.paused_seen.connect(looks.append)  # emitted by every look
+
+    def looked(paused: bool) -> None:
+        looks.append(paused)
+
+    bar.paused_seen.connect(looked)  # emitted by every look
     bar.look()
     run(wait_until(lambda: looks, message="another look"))
     assert bar.label.text() == note and bar.start_button.isHidden()
