@@ -110,6 +110,28 @@ EN: dict[str, str] = {
         "This PDF has no text StudyJobs can read: its pages are probably scanned pictures. Run it through a "
         "text recognition (OCR) program and add the result."
     ),
+    "reader_crashed": (
+        "StudyJobs stopped reading this file because reading it made the reading program fail. The file may be "
+        "damaged or made to harm the computer: open it in the program that made it, save it again and add the copy."
+    ),
+    "reader_killed": (
+        "The computer stopped the reading of this file, probably because it ran short of memory. StudyJobs will "
+        "try again in a while."
+    ),
+    "reader_out_of_memory": (
+        "Reading this file needed more than {max_mb} MB of memory, far more than a document of its size needs, so "
+        "StudyJobs stopped. The file may be damaged or made to harm the computer: get the document from a source "
+        "you trust."
+    ),
+    "reader_too_slow": (
+        "Reading this file took longer than {seconds} seconds, far longer than a document of its size needs, so "
+        "StudyJobs stopped. The file may be damaged or made to harm the computer: get the document from a source "
+        "you trust."
+    ),
+    "text_too_large": (
+        "This file holds {chars} characters of text, more than the {max_chars} StudyJobs reads from a file of its "
+        "size. Split the document into smaller parts and add them one by one."
+    ),
     # The language model (daemon.llm.errors).
     "llm_error": "The language model could not write the study guide. Check the model in Settings.",
     "llm_permanent": "The language model could not write the study guide. Check the model in Settings.",
@@ -271,6 +293,29 @@ PT_BR: dict[str, str] = {
     "no_text:pdf": (
         "Este PDF não tem texto que o StudyJobs consiga ler: as páginas provavelmente são imagens digitalizadas. "
         "Passe-o por um programa de reconhecimento de texto (OCR) e adicione o resultado."
+    ),
+    "reader_crashed": (
+        "O StudyJobs parou de ler este arquivo porque a leitura fez o programa de leitura falhar. O arquivo pode "
+        "estar danificado ou ter sido feito para prejudicar o computador: abra-o no programa que o criou, salve-o "
+        "de novo e adicione a cópia."
+    ),
+    "reader_killed": (
+        "O computador interrompeu a leitura deste arquivo, provavelmente porque ficou sem memória. O StudyJobs vai "
+        "tentar de novo daqui a pouco."
+    ),
+    "reader_out_of_memory": (
+        "Ler este arquivo precisou de mais de {max_mb} MB de memória, muito mais do que um documento do tamanho "
+        "dele precisa, por isso o StudyJobs parou. O arquivo pode estar danificado ou ter sido feito para "
+        "prejudicar o computador: obtenha o documento de uma fonte confiável."
+    ),
+    "reader_too_slow": (
+        "Ler este arquivo levou mais de {seconds} segundos, muito mais do que um documento do tamanho dele precisa, "
+        "por isso o StudyJobs parou. O arquivo pode estar danificado ou ter sido feito para prejudicar o "
+        "computador: obtenha o documento de uma fonte confiável."
+    ),
+    "text_too_large": (
+        "Este arquivo tem {chars} caracteres de texto, mais do que os {max_chars} que o StudyJobs lê de um arquivo "
+        "do tamanho dele. Divida o documento em partes menores e adicione uma de cada vez."
     ),
     "llm_error": "O modelo de linguagem não conseguiu escrever o guia de estudo. Verifique o modelo nas Configurações.",
     "llm_permanent": (

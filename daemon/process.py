@@ -37,6 +37,7 @@ from core.logs import configure_logging
 from daemon.brokers import SQLiteBroker, create_broker, sqlite_path_from_url
 from daemon.lock import EXIT_ALREADY_RUNNING, DataFolderLock, DataFolderLocked
 from daemon.outbox import Outbox
+from daemon.readers.isolated import default_pool as default_reader_pool
 from daemon.runtime import Runtime, install
 from daemon.signals import stop_on_signals
 from daemon.supervisor import Supervisor
@@ -105,6 +106,7 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         poll_ms = 100 if isinstance(broker, SQLiteBroker) else 20
         worker = dramatiq.Worker(broker, worker_threads=worker_threads, worker_timeout=poll_ms)
         worker.start()
+        default_reader_pool().warm()  # a reader process imports the readers now, not when the first file comes
         loop_thread = get_event_loop_thread()
         if loop_thread is None:
             raise RuntimeError("Dramatiq's AsyncIO middleware is not installed on the broker")

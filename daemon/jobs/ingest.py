@@ -19,8 +19,9 @@ from core.stages import StageStatus
 from daemon.estimate import GenerateEstimate, generate_estimate
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.plans import plan_for, reader_family
-from daemon.readers import ExtractedDocument, read_document
+from daemon.readers import ExtractedDocument
 from daemon.readers.cleanup import to_nfc
+from daemon.readers.isolated import read_isolated
 
 __all__ = ["GENERATE_NAMESPACE", "clean_text", "document_id_for", "generate_job_id_for", "run_ingest"]
 
@@ -57,6 +58,9 @@ def clean_text(text: str) -> str:
 async def run_ingest(ctx: JobContext) -> uuid.UUID:
     """Read the file named in ``params["path"]``, save it as a document, and queue its study guide.
 
+    The file is read in a reader process under limits (:mod:`daemon.readers.isolated`): a file that crashes it,
+    exhausts its memory or time, or gives too much text fails this job with a plain message; the worker goes on.
+
     When a guide is wanted, the row's ``detail["follow_up_seconds"]`` says how long its ``generate`` job is
     expected to take (guessed from the file's size, then from the text), and that job is enqueued with the same
     figure as ``detail["expected_seconds"]`` (see :mod:`core.progress`).
@@ -78,7 +82,7 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     )
     extracted: ExtractedDocument = await tracker.run(
         "read",
-        ctx.in_thread(read_document, path, on_progress=counter, stop_event=ctx.stop_event),
+        ctx.in_thread(read_isolated, path, on_progress=counter, stop_event=ctx.stop_event),
         stop_event=ctx.stop_event,
         message=ctx.text("reading"),
     )

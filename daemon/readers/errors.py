@@ -35,6 +35,11 @@ ExtractionCode = Literal[
     "unsafe_xml",
     "encrypted",
     "no_text",
+    "reader_crashed",
+    "reader_killed",
+    "reader_out_of_memory",
+    "reader_too_slow",
+    "text_too_large",
 ]
 """The codes an :class:`ExtractionError` can carry.
 
@@ -62,10 +67,17 @@ ExtractionCode = Literal[
 * ``unsafe_xml`` — XML that declares entities (billion laughs) or refers to external files or addresses.
 * ``encrypted`` — password-protected PDF (any scheme) or Word file, or an EPUB with DRM (value ``format``).
 * ``no_text`` — nothing to read: a scanned (image-only) PDF, an empty document (value ``format``).
+* ``reader_crashed`` — the reader process (:mod:`daemon.readers.isolated`) died on the file: a fault in native
+  code, or an exit without an answer.
+* ``reader_killed`` — transient: something other than StudyJobs ended the reader process (on Linux, the kernel
+  when the computer ran out of memory).
+* ``reader_out_of_memory`` — the file needed more memory than its limit (value ``max_mb``).
+* ``reader_too_slow`` — reading took longer than its CPU or wall-time limit (value ``seconds``).
+* ``text_too_large`` — the file gave more text than its limit (values ``chars``, ``max_chars``).
 """
 
 EXTRACTION_CODES: tuple[ExtractionCode, ...] = get_args(ExtractionCode)
-TRANSIENT_CODES: frozenset[ExtractionCode] = frozenset({"file_busy"})
+TRANSIENT_CODES: frozenset[ExtractionCode] = frozenset({"file_busy", "reader_killed"})
 """The codes whose job is retried: the same file may read fine in a while."""
 
 

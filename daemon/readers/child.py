@@ -1,0 +1,126 @@
+"""The reader process: reads one document at a time for the worker, under limits, and answers over a pipe.
+
+:func:`serve` is the process's main function (started by :mod:`daemon.readers.isolated` with ``multiprocessing``'s
+``spawn`` context). It imports the readers once, then loops: wait for a request, put the limits on
+(:func:`daemon.readers.limits.apply_limits`), read the document, answer, take the limits off. It ends when the
+pipe closes, when its parent is gone, or after a document that ran it out of memory or failed unexpectedly (its
+state is then not trusted with another document).
+
+Everything on the pipe is JSON (requests, progress, answers) plus the text as UTF-8 bytes: the worker never
+unpickles what a process that parsed a hostile file sends it.
+
+Messages to the parent, one JSON object each:
+
+* ``{"progress": [done, total]}`` — as the reader reports it (throttled by :class:`~daemon.readers.base.Progress`);
+* ``{"done": {...}, "peak_rss_kib": n}`` — the :class:`~daemon.readers.base.ExtractedDocument`'s fields but
+  ``text``, which follows as one message of UTF-8 bytes;
+* ``{"refused": {"code", "detail", "values"}, "peak_rss_kib": n}`` — an :class:`ExtractionError`;
+* ``{"text_too_large": chars, "peak_rss_kib": n}`` — the text is longer than the limit;
+* ``{"out_of_memory": true}`` — a ``MemoryError`` (the process then exits);
+* ``{"unexpected": traceback}`` — any other exception (the process then exits).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from daemon.readers.base import ExtractedDocument
+from daemon.readers.errors import ExtractionError
+from daemon.readers.limits import ReadLimits, apply_limits, lift_limits
+
+__all__ = ["DEFAULT_ENTRY", "serve"]
+
+DEFAULT_ENTRY = "daemon.readers:read_document"
+"""The reader function a request names unless it names another (``module:function``, same signature)."""
+
+_PARENT_CHECK_SECONDS = 1.0
+
+
+def _peak_rss_kib() -> int:
+    """This process's peak resident memory in KiB (0 where unknown)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak // 1024 if sys.platform == "darwin" else peak)  # macOS reports bytes, Linux KiB
+
+
+def _send(connection: Connection, message: dict[str, Any]) -> None:
+    connection.send_bytes(json.dumps(message).encode("utf-8"))
+
+
+def _entry(name: str) -> Callable[..., ExtractedDocument]:
+    module, _, function = name.partition(":")
+    found: Callable[..., ExtractedDocument] = getattr(importlib.import_module(module), function)
+    return found
+
+
+def _watch_parent(parent: int) -> None:
+    """End this process when its parent is gone (a worker killed with ``SIGKILL`` cannot end it)."""
+    while True:
+        time.sleep(_PARENT_CHECK_SECONDS)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _read(connection: Connection, request: dict[str, Any]) -> bool:
+    """Serve one request; whether this process may take another."""
+    limits = ReadLimits(**request["limits"])
+
+    def report(done: int, total: int) -> None:
+        _send(connection, {"progress": [done, total]})
+
+    read = _entry(request.get("entry") or DEFAULT_ENTRY)
+    apply_limits(limits)
+    try:
+        document = read(Path(request["path"]), on_progress=report, stop_event=None, max_bytes=request["max_bytes"])
+    except ExtractionError as error:
+        lift_limits()
+        refused = {"code": error.code, "detail": error.detail, "values": error.values}
+        _send(connection, {"refused": refused, "peak_rss_kib": _peak_rss_kib()})
+        return True
+    except MemoryError:
+        lift_limits()
+        _send(connection, {"out_of_memory": True, "peak_rss_kib": _peak_rss_kib()})
+        return False
+    lift_limits()
+    if document.char_count > limits.max_text_chars:
+        _send(connection, {"text_too_large": document.char_count, "peak_rss_kib": _peak_rss_kib()})
+        return True
+    fields = {field.name: getattr(document, field.name) for field in dataclasses.fields(document)}
+    del fields["text"]
+    _send(connection, {"done": fields, "peak_rss_kib": _peak_rss_kib()})
+    connection.send_bytes(document.text.encode("utf-8", "surrogatepass"))
+    return True
+
+
+def serve(connection: Connection, parent: int) -> None:
+    """Answer requests on ``connection`` until it closes or a document leaves this process unfit for another."""
+    import daemon.readers  # noqa: F401  (the readers' imports, paid once per process, not per document)
+
+    threading.Thread(target=_watch_parent, args=(parent,), name="studyjobs-reader-parent", daemon=True).start()
+    while True:
+        try:
+            request = json.loads(connection.recv_bytes())
+        except (EOFError, OSError):
+            return
+        try:
+            fit = _read(connection, request)
+        except Exception:
+            lift_limits()
+            _send(connection, {"unexpected": traceback.format_exc()})
+            return
+        if not fit:
+            return

@@ -1,0 +1,336 @@
+"""Reading a document in a reader process of its own, under limits, so a hostile file cannot harm the worker.
+
+:func:`read_isolated` has :func:`daemon.readers.read_document`'s contract and runs it in a reader process
+(:mod:`daemon.readers.child`) taken from a :class:`ReaderPool`: progress comes back over the pipe and is passed to
+``on_progress`` on the calling thread; the stop event, the wall-time limit or a broken pipe end the process at once
+(``SIGKILL``); memory and CPU time are limited inside the process (:mod:`daemon.readers.limits`), the text's size
+on its way out. What goes wrong becomes an :class:`ExtractionError` with a plain sentence:
+
+* ``reader_crashed`` — the process died of a signal (a fault in native code: ``SIGSEGV``, ``SIGBUS``,
+  ``SIGABRT`` …) or exited without answering;
+* ``reader_killed`` (transient) — something other than StudyJobs ended it with ``SIGKILL``: on Linux, the kernel
+  when the computer ran out of memory;
+* ``reader_out_of_memory`` — the document needed more memory than its limit;
+* ``reader_too_slow`` — its CPU time (``SIGXCPU``) or wall-time limit passed;
+* ``text_too_large`` — it gave more text than its limit.
+
+Processes are started with ``multiprocessing``'s ``spawn`` context (a fresh interpreter: nothing of the worker's
+Dramatiq, llama.cpp or event-loop threads is copied), kept and reused one document at a time, and replaced after
+a crash, a limit, a stop or a failure. The pool keeps one spare process started, so a document never waits for a
+start except when several are read at once.
+
+Threading rules: :func:`read_isolated` blocks its calling thread (the job's thread); any number of threads may call
+it at once, each gets a process of its own. A :class:`ReaderPool`'s methods are thread-safe.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any
+
+from core.formats import MAX_DOCUMENT_BYTES
+from daemon.readers.base import ExtractedDocument
+from daemon.readers.child import DEFAULT_ENTRY, serve
+from daemon.readers.errors import ExtractionError, ExtractionStopped
+from daemon.readers.limits import ReadLimits, limits_for
+
+__all__ = ["ENTRY_ENV", "ReadReport", "ReaderPool", "default_pool", "read_isolated"]
+
+log = logging.getLogger(__name__)
+
+ENTRY_ENV = "STUDYJOBS_READER_ENTRY"
+"""Tests only: the reader function :func:`read_isolated` runs in the reader process (``module:function``)."""
+
+_POLL_SECONDS = 0.05
+_MAX_MESSAGE = 64 * 1024
+_SPARE_PROCESSES = 1
+_CONTEXT = multiprocessing.get_context("spawn")
+_MIB = 1024 * 1024
+_START_LOCK = threading.Lock()
+_SIGNAL_NUMBERS = frozenset(int(number) for number in signal.Signals)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadReport:
+    """How a read went in its reader process (for the log, tests and benchmarks)."""
+
+    pid: int
+    outcome: str
+    seconds: float
+    child_peak_rss_kib: int
+
+
+class _Reader:
+    """One reader process and the parent's end of its pipe."""
+
+    def __init__(self) -> None:
+        self.connection, child_end = _CONTEXT.Pipe(duplex=True)
+        self.process: BaseProcess = _CONTEXT.Process(
+            target=serve, args=(child_end, os.getpid()), name="studyjobs-reader", daemon=True
+        )
+        with _START_LOCK:
+            # Started with a bare ``__main__``: spawn would otherwise import the worker's main module (or script)
+            # again in the reader process; the reader process needs only :func:`serve`.
+            main = sys.modules["__main__"]
+            sys.modules["__main__"] = types.ModuleType("__main__")
+            try:
+                self.process.start()
+            finally:
+                sys.modules["__main__"] = main
+        self.pid = self.process.pid or 0
+        self.peak_rss_kib = 0
+        child_end.close()
+
+    def end(self) -> None:
+        """Kill the process (if it still runs) and reap it; :attr:`peak_rss_kib` keeps its last peak (Linux)."""
+        if self.process.exitcode is None:
+            self.peak_rss_kib = _peak_rss_kib_of(self.pid)
+            self.process.kill()
+        self.process.join(timeout=10)
+        self.connection.close()
+
+
+class _Session:
+    """One request's answer: relays progress, enforces the wall time and the stop event, reads the verdict."""
+
+    def __init__(
+        self,
+        reader: _Reader,
+        limits: ReadLimits,
+        on_progress: Callable[[int, int], None] | None,
+        stop_event: threading.Event | None,
+    ) -> None:
+        self.reader = reader
+        self.limits = limits
+        self.on_progress = on_progress
+        self.stop_event = stop_event
+        self.fit = False
+        """Whether the process may read another document (it answered, and was not asked to end)."""
+        self.peak_rss_kib = 0
+        self.done, self.total = 0, 0
+
+    def wait(self) -> ExtractedDocument:
+        """The document, once the process answers; raises what the answer or the process's end means."""
+        connection = self.reader.connection
+        deadline = time.monotonic() + self.limits.wall_seconds
+        while True:
+            if self.stop_event is not None and self.stop_event.is_set():
+                self.reader.end()
+                raise ExtractionStopped(self.done, self.total)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.reader.end()
+                seconds = round(self.limits.wall_seconds)
+                raise ExtractionError("reader_too_slow", detail="wall-time limit", seconds=seconds)
+            if not connection.poll(min(_POLL_SECONDS, remaining)):
+                continue
+            try:
+                message = json.loads(connection.recv_bytes(_MAX_MESSAGE))
+            except (EOFError, OSError, ValueError):
+                raise self._ended() from None
+            if "progress" in message:
+                self.done, self.total = (int(value) for value in message["progress"])
+                if self.on_progress is not None:
+                    self.on_progress(self.done, self.total)
+                continue
+            return self._verdict(message)
+
+    def _verdict(self, message: dict[str, Any]) -> ExtractedDocument:
+        self.peak_rss_kib = int(message.get("peak_rss_kib", 0))
+        if "done" in message:
+            try:
+                raw = self.reader.connection.recv_bytes(4 * self.limits.max_text_chars + 16)
+            except (EOFError, OSError):
+                raise self._ended() from None
+            self.fit = True
+            return ExtractedDocument(text=raw.decode("utf-8", "surrogatepass"), **message["done"])
+        if "refused" in message:
+            self.fit = True
+            refused = message["refused"]
+            raise ExtractionError(refused["code"], detail=refused["detail"], **refused["values"])
+        if "text_too_large" in message:
+            self.fit = True
+            limit = {"chars": int(message["text_too_large"]), "max_chars": self.limits.max_text_chars}
+            raise ExtractionError("text_too_large", detail="text limit", **limit)
+        self.reader.end()
+        if "out_of_memory" in message:
+            max_mb = self.limits.memory_bytes // _MIB
+            raise ExtractionError("reader_out_of_memory", detail="MemoryError in the reader process", max_mb=max_mb)
+        raise RuntimeError(f"the reader process failed unexpectedly:\n{message.get('unexpected', message)}")
+
+    def _ended(self) -> ExtractionError:
+        """The error for a process that ended (or broke its pipe) without answering; it is reaped."""
+        process = self.reader.process
+        process.join(timeout=5)
+        self.reader.end()
+        code = process.exitcode
+        detail = f"reader process {self.reader.pid} ended with exit code {code} after {self.done}/{self.total}"
+        if code is not None and code < 0:
+            number = -code
+            detail += f" ({signal.Signals(number).name})" if number in _SIGNAL_NUMBERS else ""
+            if number == getattr(signal, "SIGXCPU", None):
+                return ExtractionError("reader_too_slow", detail=detail, seconds=round(self.limits.cpu_seconds))
+            if number == getattr(signal, "SIGKILL", None):
+                return ExtractionError("reader_killed", detail=detail)
+        return ExtractionError("reader_crashed", detail=detail)
+
+
+class ReaderPool:
+    """Reader processes kept for reuse; one document at a time each."""
+
+    def __init__(self, spare: int = _SPARE_PROCESSES) -> None:
+        self._spare = spare
+        self._idle: list[_Reader] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        self.last_report: ReadReport | None = None
+        """How the last read through this pool went."""
+
+    def warm(self) -> None:
+        """Start spare processes now (they import the readers while idle), so a document does not wait for one."""
+        with self._lock:
+            while not self._closed and len(self._idle) < self._spare:
+                self._idle.append(_Reader())
+
+    def processes(self) -> list[int]:
+        """The ids of the idle processes (for tests)."""
+        with self._lock:
+            return [reader.pid for reader in self._idle]
+
+    def _take(self) -> _Reader:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the reader pool is closed")
+            while self._idle:
+                reader = self._idle.pop()
+                if reader.process.exitcode is None:
+                    return reader
+                reader.end()
+        return _Reader()
+
+    def _give_back(self, reader: _Reader, *, fit: bool) -> None:
+        with self._lock:
+            keep = fit and not self._closed and reader.process.exitcode is None
+            if keep:
+                self._idle.append(reader)
+        if not keep:
+            reader.end()
+        self.warm()
+
+    def close(self) -> None:
+        """End every idle process; later reads are refused. A read under way ends its process itself."""
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for reader in idle:
+            reader.end()
+
+    def read(
+        self,
+        path: Path,
+        *,
+        on_progress: Callable[[int, int], None] | None = None,
+        stop_event: threading.Event | None = None,
+        max_bytes: int = MAX_DOCUMENT_BYTES,
+        limits: ReadLimits | None = None,
+        entry: str = DEFAULT_ENTRY,
+    ) -> ExtractedDocument:
+        """:func:`read_isolated` on a process of this pool; ``entry`` names the reader function
+        (``module:function`` with :func:`~daemon.readers.read_document`'s signature)."""
+        path = Path(path)
+        if limits is None:
+            limits = limits_for(_size_of(path))
+        started = time.monotonic()
+        reader = self._take()
+        session = _Session(reader, limits, on_progress, stop_event)
+        outcome = "failed"
+        try:
+            request = {"entry": entry, "path": str(path), "max_bytes": max_bytes, "limits": _fields(limits)}
+            reader.connection.send_bytes(json.dumps(request).encode("utf-8"))
+            document = session.wait()
+            outcome = "done"
+            return document
+        except ExtractionError as error:
+            outcome = error.code
+            raise
+        except ExtractionStopped:
+            outcome = "stopped"
+            raise
+        finally:
+            self._give_back(reader, fit=session.fit)
+            peak = session.peak_rss_kib or reader.peak_rss_kib
+            report = ReadReport(reader.pid, outcome, time.monotonic() - started, peak)
+            self.last_report = report
+            log.debug(
+                "read %s in reader process %d: %s in %.2f s, its peak RSS %d MiB",
+                path.name, report.pid, outcome, report.seconds, report.child_peak_rss_kib // 1024,
+            )  # fmt: skip
+
+
+_default: ReaderPool | None = None
+_default_lock = threading.Lock()
+
+
+def default_pool() -> ReaderPool:
+    """The process's pool (made on first use, closed when the process exits)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = ReaderPool()
+            atexit.register(_default.close)
+        return _default
+
+
+def read_isolated(
+    path: Path,
+    *,
+    on_progress: Callable[[int, int], None] | None = None,
+    stop_event: threading.Event | None = None,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
+) -> ExtractedDocument:
+    """:func:`daemon.readers.read_document` in a reader process of :func:`default_pool`, under
+    :func:`~daemon.readers.limits.limits_for` the file's size.
+
+    Raises:
+        ExtractionError: What :func:`~daemon.readers.read_document` raises, and the codes of the module docstring.
+        ExtractionStopped: ``stop_event`` was set (the process was ended at once).
+        RuntimeError: The reader process failed with an unexpected exception (its traceback is in the message).
+    """
+    entry = os.environ.get(ENTRY_ENV, "").strip() or DEFAULT_ENTRY
+    return default_pool().read(path, on_progress=on_progress, stop_event=stop_event, max_bytes=max_bytes, entry=entry)
+
+
+def _fields(limits: ReadLimits) -> dict[str, Any]:
+    return {name: getattr(limits, name) for name in ReadLimits.__slots__}
+
+
+def _peak_rss_kib_of(pid: int) -> int:
+    """The peak resident memory of a live process in KiB, from ``/proc`` (0 elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _size_of(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # the reader process says what is wrong with the file

@@ -1,0 +1,133 @@
+"""The limits a document's reader process runs under, scaled to the file's size, and how they are applied.
+
+:func:`limits_for` gives the defaults for a file of a given size; ``STUDYJOBS_READER_LIMITS`` (tests only, e.g.
+``"wall=2,cpu=1,memory_mb=300,text_chars=1000"``) overrides any of them.
+
+:func:`apply_limits` runs in the reader process before each document and :func:`lift_limits` after it, so a reused
+process starts every document with the same room:
+
+* memory — on Linux the address-space limit (``RLIMIT_AS``, a soft limit: what the process maps now plus the
+  document's budget), so an allocation past it fails (``MemoryError`` in Python, a failed ``malloc`` in native
+  code). Not on macOS: its kernel does not enforce ``RLIMIT_AS`` and a process there maps far more address space
+  than it uses, so only the CPU, wall-time and text limits apply there. On Windows the process's job object
+  limits its committed memory (:mod:`daemon.readers.winjob`);
+* CPU time — ``RLIMIT_CPU`` (soft: the CPU seconds used so far plus the budget), after which the kernel ends the
+  process with ``SIGXCPU``; on Windows the job object's per-process user-time limit;
+* core dumps are off (``RLIMIT_CORE`` = 0): a reader that faults leaves no core file behind.
+
+The wall-time limit and the size of the extracted text are enforced by the parent
+(:mod:`daemon.readers.isolated`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+__all__ = ["LIMITS_ENV", "ReadLimits", "apply_limits", "lift_limits", "limits_for"]
+
+LIMITS_ENV = "STUDYJOBS_READER_LIMITS"
+_MIB = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ReadLimits:
+    """What one document may cost its reader process.
+
+    Attributes:
+        memory_bytes: Address space the process may map beyond what it maps when the document starts.
+        cpu_seconds: CPU time (all its threads) the document may use.
+        wall_seconds: Time from the request to the answer; the parent ends the process after it.
+        max_text_chars: Characters of extracted text; more is refused with ``text_too_large``.
+    """
+
+    memory_bytes: int
+    cpu_seconds: float
+    wall_seconds: float
+    max_text_chars: int
+
+
+def limits_for(size_bytes: int) -> ReadLimits:
+    """The limits for a file of ``size_bytes`` (its size on disk; 0 when unknown).
+
+    Memory: 512 MiB plus 12 bytes per byte of the file (a 200 MB file gets about 2.8 GiB). CPU: 30 s plus 3 s per
+    MiB. Wall: twice the CPU time plus 30 s (a busy machine shares its cores). Text: 8 Mi characters plus 2 per
+    byte (text formats give one character per byte, a PDF 0.1–0.6; an EPUB or Word archive is bounded by its
+    unpacked size).
+    """
+    size = max(size_bytes, 0)
+    cpu = 30.0 + 3.0 * size / _MIB
+    limits = ReadLimits(
+        memory_bytes=512 * _MIB + 12 * size,
+        cpu_seconds=cpu,
+        wall_seconds=2 * cpu + 30.0,
+        max_text_chars=8 * _MIB + 2 * size,
+    )
+    return _overridden(limits, os.environ.get(LIMITS_ENV, ""))
+
+
+_OVERRIDES: dict[str, tuple[str, Callable[[float], float | int]]] = {
+    "wall": ("wall_seconds", float),
+    "cpu": ("cpu_seconds", float),
+    "memory_mb": ("memory_bytes", lambda megabytes: int(megabytes * _MIB)),
+    "text_chars": ("max_text_chars", int),
+}
+
+
+def _overridden(limits: ReadLimits, raw: str) -> ReadLimits:
+    """``limits`` with the values named in ``raw`` (``"wall=2,memory_mb=300"``) instead."""
+    changes: dict[str, float | int] = {}
+    for item in filter(None, (part.strip() for part in raw.split(","))):
+        name, _, value = (piece.strip() for piece in item.partition("="))
+        if name not in _OVERRIDES:
+            raise ValueError(f"{LIMITS_ENV}: unknown limit {name!r} (known: {', '.join(_OVERRIDES)})")
+        field, convert = _OVERRIDES[name]
+        changes[field] = convert(float(value))
+    return replace(limits, **changes)  # type: ignore[arg-type]
+
+
+def _mapped_bytes() -> int:
+    """Address space the process maps now (Linux ``/proc``; 0 where unknown)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def apply_limits(limits: ReadLimits) -> None:
+    """Limit this process for the next document (call in the reader process only, never in the worker)."""
+    if sys.platform == "win32":
+        from daemon.readers import winjob
+
+        winjob.limit_this_process(limits.memory_bytes, limits.cpu_seconds)
+        return
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if sys.platform.startswith("linux"):  # macOS maps far more than it uses, and does not enforce the limit
+        _, hard_as = resource.getrlimit(resource.RLIMIT_AS)
+        address_space = _mapped_bytes() + limits.memory_bytes
+        if hard_as == resource.RLIM_INFINITY or address_space < hard_as:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, hard_as))
+    _, hard_cpu = resource.getrlimit(resource.RLIMIT_CPU)
+    cpu = int(time.process_time() + limits.cpu_seconds) + 1
+    if hard_cpu == resource.RLIM_INFINITY or cpu < hard_cpu:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, hard_cpu))
+
+
+def lift_limits() -> None:
+    """Give this process back the room it had before :func:`apply_limits` (soft limits up to the hard ones)."""
+    if sys.platform == "win32":
+        from daemon.readers import winjob
+
+        winjob.lift_this_process()
+        return
+    import resource
+
+    for which in (resource.RLIMIT_AS, resource.RLIMIT_CPU):
+        _, hard = resource.getrlimit(which)
+        resource.setrlimit(which, (hard, hard))
