@@ -11,7 +11,8 @@ unpickles what a process that parsed a hostile file sends it.
 
 Messages to the parent, one JSON object each:
 
-* ``{"progress": [done, total]}`` — as the reader reports it (throttled by :class:`~daemon.readers.base.Progress`);
+* ``{"progress": [done, total]}`` — as the reader reports it, at most one every 20 ms but always ``(0, total)``
+  and ``(total, total)``;
 * ``{"done": {...}, "peak_rss_kib": n}`` — the :class:`~daemon.readers.base.ExtractedDocument`'s fields but
   ``text``, which follows as one message of UTF-8 bytes;
 * ``{"refused": {"code", "detail", "values"}, "peak_rss_kib": n}`` — an :class:`ExtractionError`;
@@ -45,6 +46,9 @@ DEFAULT_ENTRY = "daemon.readers:read_document"
 """The reader function a request names unless it names another (``module:function``, same signature)."""
 
 _PARENT_CHECK_SECONDS = 1.0
+_PROGRESS_SECONDS = 0.02
+"""At most one progress message per this many seconds (the first and the last always go): the job writes its
+counter at most every 20 ms anyway, and each message wakes the worker."""
 
 
 def _peak_rss_kib() -> int:
@@ -79,8 +83,13 @@ def _read(connection: Connection, request: dict[str, Any]) -> bool:
     """Serve one request; whether this process may take another."""
     limits = ReadLimits(**request["limits"])
 
+    sent = [0.0]
+
     def report(done: int, total: int) -> None:
-        _send(connection, {"progress": [done, total]})
+        now = time.monotonic()
+        if done == 0 or done >= total or now - sent[0] >= _PROGRESS_SECONDS:
+            sent[0] = now
+            _send(connection, {"progress": [done, total]})
 
     read = _entry(request.get("entry") or DEFAULT_ENTRY)
     apply_limits(limits)
