@@ -3,6 +3,7 @@
 * Debian packages ``r-doc-pdf`` (the R manuals, up to 2,415 pages), ``auto-multiple-choice-doc-pdf`` (English,
   French and Japanese manuals) and ``camlidl-doc`` (a PDF manual and its HTML version), with ``apt-get download``
   and ``dpkg-deb -x`` (``apt-get update`` first when the download fails and we are root).
+* Debian package ``texlive-lang-portuguese``: Brazilian-Portuguese LaTeX handouts and manuals (1 to 292 pages).
 * The ``resources/`` folder of pypdf's source distribution (:data:`PYPDF_SDIST`): PDFs encrypted with every
   scheme (RC4-40, RC4-128, AES-128, AES-256, owner-only passwords), scans, odd producers.
 
@@ -25,10 +26,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CORPUS_DIR", "DEBIAN_PACKAGES", "PYPDF_SDIST", "Corpus", "CorpusError", "fetch_corpus"]
+__all__ = ["CORPUS_DIR", "DEBIAN_PACKAGES", "PORTUGUESE_PACKAGES", "PYPDF_SDIST", "Corpus", "CorpusError", "fetch_corpus"]
 
 CORPUS_DIR = Path(os.environ.get("STUDYJOBS_TEST_CORPUS") or "~/.cache/studyjobs-test-corpus").expanduser()
 DEBIAN_PACKAGES = ("r-doc-pdf", "auto-multiple-choice-doc-pdf", "camlidl-doc")
+PORTUGUESE_PACKAGES = ("texlive-lang-portuguese",)
+"""Brazilian-Portuguese documents (LaTeX course handouts and manuals), kept apart from :meth:`Corpus.pdfs`."""
 PYPDF_SDIST = "pypdf==7.1.1"
 """A pypdf source distribution whose ``resources/`` holds ``encryption/r6-user-password.pdf`` and friends."""
 
@@ -69,6 +72,11 @@ class Corpus:
         """The Camlidl manual as HTML chapters, in reading order (``index.html``, ``main001.html`` …)."""
         folder = self.debian("camlidl-doc") / "usr/share/doc/camlidl/html"
         return [folder / "index.html", *sorted(folder.glob("main0*.html"))]
+
+    def portuguese_pdf(self, name: str) -> Path:
+        """A Portuguese PDF of ``texlive-lang-portuguese``: ``"cursolatex/integral.pdf"`` (one page),
+        ``"latexcheat-ptbr/latexsheet-ptbr.pdf"`` (two), ``"lshort-portuguese/pt-lshort.pdf"`` (181) …"""
+        return self.debian("texlive-lang-portuguese") / "usr/share/doc/texlive-doc/latex" / name
 
     def pypdf(self, name: str) -> Path:
         """A file of pypdf's ``resources/`` (``"encryption/r6-user-password.pdf"``, ``"crazyones.pdf"`` …)."""
@@ -165,7 +173,7 @@ def fetch_corpus(root: Path = CORPUS_DIR) -> Corpus:
         CorpusError: A part could not be fetched.
     """
     with _locked(root):
-        for package in DEBIAN_PACKAGES:
+        for package in (*DEBIAN_PACKAGES, *PORTUGUESE_PACKAGES):
             _fetch_debian(root, package)
         _fetch_pypdf_resources(root)
     return Corpus(root)
