@@ -26,7 +26,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CORPUS_DIR", "DEBIAN_PACKAGES", "PORTUGUESE_PACKAGES", "PYPDF_SDIST", "Corpus", "CorpusError", "fetch_corpus"]
+__all__ = [
+    "CORPUS_DIR",
+    "DEBIAN_PACKAGES",
+    "PORTUGUESE_PACKAGES",
+    "PYPDF_SDIST",
+    "Corpus",
+    "CorpusError",
+    "fetch_corpus",
+]
 
 CORPUS_DIR = Path(os.environ.get("STUDYJOBS_TEST_CORPUS") or "~/.cache/studyjobs-test-corpus").expanduser()
 DEBIAN_PACKAGES = ("r-doc-pdf", "auto-multiple-choice-doc-pdf", "camlidl-doc")

@@ -113,20 +113,20 @@ class Session:
         }
 
     def _look_at_the_guide(self, window: MainWindow) -> None:
+        viewer = window.guide_viewer
         if self.viewer_opened_at is None:
-            window.show_guide()
+            window.details_tabs.show_guide()
             self.viewer_opened_at = time.monotonic()
             return
-        viewer = window.guide_viewer
-        if not viewer.is_complete() or time.monotonic() - self.viewer_opened_at < 1.0:
+        if viewer.guide is None or not viewer.guide.complete or time.monotonic() - self.viewer_opened_at < 1.0:
             return
         screen = QApplication.primaryScreen()
         screen.grabWindow(0).save(str(self.screenshot))
         self._finish(
             {
                 "guide_path": str(window.output_path),
-                "viewer_text": viewer.text_view.toPlainText(),
-                "viewer_markdown": viewer.markdown(),
+                "viewer_text": viewer.browser.toPlainText(),
+                "viewer_markdown": viewer.guide.markdown,
                 "platform": QApplication.platformName(),
             }
         )
