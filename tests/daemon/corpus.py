@@ -82,7 +82,7 @@ class Corpus:
         return [folder / "index.html", *sorted(folder.glob("main0*.html"))]
 
     def portuguese_pdf(self, name: str) -> Path:
-        """A Portuguese PDF of ``texlive-lang-portuguese``: ``"cursolatex/integral.pdf"`` (one page),
+        """A Portuguese PDF of ``texlive-lang-portuguese``: ``"cursolatex/cursolatex.pdf"`` (188 pages),
         ``"latexcheat-ptbr/latexsheet-ptbr.pdf"`` (two), ``"lshort-portuguese/pt-lshort.pdf"`` (181) …"""
         return self.debian("texlive-lang-portuguese") / "usr/share/doc/texlive-doc/latex" / name
 

@@ -25,7 +25,7 @@ import pytest
 from tests.daemon.corpus import CorpusError, fetch_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCUMENT = "cursolatex/integral.pdf"
+DOCUMENT = "latexcheat-ptbr/latexsheet-ptbr.pdf"
 
 pytestmark = pytest.mark.slow
 
