@@ -25,7 +25,7 @@ __all__ = ["LANGUAGES", "SOURCES", "TS_DIR", "build", "check", "lrelease", "lupd
 ROOT = Path(__file__).resolve().parents[1]
 TS_DIR = ROOT / "resources" / "translations"
 LANGUAGES = ("pt_BR", "en")
-_SKIP = {"build_translations.py", "demo_data.py", "__main__.py"}
+_SKIP = {"build_translations.py", "__main__.py"}
 SOURCES = sorted(p for p in (ROOT / "gui").glob("*.py") if p.name not in _SKIP)
 
 

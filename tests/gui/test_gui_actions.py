@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QPalette
 
 from core.status import JobStatus
-from gui.demo_data import seed_showcase
+from jobhistory import seed_showcase
 from gui.theme import dark_palette, status_color
 
 

@@ -13,7 +13,7 @@ from core.appdb import make_app_store, open_app_database
 from core.config import default_database_url
 from core.workers import register_worker
 from gui.daemon_process import DEFAULT_COMMAND, DaemonLauncher
-from gui.demo_data import seed_showcase
+from jobhistory import seed_showcase
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from core.pipelines import Pipelines
-from gui.demo_data import seed_history, seed_showcase
+from jobhistory import seed_history, seed_showcase
 from gui.jobs_model import COLUMNS, JobRow, JobsModel
 
 

@@ -1,7 +1,8 @@
-"""Realistic job rows for screenshots, benchmarks and tests: a long history in bulk, and a hand-made showcase.
+"""Job rows for the window's tests and the GUI benchmark: a long history in bulk, and one document of each story.
 
 Written straight into the ``jobs`` table in one transaction (what a long-running install accumulates), so
-100,000 rows take seconds rather than minutes of single enqueues. Never used by the running app.
+100,000 rows take seconds rather than minutes of single enqueues. Not part of the app: the README's screenshots come
+from a real run (``docs/screenshots.py``), never from these rows.
 """
 
 from __future__ import annotations
