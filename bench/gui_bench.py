@@ -42,9 +42,9 @@ from PySide6.QtWidgets import QApplication
 from core.appdb import make_app_store, open_app_database
 from core.config import Settings
 from core.db import AsyncDatabaseManager
-from tests.jobhistory import DEMO_PLAN, phase_list, seed_history
 from gui.jobs_model import JobRow
 from gui.main_window import MainWindow
+from tests.jobhistory import DEMO_PLAN, phase_list, seed_history
 
 
 def _settings(data: Path) -> Settings:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from jobhistory import seed_showcase
 from PySide6.QtGui import QPalette
 
 from core.status import JobStatus
-from jobhistory import seed_showcase
 from gui.theme import dark_palette, status_color
 
 

@@ -9,11 +9,12 @@ import sys
 import time
 from pathlib import Path
 
+from jobhistory import seed_showcase
+
 from core.appdb import make_app_store, open_app_database
 from core.config import default_database_url
 from core.workers import register_worker
 from gui.daemon_process import DEFAULT_COMMAND, DaemonLauncher
-from jobhistory import seed_showcase
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 import pytest
+from jobhistory import seed_history, seed_showcase
 
 from core.pipelines import Pipelines
-from jobhistory import seed_history, seed_showcase
 from gui.jobs_model import COLUMNS, JobRow, JobsModel
 
 
