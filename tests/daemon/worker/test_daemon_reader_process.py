@@ -4,6 +4,7 @@ only its job; the same worker process reads the next real document, with its pag
 from __future__ import annotations
 
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -37,6 +38,14 @@ def children(pid: int) -> set[int]:
         if fields[0] != "Z" and int(fields[1]) == pid:
             found.add(int(entry.name))
     return found
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
 
 
 def peak_rss_mib(pid: int) -> float:
@@ -96,3 +105,20 @@ def test_cancelling_a_read_ends_its_reader_process_at_once_and_the_worker_reads_
     assert state.jobs[good_id].status == "done", state.jobs[good_id].error
     assert job(home, hang_id).status == "cancelled"  # type: ignore[union-attr]
     assert daemon.poll() is None, "the worker died"
+
+
+def test_a_worker_killed_with_sigkill_leaves_no_reader_process_behind(home: DaemonHome, tmp_path: Path) -> None:
+    good = tmp_path / "bom.txt"
+    good.write_text(PORTUGUESE, encoding="utf-8")
+    daemon = home.start()
+    (good_id,) = add(home, good, only_extract=True)
+    assert wait_ended(home, [good_id]).jobs[good_id].status == "done"
+    readers = children(daemon.pid)
+    assert readers, "the worker has no reader process"
+    daemon.send_signal(signal.SIGKILL)
+    daemon.wait(10)
+    poll(lambda: not any(map(running, readers)), timeout=10, what="the reader processes to end")
+    again = home.start()
+    (second_id,) = add(home, good, only_extract=True)
+    assert wait_ended(home, [second_id]).jobs[second_id].status == "done"
+    assert again.poll() is None
