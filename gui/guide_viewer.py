@@ -3,10 +3,10 @@
 :meth:`GuideViewer.show_job` takes the selected row's job id (a document's root job, or a ``generate`` job);
 the viewer finds the guide job (:func:`core.guides.guide_job_for`) and shows what is written
 (:func:`core.guides.read_guide`): headings, lists and emphasis through ``QTextBrowser.setMarkdown``. While the
-guide is unfinished and the viewer is visible, a QTimer asks the database whether anything was committed
-(``PRAGMA data_version`` on SQLite; every ``slow_interval`` seconds elsewhere) and reads the guide again only
-then, so new sections appear as the worker stores them; the reader's scroll position is kept (and the end
-followed when the reader was at the end).
+viewer is visible, a QTimer asks the database whether anything was committed (``PRAGMA data_version`` on SQLite;
+every ``slow_interval`` seconds elsewhere) and reads the guide again only then, so new sections appear as the
+worker stores them; the reader's scroll position is kept (and the end followed when the reader was at the end).
+A finished guide is only looked at again every ``slow_interval`` seconds, for a newer one ("Write again").
 
 Beside it, "Open in another app" hands the file to the system and "Save as…" writes the Markdown where the user
 chooses (a non-modal file dialog). :meth:`GuideViewer.open_or_show` is the window's "Open study guide": when the
@@ -88,7 +88,7 @@ class GuideViewer(QWidget):
         self._shown_markdown = ""
         self._generation = 0
         self._version: int | None = None
-        self._last_read = 0.0
+        self.last_read = 0.0  # time.monotonic() of the last read started
         self._busy = False
         self._make_widgets()
         self._timer = QTimer(self)
@@ -143,12 +143,17 @@ class GuideViewer(QWidget):
         self._show_guide(None)
         self.reload()
 
+    @property
+    def reading(self) -> bool:
+        """Whether a read of the guide is under way."""
+        return self._busy
+
     def reload(self) -> None:
         """Read the guide again now (nothing happens when no row is shown or the viewer is hidden)."""
         if self.job_id is None or not self.isVisible():
             return
         self._version = self.db.data_version()
-        self._last_read = time.monotonic()
+        self.last_read = time.monotonic()
         self._busy = True
         generation = self._generation
         task = self.tasks.start(self._load(generation, self.job_id), name="guide-load")
@@ -163,6 +168,9 @@ class GuideViewer(QWidget):
 
     async def _load(self, generation: int, job_id: uuid.UUID) -> None:
         guide_job = await guide_job_for(self.db, job_id)
+        shown = self.guide
+        if shown is not None and shown.complete and shown.job_id == guide_job:
+            return  # the finished guide shown is still the newest one
         text = await read_guide(self.db, guide_job) if guide_job is not None else None
         wanted = text is not None or await guide_wanted(self.db, job_id)
         if generation == self._generation:
@@ -231,15 +239,15 @@ class GuideViewer(QWidget):
         self._timer.stop()
 
     def _tick(self) -> None:
-        if self._busy or self.job_id is None or not self.wanted or (self.guide is not None and self.guide.complete):
+        if self._busy or self.job_id is None or not self.wanted:
             return
         version = self.db.data_version()
-        if version is None:
-            if time.monotonic() - self._last_read < self.slow_interval:
-                return
-        elif version == self._version:
+        if version is not None and version == self._version:
             return
-        self.reload()
+        finished = self.guide is not None and self.guide.complete  # only a newer guide (Write again) can replace it
+        wait = self.slow_interval if version is None or finished else 0.0
+        if time.monotonic() - self.last_read >= wait:
+            self.reload()
 
     # -- opening and saving -------------------------------------------------------------------------------
 

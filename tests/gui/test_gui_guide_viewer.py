@@ -8,6 +8,7 @@ one is in ``test_gui_guide_live.py``. "No app for Markdown files" is the offscre
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from core.appdb import make_app_store, open_app_database
 from core.db import AsyncDatabaseManager
 from core.guide_markdown import head_markdown, join_guide, section_markdown
 from core.guides import save_guide_part
+from core.pipelines import Pipelines
 from core.schema import Document, Job, StudyGuide
 from core.store import JobStore
 from gui.error_dialog import ErrorReporter
@@ -377,3 +379,33 @@ def test_a_new_section_keeps_the_readers_place_and_a_reader_at_the_end_follows_t
         assert bar.maximum() > before and bar.value() == bar.maximum()  # the reader at the end sees the new part
 
     run(scenario())
+
+
+def test_after_write_again_the_tab_keeps_the_old_guide_until_the_new_one_is_done(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    root, _child, path = run(make_document(store, app_db, settings.output_dir, parts=2, finished=True))
+    viewer = window.guide_viewer
+    new_markdown = join_guide([head_markdown("cells"), section_markdown("Written again", "Better words.")])
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        window.details_tabs.show_guide()
+        await wait_until(lambda: viewer.state.text() == f"Finished: {path.name}", message="the first guide")
+        again = await Pipelines(store).write_again(root)
+        assert again is not None and again.guide is not None
+        new_id = again.guide.id
+        assert await store.claim(new_id) is not None
+        await save_guide_part(app_db, new_id, 0, "cells", head_markdown("cells"))
+        written = time.monotonic()
+        await wait_until(lambda: viewer.last_read > written and not viewer.reading, message="the tab looking again")
+        assert viewer.state.text() == f"Finished: {path.name}"  # the new guide is not finished
+        async with app_db.get_session_context() as session:
+            session.add(StudyGuide(job_id=new_id, title="cells", language="en", path=str(path.with_name("new.md")),
+                                   markdown=new_markdown, section_count=1))  # fmt: skip
+        await store.succeed(new_id)
+        await wait_until(lambda: viewer.state.text() == "Finished: new.md", message="the new guide")
+
+    run(scenario())
+    assert viewer.browser.toPlainText() == rendered(new_markdown)
