@@ -44,7 +44,7 @@ from typing import Any
 from core.formats import MAX_DOCUMENT_BYTES
 from daemon.readers.base import ExtractedDocument
 from daemon.readers.child import DEFAULT_ENTRY, serve
-from daemon.readers.errors import ExtractionError, ExtractionStopped
+from daemon.readers.errors import EXTRACTION_CODES, ExtractionError, ExtractionStopped
 from daemon.readers.limits import ReadLimits, limits_for
 
 __all__ = ["ENTRY_ENV", "ReadReport", "ReaderPool", "default_pool", "read_isolated"]
@@ -141,12 +141,19 @@ class _Session:
                 message = json.loads(connection.recv_bytes(_MAX_MESSAGE))
             except (EOFError, OSError, ValueError):
                 raise self._ended() from None
-            if "progress" in message:
-                self.done, self.total = (int(value) for value in message["progress"])
-                if self.on_progress is not None:
-                    self.on_progress(self.done, self.total)
-                continue
-            return self._verdict(message)
+            try:
+                if not isinstance(message, dict):
+                    raise TypeError(f"not an object: {message!r:.80}")
+                if "progress" in message:
+                    self.done, self.total = (int(value) for value in message["progress"])
+                else:
+                    return self._verdict(message)
+            except (KeyError, TypeError, ValueError) as broken:  # a process that no longer speaks our protocol
+                self.fit = False
+                self.reader.end()
+                raise ExtractionError("reader_crashed", detail=f"reader process {self.reader.pid}: {broken}") from None
+            if self.on_progress is not None:
+                self.on_progress(self.done, self.total)
 
     def _verdict(self, message: dict[str, Any]) -> ExtractedDocument:
         self.peak_rss_kib = int(message.get("peak_rss_kib", 0))
@@ -155,12 +162,16 @@ class _Session:
                 raw = self.reader.connection.recv_bytes(4 * self.limits.max_text_chars + 16)
             except (EOFError, OSError):
                 raise self._ended() from None
+            document = _document(message["done"], raw.decode("utf-8", "surrogatepass"))
             self.fit = True
-            return ExtractedDocument(text=raw.decode("utf-8", "surrogatepass"), **message["done"])
+            return document
         if "refused" in message:
-            self.fit = True
             refused = message["refused"]
-            raise ExtractionError(refused["code"], detail=refused["detail"], **refused["values"])
+            if refused.get("code") not in EXTRACTION_CODES:
+                raise ValueError(f"the reader process answered with an unknown code: {refused!r:.200}")
+            self.fit = True
+            values = {str(key): value for key, value in dict(refused.get("values", {})).items()}
+            raise ExtractionError(refused["code"], detail=str(refused.get("detail", "")), **values)
         if "text_too_large" in message:
             self.fit = True
             limit = {"chars": int(message["text_too_large"]), "max_chars": self.limits.max_text_chars}
@@ -311,6 +322,31 @@ def read_isolated(
     """
     entry = os.environ.get(ENTRY_ENV, "").strip() or DEFAULT_ENTRY
     return default_pool().read(path, on_progress=on_progress, stop_event=stop_event, max_bytes=max_bytes, entry=entry)
+
+
+def _document(fields: dict[str, Any], text: str) -> ExtractedDocument:
+    """The document from a reader process's answer, every field checked for its type (a process that parsed a
+    hostile file is not trusted to send what it should)."""
+
+    def optional(name: str, kind: type) -> Any:
+        value = fields.get(name)
+        if value is not None and not isinstance(value, kind):
+            raise ValueError(f"the reader process sent {name}={value!r:.80}")
+        return value
+
+    document = ExtractedDocument(
+        text=text,
+        format=str(fields["format"]),
+        page_count=optional("page_count", int),
+        char_count=int(fields["char_count"]),
+        language=optional("language", str),
+        title=optional("title", str),
+        sha256=str(fields["sha256"]),
+        size_bytes=int(fields["size_bytes"]),
+    )
+    if document.char_count != len(text):
+        raise ValueError(f"the reader process sent {len(text)} characters for {document.char_count}")
+    return document
 
 
 def _fields(limits: ReadLimits) -> dict[str, Any]:
