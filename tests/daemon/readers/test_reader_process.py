@@ -145,7 +145,7 @@ def test_a_stop_request_during_a_long_read_ends_the_reader_process_at_once(
     stop.set()
     stopped_at = time.monotonic()
     thread.join(timeout=10)
-    assert time.monotonic() - stopped_at < 0.5
+    assert time.monotonic() - stopped_at < 1.0
     assert len(outcome) == 1 and isinstance(outcome[0], ExtractionStopped)
     assert outcome[0].total == 1000 and outcome[0].done >= 3
     assert pool.last_report is not None and not alive(pool.last_report.pid)
