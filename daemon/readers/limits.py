@@ -53,7 +53,10 @@ class ReadLimits:
 def limits_for(size_bytes: int) -> ReadLimits:
     """The limits for a file of ``size_bytes`` (its size on disk; 0 when unknown).
 
-    Memory: 512 MiB plus 12 bytes per byte of the file (a 200 MB file gets about 2.8 GiB). CPU: 30 s plus 3 s per
+    Memory: 512 MiB plus 12 bytes per byte of the file (a 200 MB file gets about 2.8 GiB). It is address space,
+    not resident memory: PDFium's allocator and the integrity check's thread reserve much more than they touch, so
+    the corpus's PDFs (130 KiB to 6.2 MiB) each needed a budget between 200 and 256 MiB while the process's
+    resident peak stayed at 72–118 MiB. CPU: 30 s plus 3 s per
     MiB. Wall: twice the CPU time plus 30 s (a busy machine shares its cores). Text: 8 Mi characters plus 2 per
     byte (text formats give one character per byte, a PDF 0.1–0.6; an EPUB or Word archive is bounded by its
     unpacked size).
