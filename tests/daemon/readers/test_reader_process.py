@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import signal
 import sys
 import threading
 import time
@@ -149,6 +150,34 @@ def test_a_stop_request_during_a_long_read_ends_the_reader_process_at_once(
     assert len(outcome) == 1 and isinstance(outcome[0], ExtractionStopped)
     assert outcome[0].total == 1000 and outcome[0].done >= 3
     assert pool.last_report is not None and not alive(pool.last_report.pid)
+
+
+def test_a_reader_process_killed_from_outside_fails_the_read_as_transient(
+    pool: ReaderPool, corpus: Corpus, joined_threads: list[threading.Thread]
+) -> None:
+    (pid,) = pool.processes()  # the spare process: the next read takes it
+    progress = ProgressLog()
+    outcome: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            pool.read(corpus.r_manual("R-FAQ"), entry=f"{FAULTS}:slow_pages", on_progress=progress)
+        except BaseException as raised:
+            outcome.append(raised)
+
+    thread = threading.Thread(target=read)
+    joined_threads.append(thread)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while progress.done < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(pid, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+    thread.join(timeout=10)
+    assert len(outcome) == 1 and isinstance(outcome[0], ExtractionError), outcome
+    error = outcome[0]
+    assert error.code == "reader_killed" and error.transient and "SIGKILL" in error.detail
+    assert_plain(error)
+    assert pool.read(corpus.r_manual("R-FAQ")).page_count
 
 
 def test_text_past_its_limit_is_refused_and_the_process_reads_on(pool: ReaderPool, corpus: Corpus) -> None:
