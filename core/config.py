@@ -5,7 +5,8 @@
 * ``log_dir``: ``<data_dir>/logs`` when ``STUDYJOBS_DATA_DIR`` is set (everything in one place: tests,
   portable installs), else platformdirs' ``user_log_dir``.
 
-The file holds the top-level keys of :data:`SETTING_KEYS` and a ``[model]`` table of :data:`MODEL_KEYS`.
+The file holds the top-level keys of :data:`SETTING_KEYS`, a ``[model]`` table of :data:`MODEL_KEYS` and a
+``[limits]`` table of :data:`core.limits.LIMIT_KEYS` (the jobs' time limits).
 ``STUDYJOBS_DATABASE_URL`` and ``STUDYJOBS_BROKER_URL`` win over the file (an empty variable counts as unset).
 Unknown keys are errors: a typo must never be silently ignored. Relative SQLite paths are taken relative to
 ``data_dir``, never to the working directory (which differs between the GUI and the daemon).
@@ -31,6 +32,8 @@ import tomli_w
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from core.limits import LIMIT_KEYS, LimitSettings
+
 __all__ = [
     "ENV_DATA_DIR", "ENV_OVERRIDES", "LANGUAGES", "MODEL_KEYS", "MODEL_KINDS", "SETTING_KEYS",
     "ModelSettings", "Settings", "SettingsError", "default_broker_url", "default_database_url",
@@ -49,8 +52,9 @@ MODEL_KINDS = ("bundled", "gguf", "http")
 BROKER_SCHEMES = ("sqlite", "redis", "rediss")
 SETTING_KEYS = (
     "database_url", "broker_url", "output_dir", "language", "worker_threads",
-    "notifications", "hide_to_tray", "autostart", "stale_after", "model",
+    "notifications", "hide_to_tray", "autostart", "stale_after", "model", "limits",
 )  # fmt: skip
+_TABLES = ("model", "limits")
 MODEL_KEYS = ("kind", "gguf_path", "endpoint", "model_name", "n_threads")
 _DB_HINT = "use sqlite+aiosqlite:///… or postgresql+asyncpg://…"
 _BROKER_HINT = "use sqlite:///<file> (the embedded queue) or redis://…"
@@ -229,6 +233,7 @@ class Settings:
     language: str = "system"
     worker_threads: int = 1
     model: ModelSettings = field(default_factory=ModelSettings)
+    limits: LimitSettings = field(default_factory=LimitSettings)
     notifications: bool = True
     hide_to_tray: bool = True
     autostart: bool = False
@@ -286,6 +291,8 @@ def _normalised(raw: Mapping[str, Any]) -> dict[str, Any]:
     data_dir = Path(raw["data_dir"]).expanduser().absolute()
     if not isinstance(raw["model"], ModelSettings):
         raise _Invalid("model", f"{raw['model']!r} must be a ModelSettings")
+    if not isinstance(raw["limits"], LimitSettings):
+        raise _Invalid("limits", f"{raw['limits']!r} must be a LimitSettings")
     database = raw["database_url"] if raw["database_url"] is not None else default_database_url(data_dir)
     database = _database_url(database, data_dir)
     broker = raw["broker_url"] if raw["broker_url"] is not None else default_broker_url(database, data_dir)
@@ -389,10 +396,15 @@ def load_settings(path: str | Path | None = None, *, env: Mapping[str, str] = os
     if not isinstance(model_raw, dict):
         raise SettingsError(f"model in {settings_path}: must be a table ([model] with {', '.join(MODEL_KEYS)})")
     _check_keys(model_raw, MODEL_KEYS, "model.", settings_path)
+    limits_raw = raw.get("limits", {})
+    if not isinstance(limits_raw, dict):
+        raise SettingsError(f"limits in {settings_path}: must be a table ([limits] with {', '.join(LIMIT_KEYS)})")
+    _check_keys(limits_raw, LIMIT_KEYS, "limits.", settings_path)
 
-    origins = {key: "file" for key in raw if key != "model"} | {f"model.{key}": "file" for key in model_raw}
+    origins = {key: "file" for key in raw if key not in _TABLES} | {f"model.{key}": "file" for key in model_raw}
+    origins |= {f"limits.{key}": "file" for key in limits_raw}
     values: dict[str, Any] = {"database_url": None, "broker_url": None, "output_dir": None}
-    values.update((key, value) for key, value in raw.items() if key != "model")
+    values.update((key, value) for key, value in raw.items() if key not in _TABLES)
     for key, var in ENV_OVERRIDES.items():
         if env.get(var, "").strip():
             values[key], origins[key] = env[var].strip(), f"env:{var}"
@@ -400,7 +412,11 @@ def load_settings(path: str | Path | None = None, *, env: Mapping[str, str] = os
         model = ModelSettings(**_model_values(model_raw))
     except _Invalid as invalid:
         raise SettingsError(f"{invalid.key} in {settings_path}: {invalid.detail}") from None
-    return Settings(data_dir, log_dir, settings_path, model=model, origins=origins, **values)
+    try:
+        limits = LimitSettings(**limits_raw)
+    except ValueError as invalid:
+        raise SettingsError(f"{str(invalid).replace(': ', f' in {settings_path}: ', 1)}") from None
+    return Settings(data_dir, log_dir, settings_path, model=model, limits=limits, origins=origins, **values)
 
 
 def settings_document(settings: Settings) -> dict[str, Any]:
@@ -421,8 +437,10 @@ def settings_document(settings: Settings) -> dict[str, Any]:
     for section, current, default, prefix in (
         (doc, settings, defaults, ""),
         (doc.setdefault("model", {}), settings.model, ModelSettings(), "model."),
+        (doc.setdefault("limits", {}), settings.limits, LimitSettings(), "limits."),
     ):
-        for key in MODEL_KEYS if prefix else [k for k in SETTING_KEYS if k != "model"]:
+        table = {"model.": MODEL_KEYS, "limits.": LIMIT_KEYS}.get(prefix)
+        for key in table if table is not None else [k for k in SETTING_KEYS if k not in _TABLES]:
             origin = settings.origins.get(prefix + key, "")
             value = getattr(current, key)
             if origin.startswith("env:"):
@@ -430,8 +448,9 @@ def settings_document(settings: Settings) -> dict[str, Any]:
                     section[key] = existing[key]
             elif value is not None and (origin == "file" or value != getattr(default, key)):
                 section[key] = str(value) if isinstance(value, Path) else value
-    if not doc["model"]:
-        del doc["model"]
+    for name in _TABLES:
+        if not doc[name]:
+            del doc[name]
     return doc
 
 

@@ -25,6 +25,7 @@ from core.schema import Job
 from core.store import JobStore
 from daemon.llm import ModelChoice, create_generator
 from daemon.llm.base import TextGenerator
+from daemon.llm.hanging import hanging_from_env
 from daemon.outbox import Outbox
 
 __all__ = ["RunningJob", "Runtime", "current", "install"]
@@ -34,7 +35,12 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class RunningJob:
-    """A job this process runs now: its claim token and the event that stops its thread."""
+    """A job this process runs now: its claim token and the event that stops its thread.
+
+    ``started`` is the attempt's start (``time.monotonic()``). ``limited_at`` is set (by the supervisor thread,
+    :mod:`daemon.limits`) when the attempt passed its soft time limit of ``limit_seconds`` and was told to stop; the
+    job then ends failed with that reason, transient when ``limit_transient``.
+    """
 
     job_id: uuid.UUID
     kind: str
@@ -42,6 +48,10 @@ class RunningJob:
     stop_event: threading.Event = field(default_factory=threading.Event)
     task: asyncio.Task[Any] | None = None
     shutdown: bool = False
+    started: float = field(default_factory=time.monotonic)
+    limited_at: float | None = None
+    limit_seconds: float = 0.0
+    limit_transient: bool = False
 
 
 class Runtime:
@@ -75,6 +85,7 @@ class Runtime:
         self.outbox: Outbox | None = None
         """Set when queued rows write their own messages (the embedded outbox): :meth:`send` has nothing to do."""
         self._sent_at: dict[uuid.UUID, float] = {}
+        self._lingering: dict[uuid.UUID, tuple[RunningJob, list[Any]]] = {}
 
     @property
     def store(self) -> JobStore[Job]:
@@ -127,8 +138,9 @@ class Runtime:
                     endpoint=model.endpoint,
                     model_name=model.model_name,
                     n_threads=model.n_threads,
+                    request_timeout=self.settings.limits.request_seconds,
                 )
-                self._generator = create_generator(choice)
+                self._generator = hanging_from_env(create_generator(choice))  # a test knob; unset: the model
             return self._generator
 
     def taking_jobs(self) -> bool:
@@ -192,6 +204,18 @@ class Runtime:
     def running(self) -> list[RunningJob]:
         with self._lock:
             return list(self._running.values())
+
+    def linger(self, job: RunningJob, futures: list[Any]) -> None:
+        """Keep watching a job stopped at its time limit whose thread work (``futures``) has not ended yet."""
+        with self._lock:
+            self._lingering[job.job_id] = (job, futures)
+
+    def lingering(self) -> list[RunningJob]:
+        """The jobs given to :meth:`linger` whose thread work still runs (those whose work ended are forgotten)."""
+        with self._lock:
+            for job_id in [j for j, (_, futures) in self._lingering.items() if all(f.done() for f in futures)]:
+                del self._lingering[job_id]
+            return [job for job, _ in self._lingering.values()]
 
     def stop_all(self) -> None:
         """Graceful shutdown: stop every running job's thread and task; they hand their claims back."""

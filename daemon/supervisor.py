@@ -13,6 +13,8 @@ so a live job's lease never lapses. Each tick it may:
   (:mod:`daemon.outbox`) every queued row writes its own message, and the supervisor only installs the triggers
   and, once a second, writes the messages of due rows that have none;
 * reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons;
+* apply the running jobs' time limits (every :data:`LIMITS_EVERY`, :mod:`daemon.limits`): a lease renewed here
+  does not keep a stuck job alive for ever;
 * read the switches that concern this worker (every :data:`CONTROLS_EVERY`, :mod:`core.controls`): the queue
   paused, or a restart asked of it. Either one stops the taking of jobs (:meth:`Runtime.taking_jobs`) and the
   dispatch passes, so a paused queue costs no work per queued row; a message consumed meanwhile leaves its row
@@ -54,6 +56,7 @@ from core.workers import (
     unregister_worker,
 )
 from daemon.brokers.sqlite_schema import connect
+from daemon.limits import LimitWatch
 from daemon.outbox import remove_outbox
 from daemon.runtime import Runtime
 
@@ -73,6 +76,8 @@ OUTBOX_BUSY_TIMEOUT_MS = 5_000
 """How long the outbox repair waits for the file's write lock (it runs again a second later anyway)."""
 CONTROLS_EVERY = 0.25
 """Seconds between looks at the switches (the queue paused, a restart asked): a pause takes effect within this."""
+LIMITS_EVERY = 0.5
+"""Seconds between looks at the running jobs' time limits."""
 FULL_PASS_ROWS = 100
 """The oldest due rows a full pass looks at: a backlog of thousands is re-read in part, oldest first."""
 
@@ -117,6 +122,7 @@ class Supervisor(threading.Thread):
         self._newest: Any = None  # the newest created_at of a due row seen: where the quick pass starts
         self._failure: BaseException | None = None
         self._outbox_conn: sqlite3.Connection | None = None
+        self._limits = LimitWatch(runtime, runtime.settings.limits)
 
     def wait_registered(self, timeout: float = 30.0) -> None:
         """Block until the worker row exists (raises what went wrong if the thread failed first)."""
@@ -169,7 +175,7 @@ class Supervisor(threading.Thread):
     async def _loop(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
         woken = asyncio.Event()
         listener = QueuedJobListener(db, woken.set)
-        next_beat = next_reclaim = next_poll = next_full = next_listen = next_controls = 0.0
+        next_beat = next_reclaim = next_poll = next_full = next_listen = next_controls = next_limits = 0.0
         version: int | None = None
         try:
             while not self._stopping.is_set():
@@ -186,6 +192,9 @@ class Supervisor(threading.Thread):
                     if now >= next_beat:
                         next_beat = now + self.heartbeat_every
                         await self._heartbeat(db, store)
+                    if now >= next_limits:
+                        next_limits = now + LIMITS_EVERY
+                        await self._limits.check(store)
                     if now >= next_reclaim:
                         next_reclaim = now + self.reclaim_every
                         await self._reclaim(db, store)

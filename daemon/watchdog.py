@@ -17,6 +17,9 @@ Contract:
   came sooner, the watchdog gives up (exit 1): a worker that cannot start must not spin for ever.
 * A child that exits with :data:`EXIT_RESTART` asked to be started again (the window changed a setting it uses):
   it is started again at once, with no delay and no crash counted.
+* A child that exits with :data:`EXIT_JOB_STUCK` ended itself because a job passed its hard time limit
+  (:mod:`daemon.limits`): it is started again at once, no crash counted (each such end spends an attempt of a job,
+  so it cannot repeat for ever).
 * SIGTERM / SIGINT: forwarded to the child as SIGTERM (its graceful stop hands its jobs back), waited for up to
   :data:`STOP_TIMEOUT` seconds, then killed; exit 0.
 
@@ -39,6 +42,7 @@ from daemon.signals import stop_on_signals
 
 __all__ = [
     "ENV_WATCHED",
+    "EXIT_JOB_STUCK",
     "EXIT_RESTART",
     "MAX_QUICK_CRASHES",
     "RESTART_DELAYS",
@@ -61,6 +65,8 @@ STOP_TIMEOUT = 15.0
 """How long a stop waits for the child's graceful stop (which itself takes at most ~10 s) before killing it."""
 EXIT_RESTART = 4
 """The exit code of a worker that stopped to be started again at once (new settings); not a crash."""
+EXIT_JOB_STUCK = 5
+"""The exit code of a worker that ended itself to free a job stuck past its hard time limit; not a crash."""
 ENV_WATCHED = "STUDYJOBS_WATCHED"
 """Set to ``"1"`` in the child's environment: a worker under a watchdog leaves a restart to it."""
 ENV_DELAYS = "STUDYJOBS_WATCHDOG_DELAYS"
@@ -136,6 +142,10 @@ def run_watchdog(options: Sequence[str]) -> int:
             return _stop(child)
         if code == EXIT_RESTART:
             log.info("the worker stopped to start again with new settings; starting it now")
+            quick_crashes = 0
+            continue
+        if code == EXIT_JOB_STUCK:
+            log.warning("the worker ended itself to free a stuck job; starting it again now")
             quick_crashes = 0
             continue
         if code in (0, EXIT_ALREADY_RUNNING):

@@ -3,8 +3,11 @@
 This is where errors are caught (and only here, for job code): a reader's or a model's error becomes a message
 code with its values on the row (:func:`core.messages.encode`; every screen translates it for its reader), with
 ``transient`` deciding whether the store retries it; anything unexpected is logged with its traceback and stored as
-the generic ``internal_error``. A cancel, a lost claim or a shutdown is not a failure: the handler just returns
-(after a shutdown, the claim is handed back without spending an attempt).
+the generic ``internal_error`` — except the conditions :func:`daemon.jobs.failures.known_failure` names (a full disk,
+a busy database, a dropped database connection), which get their own message (the last two are transient). A
+cancel, a lost claim or a shutdown is not a failure: the handler just returns (after a shutdown, the claim is
+handed back without spending an attempt). A job stopped at its time limit (:mod:`daemon.limits`) ends failed with
+``time_limit``.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import asyncio
 import concurrent.futures
 import contextvars
 import logging
+import math
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -28,6 +32,7 @@ from core.schema import Job
 from core.status import JobStatus
 from core.tracker import Estimate, ProgressTracker
 from core.types import utcnow
+from daemon.jobs.failures import known_failure
 from daemon.llm.errors import GenerationStoppedError, LLMError
 from daemon.readers import ExtractionError, ExtractionStopped
 from daemon.runtime import RunningJob, Runtime
@@ -63,6 +68,8 @@ class JobContext:
     running: RunningJob
     loop: asyncio.AbstractEventLoop
     futures: list[concurrent.futures.Future[Any]] = field(default_factory=list)
+    done_message: str = ""
+    """What the row's message says once the job is done (a stored sentence, :meth:`text`); empty by default."""
     _threads: concurrent.futures.ThreadPoolExecutor | None = None
 
     def shutdown_threads(self) -> None:
@@ -155,18 +162,23 @@ async def _claim_and_run(runtime: Runtime, kind: str, job_id: uuid.UUID, handler
     log.debug("running %s job %s (attempt %d of %d)", kind, job.id, job.attempts, job.max_attempts)
     try:
         result_id = await handler(context)
-        await store.succeed_without_row(job.id, result_id=result_id, attempt=job.attempts)
+        await store.succeed_without_row(job.id, result_id=result_id, attempt=job.attempts, message=context.done_message)
         # Routine, and on the row already: a line per finished job would cost a short job a tenth of its time.
         log.debug("%s job %s done (attempt %d of %d)", kind, job.id, job.attempts, job.max_attempts)
     except asyncio.CancelledError:
-        if not running.shutdown:
+        if not running.shutdown and running.limited_at is None:
             raise
         current = asyncio.current_task()
         if current is not None:
             current.uncancel()
-        await _hand_back(runtime, running, context)
-    except (StageInterruptedError, GenerationStoppedError, ExtractionStopped, JobAlreadyFinishedError):
         if running.shutdown:
+            await _hand_back(runtime, running, context)
+        else:
+            await _fail_at_limit(runtime, job, running)
+    except (StageInterruptedError, GenerationStoppedError, ExtractionStopped, JobAlreadyFinishedError):
+        if running.limited_at is not None and not running.shutdown:
+            await _fail_at_limit(runtime, job, running)
+        elif running.shutdown:
             await _hand_back(runtime, running, context)
         else:
             log.info("%s job %s stopped: cancelled, or no longer ours", kind, job.id)
@@ -175,19 +187,39 @@ async def _claim_and_run(runtime: Runtime, kind: str, job_id: uuid.UUID, handler
         values = getattr(error, "values", {})
         log.warning("%s job %s failed: %s (%s)", kind, job.id, code, error)
         await _fail(runtime, job, encode(code, **values), transient=bool(error.transient))
-    except Exception:
-        log.exception("%s job %s failed unexpectedly", kind, job.id)
-        await _fail(runtime, job, encode("internal_error"), transient=False)
+    except Exception as error:
+        known = known_failure(error, output_dir=runtime.settings.output_dir)
+        if known is None:
+            log.exception("%s job %s failed unexpectedly", kind, job.id)
+            await _fail(runtime, job, encode("internal_error"), transient=False)
+        else:
+            log.warning("%s job %s failed: %s", kind, job.id, known.code, exc_info=True)
+            await _fail(runtime, job, encode(known.code, **known.values), transient=known.transient)
     finally:
         running.stop_event.set()
         context.shutdown_threads()
         runtime.untrack(job.id)
+        if running.limited_at is not None and not all(f.done() for f in context.futures):
+            runtime.linger(running, list(context.futures))  # a thread that ignores its stop: watched until it ends
+
+
+async def _fail_at_limit(runtime: Runtime, job: Job, running: RunningJob) -> None:
+    """Fail a job its time limit stopped: ``time_limit`` (or ``time_limit_server``, transient, for a model server)."""
+    minutes = max(1, math.ceil(running.limit_seconds / 60))
+    code = "time_limit_server" if running.limit_transient else "time_limit"
+    log.warning("%s job %s failed: %s (%.0f s)", running.kind, job.id, code, running.limit_seconds)
+    await _fail(runtime, job, encode(code, minutes=minutes), transient=running.limit_transient)
 
 
 async def _fail(runtime: Runtime, job: Job, reason: str, *, transient: bool) -> None:
     try:
         row = await runtime.store.fail(job.id, reason, transient=transient, attempt=job.attempts)
     except JobAlreadyFinishedError:
+        return
+    except Exception as error:  # the database itself failed (full, unreachable): the lease will expire instead
+        if known_failure(error) is None:
+            raise
+        log.error("could not record the failure of job %s; its lease will expire", job.id, exc_info=True)
         return
     if row.status == JobStatus.QUEUED and row.run_after is not None:
         delay = max((row.run_after - utcnow()).total_seconds(), 0.0)

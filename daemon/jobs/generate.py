@@ -30,6 +30,7 @@ from core.stages import StageStatus
 from core.tracker import ProgressTracker
 from daemon.estimate import GenerateEstimate, generate_estimate, remember
 from daemon.jobs.context import JobContext, UserFacingError
+from daemon.jobs.failures import is_disk_full
 from daemon.jobs.guide_parts import GuideParts
 from daemon.llm import GuideProgress, GuideWriter
 from daemon.llm.guide import StudyGuide as WrittenGuide
@@ -203,6 +204,8 @@ async def _export(ctx: JobContext, document: Document, guide: WrittenGuide, gene
     try:
         await ctx.in_thread(_write_atomically, path, guide.markdown)
     except OSError as error:
+        if is_disk_full(error):
+            raise UserFacingError("disk_full_output", folder=str(folder)) from error
         raise UserFacingError("output_unwritable", folder=str(folder), reason=error.strerror or str(error)) from error
     model_name = str(getattr(generator, "model_name", "") or getattr(generator, "model_path", "") or "")
     row = StudyGuide(
@@ -228,11 +231,17 @@ async def _export(ctx: JobContext, document: Document, guide: WrittenGuide, gene
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a temporary file in the same folder, flushed to the disk, then renamed.
+
+    A full disk raises here (at the write or at the flush, never later), and the temporary file is removed.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".md.part")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

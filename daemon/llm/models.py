@@ -49,6 +49,7 @@ class ModelChoice:
         n_ctx: Context window in tokens; ``None`` means the default for the kind (8,192 bundled, 4,096
             otherwise).
         api_key: Bearer token for ``kind="http"``, if the server wants one.
+        request_timeout: The longest one request to a server (``kind="http"``) may take, first byte to last.
     """
 
     kind: Literal["bundled", "gguf", "http"] = "bundled"
@@ -58,6 +59,7 @@ class ModelChoice:
     n_threads: int | None = None
     n_ctx: int | None = None
     api_key: str | None = None
+    request_timeout: float = 900.0
 
 
 def bundled_model_path() -> Path:
@@ -104,7 +106,11 @@ def create_generator(choice: ModelChoice | None = None) -> TextGenerator:
         if not choice.endpoint or not choice.model_name:
             raise BadRequestError("A server model needs both the server address and the model name.")
         return OpenAICompatibleGenerator(
-            choice.endpoint, choice.model_name, api_key=choice.api_key, context_window=choice.n_ctx or 4096
+            choice.endpoint,
+            choice.model_name,
+            api_key=choice.api_key,
+            context_window=choice.n_ctx or 4096,
+            total_timeout=choice.request_timeout,
         )
     if choice.kind == "gguf":
         if choice.path is None:

@@ -77,6 +77,9 @@ class OpenAICompatibleGenerator:
         connect_timeout: Seconds to establish the connection.
         read_timeout: Longest silence, in seconds, between two pieces of the answer (a CPU server can think
             for minutes over a long prompt before the first token).
+        total_timeout: Longest time, in seconds, one request may take from its start to its last byte (a server
+            that trickles bytes never trips ``read_timeout``); past it the request ends with
+            :class:`ServerTimeoutError`.
     """
 
     def __init__(
@@ -88,6 +91,7 @@ class OpenAICompatibleGenerator:
         context_window: int = 4096,
         connect_timeout: float = 5.0,
         read_timeout: float = 300.0,
+        total_timeout: float = 900.0,
     ) -> None:
         self.base_url = normalize_base_url(endpoint)
         parts = urlsplit(self.base_url)
@@ -97,6 +101,7 @@ class OpenAICompatibleGenerator:
         self._context_window = context_window
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._timeout = httpx.Timeout(connect=connect_timeout, read=read_timeout, write=30.0, pool=connect_timeout)
+        self.total_timeout = total_timeout
         self._client: httpx.AsyncClient | None = None
         self._model_checked = False
         self._schema_style = "json_schema"
@@ -208,6 +213,22 @@ class OpenAICompatibleGenerator:
         raise exc
 
     async def _stream(
+        self,
+        body: dict[str, Any],
+        state: _StreamState,
+        stop_event: threading.Event | None,
+        on_token: TokenCallback | None,
+    ) -> str:
+        """One request, model check included, within :attr:`total_timeout`."""
+        try:
+            async with asyncio.timeout(self.total_timeout):
+                return await self._stream_answer(body, state, stop_event, on_token)
+        except TimeoutError:
+            seconds = f"{self.total_timeout:g}"
+            message = f"The server at {self.base_url} did not finish its answer within {seconds} s."
+            raise ServerTimeoutError(message) from None
+
+    async def _stream_answer(
         self,
         body: dict[str, Any],
         state: _StreamState,

@@ -1,0 +1,112 @@
+"""A generator that hangs as native code can, for the tests of the time limits (never chosen by a user's settings).
+
+:class:`HangingGenerator` wraps the generator the settings chose. A conversation that contains its ``marker`` never
+gets an answer: the work runs in a thread that never looks at the stop event — as a llama.cpp call stuck in native
+code would — and the caller waits for that thread even after a stop or a cancel, as
+:class:`~daemon.llm.llamacpp.LlamaCppGenerator` waits for its own (the model is not free until the thread ends).
+Any other conversation goes to the wrapped generator.
+
+The daemon uses it only when ``STUDYJOBS_HANG_ON`` names a marker (:func:`hanging_from_env`), like the other test
+knobs in ``DEVELOPERS.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from daemon.llm.base import ChatMessage, ModelT, TextGenerator, TokenCallback
+
+__all__ = ["ENV_HANG_ON", "HangingGenerator", "hanging_from_env"]
+
+ENV_HANG_ON = "STUDYJOBS_HANG_ON"
+"""A text that makes the daemon's generator hang on every conversation that contains it (tests)."""
+
+
+class HangingGenerator:
+    """``inner``, except that a conversation containing ``marker`` hangs for ever (see the module docstring).
+
+    Attributes:
+        hung: How many conversations hung so far.
+    """
+
+    def __init__(self, inner: TextGenerator, marker: str) -> None:
+        if not marker:
+            raise ValueError("the marker must not be empty")
+        self.inner = inner
+        self.marker = marker
+        self.hung = 0
+
+    def __getattr__(self, name: str) -> Any:  # model_name, model_path, load …: the wrapped generator's
+        return getattr(self.inner, name)
+
+    @property
+    def context_window(self) -> int:
+        return self.inner.context_window
+
+    async def count_tokens(self, text: str) -> int:
+        return await self.inner.count_tokens(text)
+
+    async def chat(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        temperature: float = 0.0,
+        stop_event: threading.Event | None = None,
+        on_token: TokenCallback | None = None,
+    ) -> str:
+        if self._marked(messages):
+            await self._hang()
+        return await self.inner.chat(
+            messages, max_tokens=max_tokens, temperature=temperature, stop_event=stop_event, on_token=on_token
+        )
+
+    async def chat_structured(
+        self,
+        messages: Sequence[ChatMessage],
+        schema: type[ModelT],
+        *,
+        max_tokens: int = 1024,
+        temperature: float = 0.0,
+        stop_event: threading.Event | None = None,
+        on_token: TokenCallback | None = None,
+    ) -> ModelT:
+        if self._marked(messages):
+            await self._hang()
+        return await self.inner.chat_structured(
+            messages, schema, max_tokens=max_tokens, temperature=temperature, stop_event=stop_event, on_token=on_token
+        )
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    def _marked(self, messages: Sequence[ChatMessage]) -> bool:
+        return any(self.marker in str(message.get("content", "")) for message in messages)
+
+    async def _hang(self) -> NoReturn:
+        self.hung += 1
+        loop = asyncio.get_running_loop()
+        finished: asyncio.Future[None] = loop.create_future()
+        threading.Thread(target=_spin_for_ever, name="llm-hanging", daemon=True).start()
+        try:
+            await asyncio.shield(finished)
+        except asyncio.CancelledError:
+            await asyncio.shield(finished)  # the thread must end before the model is free: it never does
+        raise AssertionError("unreachable: the hanging thread never ends")
+
+
+def _spin_for_ever() -> None:
+    """Busy in "native code": never returns, never looks at a stop event."""
+    while True:
+        time.sleep(0.05)
+
+
+def hanging_from_env(generator: TextGenerator) -> TextGenerator:
+    """``generator`` wrapped in a :class:`HangingGenerator` when ``STUDYJOBS_HANG_ON`` is set, else itself."""
+    marker = os.environ.get(ENV_HANG_ON, "")
+    return HangingGenerator(generator, marker) if marker else generator
