@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["MAX_DOCUMENT_BYTES", "SUPPORTED_SUFFIXES", "document_format", "is_supported"]
+__all__ = [
+    "ADDED_KEY", "MAX_DOCUMENT_BYTES", "SUPPORTED_SUFFIXES", "added_params", "changed_since_added", "document_format",
+    "is_supported",
+]  # fmt: skip
 
 SUPPORTED_SUFFIXES: dict[str, str] = {
     ".pdf": "pdf",
@@ -32,3 +35,27 @@ def document_format(path: str | Path) -> str | None:
 def is_supported(path: str | Path) -> bool:
     """Whether StudyJobs can read a file with this name."""
     return document_format(path) is not None
+
+
+ADDED_KEY = "added"
+"""``params`` key of an ``ingest`` job: the file's size and modification time when it was added."""
+
+
+def added_params(path: str | Path) -> dict[str, int]:
+    """What an ``ingest`` job records of its file when it is added (``{}`` when the file cannot be looked at)."""
+    try:
+        info = Path(path).stat()
+    except OSError:
+        return {}
+    return {"size": info.st_size, "mtime_ns": info.st_mtime_ns}
+
+
+def changed_since_added(path: str | Path, added: object) -> bool:
+    """Whether the file at ``path`` differs in size or modification time from what :func:`added_params` recorded.
+
+    ``False`` when nothing was recorded or the file cannot be looked at now (reading it says what is wrong).
+    """
+    if not isinstance(added, dict) or not added:
+        return False
+    now = added_params(path)
+    return bool(now) and any(now.get(key) != added.get(key) for key in ("size", "mtime_ns"))

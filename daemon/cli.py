@@ -21,7 +21,7 @@ from core import cli as store_cli
 from core.autostart import worker_command
 from core.config import Settings
 from core.errors import JobNotFoundError
-from core.formats import MAX_DOCUMENT_BYTES, is_supported
+from core.formats import ADDED_KEY, MAX_DOCUMENT_BYTES, added_params, is_supported
 from core.messages import render
 from core.pipeline_view import DocumentView
 from core.pipelines import Pipelines
@@ -88,7 +88,7 @@ async def _add(store: JobStore[Job], settings: Settings, args: argparse.Namespac
     jobs = []
     for path in args.files:
         absolute = path.resolve()
-        params = {"path": str(absolute), "only_extract": bool(args.only_extract)}
+        params = {"path": str(absolute), "only_extract": bool(args.only_extract), ADDED_KEY: added_params(absolute)}
         jobs.append(await store.enqueue("ingest", title=absolute.name, params=params))
     if args.json:
         print(json.dumps([str(j.id) for j in jobs]))

@@ -147,7 +147,8 @@ class Supervisor(threading.Thread):
 
     async def _main(self) -> None:
         db = await open_app_database(self.runtime.settings.database_url)  # upgrades an older database first
-        store = make_app_store(db, stale_after=self.runtime.settings.stale_after)
+        backoff = {"backoff": self.runtime.backoff} if self.runtime.backoff is not None else {}
+        store = make_app_store(db, stale_after=self.runtime.settings.stale_after, **backoff)  # its retries: the jobs'
         try:
             await self._prepare_outbox(db)
             await self._register(db)

@@ -16,6 +16,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from core.formats import ADDED_KEY, added_params
 from core.store import JobStore
 from gui.add_dialog import AddDialog, refused_text, split_supported
 from gui.duplicate_dialog import DuplicateDialog, already_added, file_sha256
@@ -93,7 +94,6 @@ class DocumentAdder:
 
     async def _enqueue(self, paths: list[Path], only_extract: bool) -> None:
         for path in paths:
-            await self.store.enqueue(
-                "ingest", title=path.name, params={"path": str(path), "only_extract": bool(only_extract)}
-            )
+            params = {"path": str(path), "only_extract": bool(only_extract), ADDED_KEY: added_params(path)}
+            await self.store.enqueue("ingest", title=path.name, params=params)
         self.added()

@@ -2,6 +2,10 @@
 
 Idempotent: the document's id is derived from the job's id, and so is the follow-up ``generate`` job's, so a
 re-run after a crash updates the same rows instead of making new ones.
+
+A file that changed after it was added (its size or modification time differs from ``params["added"]``,
+:func:`core.formats.added_params`) is read as it is now: the document records the new content's hash, the job's
+``detail["file_changed"]`` is set and its message once done says so (``file_changed``).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import uuid
 from pathlib import Path
 
 from core.counters import PAGES, PARTS
-from core.formats import document_format
+from core.formats import ADDED_KEY, changed_since_added, document_format
 from core.progress import EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 from core.schema import DOCUMENT_STAGES, Document
 from core.stages import StageStatus
@@ -66,6 +70,12 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     figure as ``detail["expected_seconds"]`` (see :mod:`core.progress`).
     """
     path = Path(str(ctx.job.params.get("path", "")))
+    changed = changed_since_added(path, ctx.job.params.get(ADDED_KEY))
+    if changed:
+        log.info("%s changed after it was added: reading its new content", path.name)
+        ctx.job.detail = {**ctx.job.detail, "file_changed": True}
+        await ctx.runtime.store.report_progress(ctx.job.id, 0.0, detail=ctx.job.detail, attempt=ctx.job.attempts)
+        ctx.done_message = ctx.text("file_changed")
     kind = document_format(path)
     guessed = _expected_chars(path, kind)
     tracker = ctx.tracker(plan_for("ingest", reader_family(kind)), sizes={"read": guessed})
