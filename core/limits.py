@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.progress import EXPECTED_SECONDS
+
 __all__ = ["EXPECTED_SECONDS_KEY", "LIMIT_KEYS", "LimitSettings", "expected_seconds"]
 
 LIMIT_KEYS = (
@@ -29,8 +31,8 @@ LIMIT_KEYS = (
 )  # fmt: skip
 """The keys of the settings file's ``[limits]`` table."""
 
-EXPECTED_SECONDS_KEY = "expected_seconds"
-"""``detail`` key with a job's expected duration in seconds, when the worker knows one beyond its phase plan."""
+EXPECTED_SECONDS_KEY = EXPECTED_SECONDS
+"""``detail`` key with a job's expected duration in seconds from the model's measured speed (:mod:`core.progress`)."""
 
 _DEFAULTS: Mapping[str, float] = {
     "ingest_seconds": 600.0,

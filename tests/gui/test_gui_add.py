@@ -8,6 +8,8 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
+from core.formats import added_params
+
 
 def _drop(window, paths: list[Path]) -> None:
     mime = QMimeData()
@@ -42,7 +44,7 @@ def test_dropping_a_supported_and_an_unsupported_file(window, store, tmp_path, r
     made = run(jobs())
     assert len(made) == 1
     assert made[0].kind == "ingest" and made[0].title == good.name
-    assert made[0].params == {"path": str(good.absolute()), "only_extract": True}
+    assert made[0].params == {"path": str(good.absolute()), "only_extract": True, "added": added_params(good)}
 
     async def in_table() -> None:
         await wait_until(lambda: window.model.row_of(made[0].id) is not None, message="the row in the table")

@@ -33,6 +33,7 @@ from sqlalchemy import select
 
 from core.appdb import make_app_store, open_app_database
 from core.config import ENV_DATA_DIR, Settings, default_database_url, load_settings, save_settings
+from core.formats import added_params
 from core.schema import StudyGuide
 from core.workers import alive_workers
 from gui.daemon_process import DEFAULT_COMMAND, ENV_DAEMON_COMMAND, DaemonLauncher
@@ -194,7 +195,7 @@ def test_a_document_added_in_the_window_becomes_a_study_guide_through_the_real_d
             dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
             (ingest,) = await wait_until(lambda: store.list_recent(limit=5), message="the ingest job")
             ids["ingest"], ids["generate"] = ingest.id, follow_up_job_id(ingest.id)
-            assert ingest.params == {"path": str(source), "only_extract": False}
+            assert ingest.params == {"path": str(source), "only_extract": False, "added": added_params(source)}
             await wait_until(lambda: window.select_job(ingest.id), message="the document in the table")
             await wait_until(lambda: window.daemon_bar.alive, timeout=30, message="the worker in the status bar")
             await wait_until(
