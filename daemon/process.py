@@ -166,6 +166,7 @@ def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor,
         except Exception:
             log.warning("closing the runtime failed", exc_info=True)
     worker.stop(timeout=2000)
+    default_reader_pool().close()  # its processes end now, not when this process exits or execs itself again
     close = getattr(worker.broker, "close", None)
     if close is not None:
         close()  # unacked messages go back to the queue now, not when their lease runs out

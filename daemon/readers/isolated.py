@@ -241,6 +241,11 @@ class ReaderPool:
             reader.end()
         self.warm()
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
     def close(self) -> None:
         """End every idle process; later reads are refused. A read under way ends its process itself."""
         with self._lock:
@@ -296,10 +301,10 @@ _default_lock = threading.Lock()
 
 
 def default_pool() -> ReaderPool:
-    """The process's pool (made on first use, closed when the process exits)."""
+    """The process's pool (made on first use and again after it was closed; closed when the process exits)."""
     global _default
     with _default_lock:
-        if _default is None:
+        if _default is None or _default.closed:
             _default = ReaderPool()
             atexit.register(_default.close)
         return _default
