@@ -1,7 +1,7 @@
 """``studyjobs`` — the command line over the job store: where things are, what ran, and cancel/retry.
 
 These commands need no worker: they read and write the jobs table directly. ``list``, ``show``, ``cancel`` and
-``retry`` speak of documents: one document is its ``ingest`` job and its newest ``generate`` job
+``retry`` (and ``export``, :mod:`core.export.command`) speak of documents: one document is its ``ingest`` job and its newest ``generate`` job
 (:mod:`core.pipeline_view`), shown as one line with one bar; its id is its ``ingest`` job's (the id of one of its
 ``generate`` jobs finds it too). Exit codes: 0 done, 1 the command
 could not do what was asked (unknown job, nothing to cancel), 2 bad settings or arguments, 3 the database could not
@@ -24,6 +24,7 @@ from core.appdb import MigrationError, make_app_store, open_app_database
 from core.config import Settings, SettingsError, load_settings, redact_url
 from core.counters import counter_text
 from core.errors import JobNotFoundError
+from core.export.command import add_export_parser, export_command
 from core.messages import decode, render
 from core.pipeline_view import DocumentView, PartSnapshot
 from core.pipelines import Pipelines
@@ -204,6 +205,7 @@ COMMANDS: dict[str, Command] = {
     "show": _show,
     "cancel": _cancel,
     "retry": _retry,
+    "export": export_command,
 }
 
 
@@ -229,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("job_id", type=uuid.UUID)
         if name == "cancel":
             command.add_argument("--reason", default=None)
+    add_export_parser(sub, common)
     return parser
 
 

@@ -8,10 +8,11 @@ every ``slow_interval`` seconds elsewhere) and reads the guide again only then, 
 worker stores them; the reader's scroll position is kept (and the end followed when the reader was at the end).
 A finished guide is only looked at again every ``slow_interval`` seconds, for a newer one ("Write again").
 
-Beside it, "Open in another app" hands the file to the system and "Save as…" writes the Markdown where the user
-chooses (a non-modal file dialog). :meth:`GuideViewer.open_or_show` is the window's "Open study guide": when the
-system has no application for the file (``QDesktopServices.openUrl`` answers ``False``) or the file is gone,
-the guide is shown here with a note saying why, never silently dropped.
+Beside it, "Open in another app" hands the file to the system, "Save as…" writes the Markdown where the user
+chooses (a non-modal file dialog) and "Export…" writes a finished guide as Word, PDF, Anki or CSV
+(:class:`~gui.export_dialog.ExportDialog`, non-modal). :meth:`GuideViewer.open_or_show` is the window's "Open
+study guide": when the system has no application for the file (``QDesktopServices.openUrl`` answers ``False``)
+or the file is gone, the guide is shown here with a note saying why, never silently dropped.
 
 UI thread only; queries run as tasks of the window's :class:`~gui.tasks.TaskGroup`.
 """
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from core.db import AsyncDatabaseManager
 from core.guides import GuideText, guide_job_for, guide_wanted, read_guide
+from gui.export_dialog import ExportDialog
 from gui.tasks import TaskGroup
 
 __all__ = ["GuideViewer", "Opener"]
@@ -85,6 +87,7 @@ class GuideViewer(QWidget):
         self.wanted = True  # whether the row shown is to have a guide (False: added for its text only)
         self.notice: QMessageBox | None = None
         self.save_dialog: QFileDialog | None = None
+        self.export_dialog: ExportDialog | None = None
         self._shown_markdown = ""
         self._generation = 0
         self._version: int | None = None
@@ -124,8 +127,14 @@ class GuideViewer(QWidget):
             QCoreApplication.translate("GuideViewer", "Save a copy of the study guide as a Markdown file")
         )
         self.save_button.clicked.connect(lambda _checked=False: self._guard(self.save_as))
+        self.export_button = QPushButton(QCoreApplication.translate("GuideViewer", "Export…"))
+        self.export_button.setToolTip(
+            QCoreApplication.translate("GuideViewer", "Save the study guide as Word, PDF, Anki flashcards or a table")
+        )
+        self.export_button.clicked.connect(lambda _checked=False: self._guard(self.export))
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.save_button)
+        buttons.addWidget(self.export_button)
         buttons.addStretch(1)
         layout.addLayout(buttons)
 
@@ -208,6 +217,7 @@ class GuideViewer(QWidget):
             self._render(markdown, follow_end=guide is not None and not guide.complete)
         self.open_button.setEnabled(guide is not None and guide.complete and guide.path is not None)
         self.save_button.setEnabled(bool(markdown))
+        self.export_button.setEnabled(guide is not None and guide.complete)
 
     @staticmethod
     def _writing_text(sections: int) -> str:
@@ -331,6 +341,17 @@ class GuideViewer(QWidget):
         self.save_dialog = dialog
         dialog.open()
         return dialog
+
+    def export(self) -> ExportDialog | None:
+        """Open the non-modal export dialog (kept in :attr:`export_dialog`) for the finished guide shown."""
+        guide = self.guide
+        if guide is None or not guide.complete:
+            return None
+        if self.export_dialog is not None:
+            self.export_dialog.deleteLater()
+        self.export_dialog = ExportDialog(self.db, self.tasks, guide.job_id, guide.title, self)
+        self.export_dialog.show()
+        return self.export_dialog
 
     def save_to(self, path: Path) -> bool:
         """Write the guide's Markdown (as shown now) to ``path`` and say where it went."""

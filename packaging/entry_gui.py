@@ -1,4 +1,5 @@
-"""The ``StudyJobs`` executable of the bundle: the window (``gui.app:main``), or ``--self-test``."""
+"""The ``StudyJobs`` executable of the bundle: the window (``gui.app:main``), ``--self-test``, or ``--export-pdf``
+(a study guide's Markdown on standard input written as a PDF, for the command line: ``gui.export_pdf``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ def main() -> int:
         from bundle_selftest import check_desktop_libraries, check_qt, run_self_test
 
         return run_self_test("StudyJobs", [check_desktop_libraries, check_qt])
+    if sys.argv[1:2] == ["--export-pdf"]:
+        from gui.export_pdf import main as export_pdf
+
+        return export_pdf(sys.argv[2:])
     from gui.app import main as gui_main
 
     return gui_main()

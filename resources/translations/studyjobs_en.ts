@@ -240,6 +240,69 @@
     </message>
 </context>
 <context>
+    <name>ExportDialog</name>
+    <message>
+        <source>Markdown text (.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Word document (.docx)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF document (.pdf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anki flashcards (.apkg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Table of terms and questions (.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing {file}…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This document has no study guide.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file {file} could not be written: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved to {file}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>GuideViewer</name>
     <message>
         <source>Study guide status</source>
@@ -275,6 +338,14 @@
     </message>
     <message>
         <source>Choose a document in the list to read its study guide.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the study guide as Word, PDF, Anki flashcards or a table</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -240,6 +240,69 @@
     </message>
 </context>
 <context>
+    <name>ExportDialog</name>
+    <message>
+        <source>Markdown text (.md)</source>
+        <translation>Texto Markdown (.md)</translation>
+    </message>
+    <message>
+        <source>Word document (.docx)</source>
+        <translation>Documento do Word (.docx)</translation>
+    </message>
+    <message>
+        <source>PDF document (.pdf)</source>
+        <translation>Documento PDF (.pdf)</translation>
+    </message>
+    <message>
+        <source>Anki flashcards (.apkg)</source>
+        <translation>Cartões do Anki (.apkg)</translation>
+    </message>
+    <message>
+        <source>Table of terms and questions (.csv)</source>
+        <translation>Tabela de termos e perguntas (.csv)</translation>
+    </message>
+    <message>
+        <source>Export the study guide</source>
+        <translation>Exportar o guia de estudo</translation>
+    </message>
+    <message>
+        <source>File format</source>
+        <translation>Formato do arquivo</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>Formato:</translation>
+    </message>
+    <message>
+        <source>Export result</source>
+        <translation>Resultado da exportação</translation>
+    </message>
+    <message>
+        <source>Choose the file…</source>
+        <translation>Escolher o arquivo…</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Fechar</translation>
+    </message>
+    <message>
+        <source>Writing {file}…</source>
+        <translation>Gravando {file}…</translation>
+    </message>
+    <message>
+        <source>This document has no study guide.</source>
+        <translation>Este documento não tem guia de estudo.</translation>
+    </message>
+    <message>
+        <source>The file {file} could not be written: {reason}</source>
+        <translation>Não foi possível gravar o arquivo {file}: {reason}</translation>
+    </message>
+    <message>
+        <source>Saved to {file}.</source>
+        <translation>Salvo em {file}.</translation>
+    </message>
+</context>
+<context>
     <name>GuideViewer</name>
     <message>
         <source>Study guide status</source>
@@ -276,6 +339,14 @@
     <message>
         <source>Choose a document in the list to read its study guide.</source>
         <translation>Escolha um documento na lista para ler o guia de estudo dele.</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportar…</translation>
+    </message>
+    <message>
+        <source>Save the study guide as Word, PDF, Anki flashcards or a table</source>
+        <translation>Salvar o guia de estudo como Word, PDF, cartões do Anki ou uma tabela</translation>
     </message>
     <message>
         <source>This document was added for its text only: it has no study guide.</source>

@@ -1,0 +1,68 @@
+"""A study guide's cards as an Anki deck (``.apkg``, genanki).
+
+One note per card (:mod:`core.export.cards`): key terms (term → definition) and review questions (question →
+answer), of one note type with the fields Front, Back, Page and Chapter (the section) and the tags ``term`` or
+``question``. Importing the file again after a new export updates the notes instead of adding copies: Anki
+matches notes by their guid, which is derived from the guide's id, the card's kind and its front text (a card
+whose front changed is a new note). The deck's id is derived from the document's id, so every export of one
+document's guides goes to one deck; the note type's id is fixed.
+
+Pure I/O on the calling thread (a worker thread for screens); writes ``path`` only when the file is complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from collections.abc import Sequence
+from pathlib import Path
+
+import genanki  # type: ignore[import-untyped]
+
+from core.export.cards import Card
+from core.export.files import write_whole
+
+__all__ = ["MODEL_ID", "deck_id", "note_guid", "write_apkg"]
+
+MODEL_ID = 1_764_620_311
+"""The id of the StudyJobs note type (fixed: every deck shares it, so Anki keeps one note type)."""
+
+_MODEL = genanki.Model(
+    MODEL_ID,
+    "StudyJobs card",
+    fields=[{"name": "Front"}, {"name": "Back"}, {"name": "Page"}, {"name": "Chapter"}],
+    templates=[
+        {
+            "name": "Card 1",
+            "qfmt": "{{Front}}",
+            "afmt": '{{FrontSide}}<hr id="answer">{{Back}}'
+            '<div class="source">{{#Chapter}}{{Chapter}}{{/Chapter}}{{#Page}} · p. {{Page}}{{/Page}}</div>',
+        }
+    ],
+    css=".card { font-family: sans-serif; font-size: 20px; text-align: left; }\n"
+    ".source { margin-top: 1em; font-size: 14px; color: #666; }",
+)
+
+
+def _number(*parts: str, low: int = 1 << 30, span: int = 1 << 30) -> int:
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).digest()
+    return low + int.from_bytes(digest[:8], "big") % span
+
+
+def deck_id(document_key: str) -> int:
+    """The deck id of one document (the same for every export of its guides)."""
+    return _number("studyjobs-deck", document_key)
+
+
+def note_guid(guide_key: str, card: Card) -> str:
+    """The guid of ``card`` in the guide ``guide_key`` (the same for every export of that guide)."""
+    return str(genanki.guid_for("studyjobs", guide_key, card.kind, card.front.casefold()))
+
+
+def write_apkg(cards: Sequence[Card], path: Path, *, deck_name: str, document_key: str, guide_key: str) -> None:
+    """Write ``cards`` to ``path`` as the deck ``deck_name`` (a temporary file renamed into place)."""
+    deck = genanki.Deck(deck_id(document_key), deck_name or "StudyJobs")
+    for card in cards:
+        fields = [html.escape(card.front), html.escape(card.back), html.escape(card.page), html.escape(card.section)]
+        deck.add_note(genanki.Note(model=_MODEL, fields=fields, tags=[card.kind], guid=note_guid(guide_key, card)))
+    write_whole(path, lambda temporary: genanki.Package(deck).write_to_file(str(temporary)))
