@@ -1,9 +1,9 @@
 """``studyjobs`` — the command line over the job store: where things are, what ran, and cancel/retry.
 
-These commands need no worker: they read and write the jobs table directly. ``list``, ``show``, ``cancel`` and
-``retry`` (and ``export``, :mod:`core.export.command`) speak of documents: one document is its ``ingest`` job and its newest ``generate`` job
-(:mod:`core.pipeline_view`), shown as one line with one bar; its id is its ``ingest`` job's (the id of one of its
-``generate`` jobs finds it too). Exit codes: 0 done, 1 the command
+These commands need no worker: they read and write the jobs table directly. ``list``, ``show``, ``cancel``,
+``retry`` and ``export`` (:mod:`core.export.command`) speak of documents: one document is its ``ingest`` job and its
+newest ``generate`` job (:mod:`core.pipeline_view`), shown as one line with one bar; its id is its ``ingest`` job's
+(the id of one of its ``generate`` jobs finds it too). Exit codes: 0 done, 1 the command
 could not do what was asked (unknown job, nothing to cancel), 2 bad settings or arguments, 3 the database could not
 be opened. ``--json`` prints machine-readable output. A document's message and error are shown in the settings'
 language (``--json`` also gives their code and values: ``message_code``, ``message_values``, ``error_code``,

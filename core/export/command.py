@@ -3,8 +3,10 @@
 ``ID`` is a document's id as ``studyjobs list`` shows it (or the id of one of its ``generate`` jobs). The file
 goes to ``--output`` (a folder: the guide's title is the file's name), else to the current folder. A PDF is
 written by a subprocess with Qt offscreen (:func:`core.export.service.pdf_command`): this process never imports
-Qt. Prints the path written. Exit 0 written; 1 the document has no finished guide or the file could not be
-written; unknown ids raise :class:`core.errors.JobNotFoundError` for the command line to report.
+Qt. Importing this module is light (the command line's parser and the watchdog import it); the exporters are
+imported when a guide is exported. Prints the path written. Exit 0 written; 1 the document has no finished guide
+or the file could not be written; unknown ids raise :class:`core.errors.JobNotFoundError` for the command line
+to report.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.config import Settings
 from core.errors import JobNotFoundError
-from core.export.service import FORMATS, GuideExport, default_file_name, load_export, pdf_command, write_export
+from core.export.formats import FORMATS
 from core.pipelines import Pipelines
 from core.schema import Job
 from core.store import JobStore
+
+if TYPE_CHECKING:
+    from core.export.service import GuideExport
 
 __all__ = ["PDF_TIMEOUT", "add_export_parser", "export_command"]
 
@@ -42,6 +48,8 @@ def add_export_parser(
 
 
 def _output_path(guide: GuideExport, format_name: str, output: Path | None) -> Path:
+    from core.export.service import default_file_name
+
     if output is None:
         return Path.cwd() / default_file_name(guide.title, format_name)
     if output.is_dir():
@@ -51,6 +59,8 @@ def _output_path(guide: GuideExport, format_name: str, output: Path | None) -> P
 
 def _write_pdf(guide: GuideExport, path: Path) -> None:
     """Run the PDF writer; raises ``OSError`` with its message when it fails."""
+    from core.export.service import pdf_command
+
     environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run(
         pdf_command(path, guide.title),
@@ -67,6 +77,8 @@ def _write_pdf(guide: GuideExport, path: Path) -> None:
 
 async def export_command(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
     """Export the guide of document ``args.job_id`` as ``args.format`` (see the module)."""
+    from core.export.service import load_export, write_export  # python-docx and genanki: only when exporting
+
     if await Pipelines(store).get(args.job_id) is None:
         raise JobNotFoundError(args.job_id)
     guide = await load_export(store.db, args.job_id)

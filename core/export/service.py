@@ -25,6 +25,7 @@ from core.db import AsyncDatabaseManager
 from core.export.anki import write_apkg
 from core.export.cards import guide_cards, guide_title
 from core.export.files import write_whole
+from core.export.formats import FORMATS, SUFFIXES
 from core.export.table import write_csv
 from core.export.word import write_docx
 from core.guides import guide_job_for, read_guide
@@ -39,12 +40,6 @@ __all__ = [
     "pdf_command",
     "write_export",
 ]
-
-FORMATS = ("md", "docx", "pdf", "anki", "csv")
-"""The export formats, the default first."""
-
-SUFFIXES = {"md": ".md", "docx": ".docx", "pdf": ".pdf", "anki": ".apkg", "csv": ".csv"}
-"""The file suffix of each format."""
 
 GUI_EXECUTABLE = "StudyJobs"
 """The bundle's window executable, which writes a PDF when started with ``--export-pdf``."""
