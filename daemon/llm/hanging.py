@@ -1,13 +1,14 @@
 """A generator that hangs as native code can, for the tests of the time limits (never chosen by a user's settings).
 
 :class:`HangingGenerator` wraps the generator the settings chose. A conversation that contains its ``marker`` never
-gets an answer: the work runs in a thread that never looks at the stop event — as a llama.cpp call stuck in native
-code would — and the caller waits for that thread even after a stop or a cancel, as
+gets an answer. With ``how="thread"`` the work runs in a thread that never looks at the stop event — as a llama.cpp
+call stuck in native code would — and the caller waits for that thread even after a stop or a cancel, as
 :class:`~daemon.llm.llamacpp.LlamaCppGenerator` waits for its own (the model is not free until the thread ends).
-Any other conversation goes to the wrapped generator.
+With ``how="loop"`` the call blocks the event loop's own thread, as native code called on the loop would: nothing
+of the job moves any more, not even its progress writes. Any other conversation goes to the wrapped generator.
 
-The daemon uses it only when ``STUDYJOBS_HANG_ON`` names a marker (:func:`hanging_from_env`), like the other test
-knobs in ``DEVELOPERS.md``.
+The daemon uses it only when ``STUDYJOBS_HANG_ON`` names a marker, ``loop:<marker>`` for the second way
+(:func:`hanging_from_env`), like the other test knobs in ``DEVELOPERS.md``.
 """
 
 from __future__ import annotations
@@ -34,11 +35,12 @@ class HangingGenerator:
         hung: How many conversations hung so far.
     """
 
-    def __init__(self, inner: TextGenerator, marker: str) -> None:
-        if not marker:
-            raise ValueError("the marker must not be empty")
+    def __init__(self, inner: TextGenerator, marker: str, how: str = "thread") -> None:
+        if not marker or how not in ("thread", "loop"):
+            raise ValueError("a marker is needed, and how is 'thread' or 'loop'")
         self.inner = inner
         self.marker = marker
+        self.how = how
         self.hung = 0
 
     def __getattr__(self, name: str) -> Any:  # model_name, model_path, load …: the wrapped generator's
@@ -90,6 +92,8 @@ class HangingGenerator:
 
     async def _hang(self) -> NoReturn:
         self.hung += 1
+        if self.how == "loop":
+            _spin_for_ever()  # on the loop's thread: every task of this loop stops with it
         loop = asyncio.get_running_loop()
         finished: asyncio.Future[None] = loop.create_future()
         threading.Thread(target=_spin_for_ever, name="llm-hanging", daemon=True).start()
@@ -109,4 +113,7 @@ def _spin_for_ever() -> None:
 def hanging_from_env(generator: TextGenerator) -> TextGenerator:
     """``generator`` wrapped in a :class:`HangingGenerator` when ``STUDYJOBS_HANG_ON`` is set, else itself."""
     marker = os.environ.get(ENV_HANG_ON, "")
+    how, _, rest = marker.partition(":")
+    if how == "loop" and rest:
+        return HangingGenerator(generator, rest, "loop")
     return HangingGenerator(generator, marker) if marker else generator

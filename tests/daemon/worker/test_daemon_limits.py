@@ -118,3 +118,26 @@ def test_a_generation_stuck_in_a_thread_that_ignores_its_stop_ends_its_worker_an
     assert watchdog.poll() is None
     _next_job_runs(home, tmp_path / "more", only_extract=False)  # a guide by the tiny model, in a fresh worker
     assert guide_files(home)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the watchdog's restart is tested where signals exist")
+def test_a_job_that_writes_no_progress_while_its_lease_is_renewed_ends_its_worker_and_is_retried(
+    home: DaemonHome, tmp_path: Path
+):
+    home.settings["limits"] = {"no_progress_seconds": 3}  # the soft limit stays far away (30 minutes)
+    home.write_settings()
+    watchdog = home.start("--watch", **{ENV_HANG_ON: f"loop:{MARKER}", **QUICK_RESTART, **FAST})
+    stuck = tmp_path / "docs" / "trava.txt"
+    stuck.parent.mkdir(parents=True)
+    stuck.write_text(f"{PORTUGUESE}\n\n{MARKER}", encoding="utf-8")
+    (ingest,) = add(home, stuck)
+    generate = generate_job_id_for(ingest)
+    wait_job(home, generate, lambda r: r.status == "running", timeout=60, what="the generate job to start")
+    started = time.monotonic()
+    row = wait_ended(home, [generate], timeout=120).jobs[generate]
+    took = time.monotonic() - started
+    assert (row.status, row.attempts, row.error) == ("failed", 3, encode("job_stuck"))
+    assert took < 45, took  # three silences of 3 s, two new workers, two 0.5 s waits
+    assert daemon_log(home).count("wrote no progress for") == 3
+    assert watchdog.poll() is None
+    _next_job_runs(home, tmp_path / "more", only_extract=False)
