@@ -3,26 +3,29 @@ session ended by the server, a disk with no space left — and an ordinary bug, 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import hashlib
 import os
 import sqlite3
+import threading
+import time
 import uuid
 from pathlib import Path
 
 import asyncpg
 import pytest
-from faults import add, wait_ended, write_documents
+from faults import PORTUGUESE, add, daemon_log, temporary_pg_database, wait_ended, wait_job, write_documents
 from jobtesting import PG_ADMIN_DSN, pg_admin, pg_url
 from smalldisk import fill, small_disk
 from sqlalchemy import create_engine, text
 from sqlalchemy.ext.asyncio import create_async_engine
-from workerhome import DaemonHome
+from workerhome import DaemonHome, run
 
 from core.messages import encode
 from daemon.jobs.failures import KnownFailure, is_disk_full, known_failure
-from daemon.jobs.ingest import document_id_for
+from daemon.jobs.ingest import document_id_for, generate_job_id_for
 
 
 def _locked_error(path: Path) -> BaseException:
@@ -123,3 +126,44 @@ def test_a_file_added_and_read_unchanged_has_no_note(home: DaemonHome, tmp_path:
     row = wait_ended(home, [ingest], timeout=120).jobs[ingest]
     assert (row.status, row.message) == ("done", "")
     assert "file_changed" not in row.detail
+
+
+async def _keep_terminating(database: str, *, seconds: float) -> int:
+    """For ``seconds``, end every session on ``database`` as soon as it exists, as ``pg_terminate_backend`` (a DBA,
+    a failover) does; returns how many were ended."""
+    admin = await asyncpg.connect(PG_ADMIN_DSN)
+    sql = "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = $1"
+    killed, until = 0, time.monotonic() + seconds
+    try:
+        while time.monotonic() < until:
+            killed += int(await admin.fetchval(sql, database))
+            await asyncio.sleep(0.005)
+    finally:
+        await admin.close()
+    return killed
+
+
+@pytest.mark.postgres
+def test_postgresql_sessions_killed_again_and_again_during_a_job_get_it_retried_never_failed(
+    home: DaemonHome, tmp_path: Path
+):
+    with temporary_pg_database() as url:
+        home.settings["database_url"] = url
+        home.write_settings()
+        daemon = home.start(STUDYJOBS_BACKOFF="0.5,0.5", STUDYJOBS_REDISPATCH_AFTER="2")
+        # Every failed statement logs a traceback to stdout too: read it, or the pipe fills and the worker blocks.
+        drain = threading.Thread(target=daemon.stdout.read, name="drain-worker-output", daemon=True)  # type: ignore[union-attr]
+        drain.start()
+        source = tmp_path / "longo.txt"
+        source.write_text("\n\n".join([PORTUGUESE] * 40), encoding="utf-8")
+        (ingest,) = add(home, source)
+        generate = generate_job_id_for(ingest)
+        wait_job(home, generate, lambda r: r.status == "running", timeout=120, what="the generate job to run")
+        killed = run(_keep_terminating(url.rsplit("/", 1)[1], seconds=4.0))
+        assert killed > 0
+        row = wait_ended(home, [generate], timeout=180).jobs[generate]
+        assert row.status == "done", row.error
+        log = daemon_log(home)
+        assert "failed unexpectedly" not in log
+        assert daemon.poll() is None, "the daemon died"
+        home.stop_all()  # before its database is dropped
