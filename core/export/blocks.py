@@ -48,7 +48,7 @@ class Block:
     Attributes:
         kind: ``heading``, ``paragraph``, ``bullet``, ``numbered``, ``quote``, ``table``, ``code`` or ``rule``.
         text: The block's Markdown text (inline marks kept; a list item's text without its marker). The lines of
-            a paragraph, a list item or code are joined by newlines (in a paragraph they read as spaces).
+            a paragraph, a list item, a quote or code are joined by newlines (in a paragraph they read as spaces).
         level: A heading's level (1–6); a list item's depth (0 at the margin); else 0.
         number: A numbered item's number (0 for other blocks).
         rows: A table's cells, header row first (empty for other blocks).
@@ -169,7 +169,7 @@ def parse_blocks(markdown: str) -> list[Block]:
             while index < len(lines) and lines[index].lstrip().startswith(">"):
                 quoted.append(lines[index].lstrip()[1:].strip())
                 index += 1
-            blocks.append(Block("quote", " ".join(q for q in quoted if q)))
+            blocks.append(Block("quote", "\n".join(q for q in quoted if q)))
         elif bullet := _BULLET.match(line):
             more, index = _continuation(lines, index)
             blocks.append(Block("bullet", _joined(bullet.group(2), more), level=_depth(bullet.group(1))))

@@ -5,7 +5,7 @@ written in (labels in pt, en, es, fr, de and it):
 
 - a **key term** is a list item or paragraph that starts with a bold term followed by its definition
   (``- **Term**: definition``, ``**Term** — definition``, ``**Term:** definition``), or, under a heading such as
-  "Key terms" or "Glossary", ``Term: definition``;
+  "Key terms" or "Glossary" (the whole heading, numbered or not), ``Term: definition``;
 - a **review question** is a line labelled as one (``**Q:**``, ``Question 2:``, ``Pergunta:`` …) followed by a
   line labelled as its answer (``**A:**``, ``Answer:``, ``Resposta:`` …), or, under a heading such as "Review
   questions", a list item that ends with a question mark followed by its answer (the rest of the item, or the
@@ -30,14 +30,24 @@ __all__ = ["QUESTION", "TERM", "Card", "guide_cards", "guide_title", "page_refer
 
 TERM, QUESTION = "term", "question"
 
+_NUMBERING = r"^\W*(?:\d+(?:\.\d+)*\.?\s*)?(?:"
 _TERM_HEADINGS = re.compile(
-    r"key terms?|terms|glossary|gloss[áa]rio|termos?[- ]chave|termos|conceitos|t[ée]rminos|glosario|"
-    r"conceptos|termes|glossaire|notions|begriffe|glossar|schl[üu]sselbegriffe|termini|glossario|concetti",
+    _NUMBERING + r"key terms?|terms|key concepts|glossary|vocabulary|"  # en
+    r"termos(?:[- ]chave)?|palavras[- ]chave|conceitos(?:[- ]chave)?|gloss[áa]rio|vocabul[áa]rio|"  # pt
+    r"t[ée]rminos(?: clave)?|conceptos(?: clave)?|glosario|"  # es
+    r"termes(?: cl[ée]s?)?|notions(?: cl[ée]s?)?|glossaire|vocabulaire|"  # fr
+    r"(?:schl[üu]ssel)?begriffe|glossar|wortschatz|"  # de
+    r"termini(?: chiave)?|concetti(?: chiave)?|glossario|vocabolario"  # it
+    r")\W*$",
     re.IGNORECASE,
 )
 _QUESTION_HEADINGS = re.compile(
-    r"questions?|quest[õo]es|perguntas?|preguntas?|fragen|domande|quiz|review|revis[ãa]o|repaso|r[ée]vision|"
-    r"wiederholung|ripasso",
+    _NUMBERING + r"(?:review |study )?questions(?: for review)?|quiz|self[- ]check|check your understanding|"
+    r"exercises|quest[õo]es(?: de revis[ãa]o)?|perguntas(?: de revis[ãa]o)?|exerc[íi]cios|autoavalia[çc][ãa]o|"
+    r"preguntas(?: de repaso| de revisi[óo]n)?|ejercicios|questions de r[ée]vision|exercices|"
+    r"(?:wiederholungs|kontroll)?fragen(?: zur wiederholung)?|[üu]bungen|domande(?: di (?:ripasso|revisione))?|"
+    r"esercizi"
+    r")\W*$",
     re.IGNORECASE,
 )
 _QUESTION_LABEL = re.compile(
@@ -149,8 +159,8 @@ class _Reader:
         title = plain_text(block.text)
         if block.level <= 2:
             self.section = title if block.level == 2 else ""
-        self.in_terms = bool(_TERM_HEADINGS.search(title))
-        self.in_questions = bool(_QUESTION_HEADINGS.search(title)) and not self.in_terms
+        self.in_terms = bool(_TERM_HEADINGS.match(title))
+        self.in_questions = bool(_QUESTION_HEADINGS.match(title))
 
     def flush(self) -> None:
         """Store the waiting question when it has an answer."""

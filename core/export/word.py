@@ -26,10 +26,11 @@ __all__ = ["build_docx", "write_docx"]
 _LIST_STYLES = {"bullet": "List Bullet", "numbered": "List Number"}
 
 
-def _add_runs(paragraph: Paragraph, text: str) -> None:
-    """The styled runs of ``text``; a line that starts with a bold label ("**A:** …") starts a new line."""
+def _add_runs(paragraph: Paragraph, text: str, *, breaks: bool = False) -> None:
+    """The styled runs of ``text``; a line starts a new line when ``breaks`` or when it opens with a bold label
+    ("**A:** …"), else it reads on after a space."""
     for line_number, line in enumerate(text.split("\n")):
-        if line_number and line.startswith(("**", "__")):
+        if line_number and (breaks or line.startswith(("**", "__"))):
             paragraph.add_run().add_break()
         elif line_number:
             paragraph.add_run(" ")
@@ -88,7 +89,7 @@ def build_docx(markdown: str, title: str = "") -> Document:
         elif block.kind in _LIST_STYLES:
             _list_item(document, block)
         elif block.kind == "quote":
-            _add_runs(document.add_paragraph(style="Quote"), block.text)
+            _add_runs(document.add_paragraph(style="Quote"), block.text, breaks=True)
         elif block.kind == "table":
             _table(document, block)
         elif block.kind == "code":

@@ -36,7 +36,7 @@ def test_portuguese_labels_and_questions_listed_under_a_heading_are_read():
         "### Questões de revisão\n\n"
         "1. O que forma a membrana? (p. 3)\n   - Uma bicamada de fosfolipídios.\n"
         "2. **P:** Para que servem as proteínas?\n   **R:** Transportam substâncias.\n\n"
-        "Fontes: p. 3–5\n"
+        "*Fontes: pág. 3–5*\n"
     )
     assert guide_cards(markdown) == [
         Card(TERM, "Bicamada lipídica", "duas camadas de fosfolipídios.", "3–5", "Membrana"),
@@ -49,6 +49,23 @@ def test_portuguese_labels_and_questions_listed_under_a_heading_are_read():
 def test_plain_prose_gives_no_cards_and_a_question_without_an_answer_is_left_out():
     markdown = "# Notes\n\n## One\n\nJust a paragraph: with a colon.\n\n### Review questions\n\n- Why?\n"
     assert guide_cards(markdown) == []
+
+
+def test_a_heading_that_only_mentions_terms_does_not_turn_its_lines_into_cards():
+    prose = "- Price: the amount agreed when the order is placed.\n- Delivery: within ten days."
+    assert guide_cards(f"# Shop\n\n## Terms and conditions of sale\n\n{prose}\n") == []
+    assert [c.front for c in guide_cards(f"# Shop\n\n## 2.1 Key terms:\n\n{prose}\n")] == ["Price", "Delivery"]
+
+
+def test_a_section_made_of_quotes_gives_no_cards_and_its_quotes_keep_their_pages_in_the_text():
+    markdown = (
+        "# Doc\n\n## Part\n\n_This section is made of quotes from the document: the model's text failed the check._"
+        "\n\n> The first sentence of the passage is quoted here. (p. 2)\n\n> Another sentence. (p. 3)\n\n"
+        "*Sources: p. 2–3*\n"
+    )
+    assert guide_cards(markdown) == []
+    quotes = [b.text for b in parse_blocks(markdown) if b.kind == "quote"]
+    assert quotes == ["The first sentence of the passage is quoted here. (p. 2)", "Another sentence. (p. 3)"]
 
 
 def test_page_references_are_read_in_their_usual_spellings_and_taken_out_of_the_text():
