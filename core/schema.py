@@ -97,6 +97,8 @@ class Document(Base):
     char_count: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
     text_path: Mapped[str | None] = mapped_column(Text, nullable=True)
+    structure: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
+    """The pages and chapters of the text's paragraphs, JSON (:class:`core.document_structure.DocumentStructure`)."""
 
     status_extract: Mapped[str | None] = mapped_column(String(16), nullable=True)
     error_extract: Mapped[str | None] = mapped_column(Text, nullable=True)

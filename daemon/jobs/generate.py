@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import undefer
 
 from core.counters import OUTLINE, SECTIONS
+from core.document_structure import DocumentStructure
 from core.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
@@ -77,7 +78,13 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     report = _progress(ctx, tracker, estimate)
     plan = await tracker.run(
         "outline",
-        writer.outline(text, language=language, stop_event=ctx.stop_event, on_progress=report),
+        writer.outline(
+            text,
+            language=language,
+            structure=DocumentStructure.from_json(document.structure),
+            stop_event=ctx.stop_event,
+            on_progress=report,
+        ),
         size=len(text),
         stop_event=ctx.stop_event,
         message=ctx.text("outlining"),
@@ -175,7 +182,11 @@ async def _load_document(ctx: JobContext) -> Document:
     except ValueError:
         raise UserFacingError("document_missing") from None
     async with ctx.runtime.store.db.get_session_context() as session:
-        stmt = select(Document).where(Document.id == document_id).options(undefer(Document.text))
+        stmt = (
+            select(Document)
+            .where(Document.id == document_id)
+            .options(undefer(Document.text), undefer(Document.structure))
+        )
         document = (await session.scalars(stmt)).first()
     if document is None:
         raise UserFacingError("document_missing")

@@ -162,6 +162,7 @@ async def _save(ctx: JobContext, path: Path, extracted: ExtractedDocument, text:
         document.page_count = extracted.page_count
         document.char_count = len(text)
         document.text = text
+        document.structure = extracted.structure
         DOCUMENT_STAGES.mark(document, "extract", StageStatus.DONE, result=str(len(text)))
         if wants_guide:
             for stage in ("outline", "write"):

@@ -1,12 +1,15 @@
 """The study-guide writer: extracted text in, a Markdown study guide out.
 
-1. The text is cut into numbered passages (paragraphs, merged when short, split when long).
-2. Passages are grouped into chunks that fit the model's context window with room for the answer.
-3. For each chunk the model returns an outline (:class:`Outline`): sections with titles and the passages each
-   covers. The outline is repaired so that every passage belongs to a section, in document order.
-4. Each section is written from its passages. Prompts and output follow the document's language. The guide's
-   head and then each section are handed to ``on_part`` as soon as they are written; the guide's Markdown is
-   those parts joined (:mod:`core.guide_markdown`).
+1. The text is cut into numbered passages (paragraphs, merged when short, split when long) that remember their
+   paragraphs, hence their pages (:mod:`daemon.llm.guide_plan`).
+2. The sections are the document's own chapters when it declares them. Otherwise passages are grouped into
+   chunks that fit the model's context window with room for the answer, and for each chunk the model returns
+   an outline (:class:`Outline`), repaired so that every passage belongs to a section, in document order. A
+   section too long for one prompt is split into parts: no passage is cut.
+3. Each section is written from its passages and ends with its sources (pages, else chapter, else paragraphs).
+   Prompts and output follow the document's language. The guide's head, then each section, then a coverage
+   table (which pages fed which section, which were left out) are handed to ``on_part`` as soon as they are
+   written; the guide's Markdown is those parts joined (:mod:`core.guide_markdown`).
 
 Progress is reported through ``on_progress`` with real counters (step *i* of *n*, tokens generated of the
 step's budget), on the event loop's thread. The stop event ends the current generation within the generator's
@@ -24,9 +27,19 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from core.document_structure import DocumentStructure, paragraphs
 from core.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
 from daemon.llm.base import ChatMessage, TextGenerator, TokenProgress
 from daemon.llm.errors import InvalidOutputError
+from daemon.llm.guide_plan import (
+    chapter_sections,
+    coverage_markdown,
+    fit_sections,
+    labels_for,
+    passage_pages,
+    passage_spans,
+    sources_line,
+)
 from daemon.llm.prompts import PROMPTS, Language, Prompts, detect_language
 
 __all__ = [
@@ -43,8 +56,6 @@ __all__ = [
 
 _log = logging.getLogger(__name__)
 _PROMPT_OVERHEAD_TOKENS = 160  # instructions, chat template and passage labels, with a margin
-_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 
 
 class OutlineSection(BaseModel):
@@ -118,56 +129,25 @@ class GuidePlan:
         language: The document's (or forced) language.
         passages: The numbered passages (1-based in ``sections``).
         sections: Each section's title and the passage numbers it covers, in document order.
+        spans: Each passage's first and last 0-based paragraph of the text.
+        pages: Each passage's 1-based pages (empty when the document has no pages).
+        page_count: The document's pages, when it has pages.
+        from_chapters: The sections are the document's own chapters (no outline was asked of the model).
     """
 
     language: Language
     passages: tuple[str, ...]
     sections: tuple[tuple[str, tuple[int, ...]], ...]
+    spans: tuple[tuple[int, int], ...] = ()
+    pages: tuple[tuple[int, ...], ...] = ()
+    page_count: int | None = None
+    from_chapters: bool = False
 
 
 def split_passages(text: str, max_chars: int = 1200, min_chars: int = 300) -> list[str]:
     """Cut text into passages: paragraphs, short ones merged up to ``min_chars``, long ones split at
-    sentences.
-
-    A sentence longer than ``max_chars`` is cut at ``max_chars``. Whitespace inside paragraphs is normalised.
-    """
-    pieces: list[str] = []
-    for paragraph in _PARAGRAPH_BREAK.split(text):
-        paragraph = " ".join(paragraph.split())
-        if not paragraph:
-            continue
-        current = ""
-        for sentence in _SENTENCE_END.split(paragraph):
-            while len(sentence) > max_chars:
-                if current:
-                    pieces.append(current)
-                    current = ""
-                pieces.append(sentence[:max_chars])
-                sentence = sentence[max_chars:]
-            if current and len(current) + 1 + len(sentence) > max_chars:
-                pieces.append(current)
-                current = sentence
-            else:
-                current = f"{current} {sentence}".strip()
-        if current:
-            pieces.append(current)
-        pieces.append("")  # paragraph boundary marker
-    passages: list[str] = []
-    buffer = ""
-    for piece in pieces:
-        if not piece:
-            if buffer and len(buffer) >= min_chars:
-                passages.append(buffer)
-                buffer = ""
-            continue
-        if buffer and len(buffer) + 2 + len(piece) > max_chars:
-            passages.append(buffer)
-            buffer = piece
-        else:
-            buffer = f"{buffer}\n\n{piece}" if buffer else piece
-    if buffer:
-        passages.append(buffer)
-    return passages
+    sentences, a sentence longer than ``max_chars`` split into pieces (see :func:`guide_plan.passage_spans`)."""
+    return [passage for passage, _span in passage_spans(text, max_chars, min_chars)]
 
 
 class GuideWriter:
@@ -202,6 +182,7 @@ class GuideWriter:
         *,
         title: str | None = None,
         language: Language | None = None,
+        structure: DocumentStructure | None = None,
         stop_event: threading.Event | None = None,
         on_progress: ProgressCallback | None = None,
     ) -> StudyGuide:
@@ -211,6 +192,8 @@ class GuideWriter:
             text: The document's extracted text.
             title: The guide's heading; defaults to "Study guide" in the document's language.
             language: Forces the language instead of guessing it.
+            structure: The document's pages and chapters (:mod:`core.document_structure`), for citations and
+                the plan.
             stop_event: Set from any thread to stop; see the module docstring.
             on_progress: Called at the start of each step and after each token.
 
@@ -219,7 +202,9 @@ class GuideWriter:
             GenerationStoppedError: ``stop_event`` was set.
             LLMError: The model failed; see its ``transient`` flag.
         """
-        plan = await self.outline(text, language=language, stop_event=stop_event, on_progress=on_progress)
+        plan = await self.outline(
+            text, language=language, structure=structure, stop_event=stop_event, on_progress=on_progress
+        )
         return await self.write_sections(plan, title=title, stop_event=stop_event, on_progress=on_progress)
 
     async def outline(
@@ -227,22 +212,43 @@ class GuideWriter:
         text: str,
         *,
         language: Language | None = None,
+        structure: DocumentStructure | None = None,
         stop_event: threading.Event | None = None,
         on_progress: ProgressCallback | None = None,
     ) -> GuidePlan:
-        """The first half of :meth:`write`: cut the text into passages and ask the model for the sections."""
-        passages = split_passages(text)
-        if not passages:
+        """The first half of :meth:`write`: cut the text into passages and plan the sections.
+
+        The sections are the document's own chapters when ``structure`` has at least two that fit this text;
+        otherwise the model is asked for an outline, chunk by chunk. A section too long for one prompt is split
+        into parts (:func:`guide_plan.fit_sections`), so every passage is written from, whole.
+        """
+        cut = passage_spans(text)
+        if not cut:
             raise ValueError("The document has no text to write a study guide from.")
+        passages = [passage for passage, _span in cut]
+        spans = tuple(span for _passage, span in cut)
         lang: Language = language or detect_language(text)
         prompts = PROMPTS[lang]
         report = on_progress or (lambda _progress: None)
-        chunks = await self._chunks(passages)
-        sections: list[tuple[str, list[int]]] = []
-        for step, chunk in enumerate(chunks, start=1):
-            outline = await self._outline(passages, chunk, prompts, step, len(chunks), stop_event, report)
-            sections.extend(outline)
-        return GuidePlan(language=lang, passages=tuple(passages), sections=tuple((t, tuple(n)) for t, n in sections))
+        known = structure if structure is not None and structure.fits(len(paragraphs(text))) else DocumentStructure()
+        sections = chapter_sections(spans, known.chapters)
+        from_chapters = bool(sections)
+        if not sections:
+            chunks = await self._chunks(passages)
+            for step, chunk in enumerate(chunks, start=1):
+                sections.extend(await self._outline(passages, chunk, prompts, step, len(chunks), stop_event, report))
+        costs = [await self.generator.count_tokens(passage) + 2 for passage in passages]
+        budget = self.generator.context_window - self.section_tokens - _PROMPT_OVERHEAD_TOKENS
+        sections = fit_sections(sections, costs, budget, labels_for(lang))
+        return GuidePlan(
+            language=lang,
+            passages=tuple(passages),
+            sections=tuple((t, tuple(n)) for t, n in sections),
+            spans=spans,
+            pages=passage_pages(spans, known),
+            page_count=known.page_count,
+            from_chapters=from_chapters,
+        )
 
     async def write_sections(
         self,
@@ -262,14 +268,15 @@ class GuideWriter:
             stop_event: Set from any thread to stop; see the module docstring.
             on_progress: Called at the start of each step and after each token.
             on_part: Awaited with the head first, then with each section as soon as it is written (not for the
-                sections taken from ``written``).
+                sections taken from ``written``), then with the coverage table (position: sections + 1).
             written: Bodies of sections an earlier attempt wrote, by 1-based position: those are not asked of the
                 model again. The caller checks that they belong to this plan.
 
-        The Markdown is :func:`core.guides.join_guide` of the head and the sections, so it equals the parts
-        ``on_part`` was given, joined.
+        The Markdown is :func:`core.guides.join_guide` of the head, the sections and the coverage, so it equals
+        the parts ``on_part`` was given, joined.
         """
         prompts = PROMPTS[plan.language]
+        labels = labels_for(plan.language)
         report = on_progress or (lambda _progress: None)
         heading = title or prompts.guide_title
         head = head_markdown(heading)
@@ -283,10 +290,16 @@ class GuideWriter:
                 body = await self._section(
                     plan.passages, section_title, list(numbers), prompts, step, len(plan.sections), stop_event, report
                 )
+                chapter = section_title if plan.from_chapters else None
+                sources = sources_line(numbers, plan.pages, plan.spans, chapter, labels)
+                body = f"{body}\n\n{sources}".strip() if sources else body
                 if on_part is not None:
                     await on_part(step, section_title, section_markdown(section_title, body))
             sections.append(GuideSection(title=section_title, passages=tuple(numbers), body=body))
-        markdown = join_guide([head, *(section_markdown(s.title, s.body) for s in sections)])
+        coverage = coverage_markdown(plan.sections, plan.pages, plan.spans, plan.page_count, labels)
+        if on_part is not None:
+            await on_part(len(plan.sections) + 1, labels["coverage"], coverage)
+        markdown = join_guide([head, *(section_markdown(s.title, s.body) for s in sections), coverage])
         return StudyGuide(title=heading, language=plan.language, sections=tuple(sections), markdown=markdown)
 
     async def _chunks(self, passages: Sequence[str]) -> list[list[int]]:

@@ -158,4 +158,5 @@ def read_document(
         title=output.title,
         sha256=digest,
         size_bytes=len(data),
+        structure=output.structure,
     )

@@ -35,6 +35,8 @@ class ExtractedDocument:
         title: From the document's metadata, else its first heading; ``None`` when it has neither.
         sha256: Hex SHA-256 of the file's bytes.
         size_bytes: Size of the file in bytes.
+        structure: The pages and chapters of the text's paragraphs, as JSON
+            (:class:`core.document_structure.DocumentStructure`); ``None`` when the format has neither.
     """
 
     text: str
@@ -45,6 +47,7 @@ class ExtractedDocument:
     title: str | None
     sha256: str
     size_bytes: int
+    structure: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,7 @@ class ReaderOutput:
         title: Metadata title or first heading.
         language_hint: The language the document's metadata claims (any spelling), used only when detection
             from the text is unsure.
+        structure: See :attr:`ExtractedDocument.structure`.
     """
 
     text: str
@@ -65,6 +69,7 @@ class ReaderOutput:
     page_count: int | None = None
     title: str | None = None
     language_hint: str | None = None
+    structure: str | None = None
 
 
 class Progress:

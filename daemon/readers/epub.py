@@ -29,6 +29,8 @@ import re
 from urllib.parse import unquote, urldefrag
 from xml.etree.ElementTree import Element, ParseError
 
+from core.document_structure import Chapter, DocumentStructure
+from core.document_structure import paragraphs as split_paragraphs
 from daemon.readers.archive import SafeArchive, open_archive, parse_xml
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import clean_text, has_words, join_paragraphs, title_candidate
@@ -247,4 +249,19 @@ def read_epub(data: bytes, progress: Progress) -> ReaderOutput:
         format="epub",
         title=title_candidate(title) or title_candidate(first_heading, max_length=150),
         language_hint=language,
+        structure=_structure(texts),
     )
+
+
+def _structure(texts: list[str]) -> str | None:
+    """The chapters as JSON: each chapter whose first paragraph is short enough to be its title, at the
+    paragraph where it starts in the joined text."""
+    chapters: list[Chapter] = []
+    count = 0
+    for chapter_text in texts:
+        found = split_paragraphs(chapter_text.strip()) if chapter_text.strip() else []
+        name = title_candidate(found[0], max_length=120) if found and len(found[0]) <= 120 else None
+        if name is not None:
+            chapters.append(Chapter(name, count))
+        count += len(found)
+    return DocumentStructure(chapters=tuple(chapters)).to_json() if len(chapters) >= 2 else None

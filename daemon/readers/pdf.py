@@ -22,11 +22,12 @@ from typing import Any
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 
+from core.document_structure import Chapter, DocumentStructure
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import title_candidate
 from daemon.readers.errors import ExtractionError
 from daemon.readers.pdf_integrity import BackgroundStreamCheck, StreamDamage
-from daemon.readers.pdf_text import enough_words, page_lines, pages_to_text
+from daemon.readers.pdf_text import enough_words, page_lines, pages_to_paragraphs
 
 __all__ = ["PDFIUM_LOCK", "pdfium_lock", "read_pdf"]
 
@@ -110,6 +111,7 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         try:
             page_count = len(document)
             title = _metadata_title(document)
+            bookmarks = _bookmarks(document, page_count)
             encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(document) != -1
         except BaseException:
             document.close()
@@ -137,7 +139,8 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
             check.close()
         with pdfium_lock():
             document.close()
-    text = pages_to_text(pages)
+    paragraphs, spans = pages_to_paragraphs(pages)
+    text = "\n\n".join(paragraphs)
     if not enough_words(text, max(3, min(page_count, 20))):
         raise ExtractionError("no_text", format="pdf", detail=f"{len(text)} characters in {page_count} pages")
     first_line = next((lines[0] for lines in pages if lines), None)
@@ -146,4 +149,37 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         format="pdf",
         page_count=page_count,
         title=title_candidate(title) or title_candidate(first_line, max_length=150),
+        structure=_structure(spans, page_count, bookmarks),
     )
+
+
+_MAX_BOOKMARKS = 2000
+
+
+def _bookmarks(document: Any, page_count: int) -> list[tuple[str, int, int]]:
+    """The table of contents as ``(title, 1-based page, level)`` (lock held by the caller); entries without a
+    page in the document are left out, and a damaged outline gives what was read before the damage."""
+    found: list[tuple[str, int, int]] = []
+    try:
+        for bookmark in document.get_toc(max_depth=4):
+            destination = bookmark.get_dest()
+            index = destination.get_index() if destination is not None else None
+            name = title_candidate(bookmark.get_title() or "", max_length=120)
+            if name and isinstance(index, int) and 0 <= index < page_count:
+                found.append((name, index + 1, int(bookmark.level) + 1))
+            if len(found) >= _MAX_BOOKMARKS:
+                break
+    except (pdfium.PdfiumError, ValueError, UnicodeDecodeError):
+        pass
+    return found
+
+
+def _structure(spans: list[tuple[int, int]], page_count: int, bookmarks: list[tuple[str, int, int]]) -> str:
+    """The document's structure as JSON: each paragraph's pages, and each bookmark at the first paragraph
+    that starts on or after its page (bookmarks past the last paragraph are left out)."""
+    chapters: list[Chapter] = []
+    for name, page, level in bookmarks:
+        paragraph = next((i for i, (first, _last) in enumerate(spans) if first >= page), None)
+        if paragraph is not None:
+            chapters.append(Chapter(name, paragraph, level))
+    return DocumentStructure(tuple(spans), page_count, tuple(chapters)).to_json()

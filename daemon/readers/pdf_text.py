@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from daemon.readers.cleanup import collapse_spaces, remove_invisibles, to_nfc
 
-__all__ = ["enough_words", "page_lines", "pages_to_text"]
+__all__ = ["enough_words", "page_lines", "pages_to_paragraphs", "pages_to_text"]
 
 _SOFT_BREAK = re.compile("[\x02\ufffe\u00ad](?:\r?\n)?")
 _ROMAN = r"(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
@@ -139,19 +139,27 @@ def _paragraphs(lines: list[str]) -> tuple[list[str], bool]:
 def pages_to_text(pages: Sequence[list[str]]) -> str:
     """The document's clean text from each page's lines (see :func:`page_lines`), paragraphs separated by a
     blank line."""
+    return "\n\n".join(pages_to_paragraphs(pages)[0])  # lines are clean (NFC, single spaces) and stripped already
+
+
+def pages_to_paragraphs(pages: Sequence[list[str]]) -> tuple[list[str], list[tuple[int, int]]]:
+    """The document's paragraphs (see :func:`pages_to_text`) and, for each, its first and last 1-based page."""
     running = _running_lines(pages)
     out: list[str] = []
+    spans: list[tuple[int, int]] = []
     open_end = False
-    for lines in pages:
+    for number, lines in enumerate(pages, start=1):
         paragraphs, page_open = _paragraphs(_trim(lines, running))
         if not paragraphs:
             continue
         if open_end and out and paragraphs[0][:1].islower():
             out[-1] = _join(out[-1], paragraphs[0])
+            spans[-1] = (spans[-1][0], number)
             paragraphs = paragraphs[1:]
         out.extend(paragraphs)
+        spans.extend((number, number) for _ in paragraphs)
         open_end = page_open
-    return "\n\n".join(out)  # lines are clean (NFC, single spaces) and stripped already
+    return out, spans
 
 
 def enough_words(text: str, minimum: int) -> bool:

@@ -19,6 +19,7 @@ runs (:func:`daemon.readers.sniff.ole_is_encrypted`).
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -30,6 +31,8 @@ from docx.oxml.ns import qn
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
+from core.document_structure import Chapter, DocumentStructure
+from core.document_structure import paragraphs as split_paragraphs
 from daemon.readers.archive import SafeArchive, open_archive, parse_xml
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import clean_text, has_words, join_paragraphs, title_candidate
@@ -40,6 +43,7 @@ __all__ = ["read_docx"]
 _P, _TBL, _SDT, _SDT_CONTENT = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:sdtContent")
 _CONTENT_TYPES = "[Content_Types].xml"
 _XML_SUFFIXES = (".xml", ".rels")
+_HEADING_STYLE = re.compile(r"(?:heading|t[íi]tulo)\s*([1-3])")
 _TITLE_STYLES = ("title", "heading 1", "título", "título 1", "titulo", "titulo 1")
 # What python-docx and the libraries under it raise for a damaged package: a broken zip or deflate stream, a
 # missing part, bad XML (lxml's XMLSyntaxError is a SyntaxError), a truncated member.
@@ -115,6 +119,15 @@ def _style_name(paragraph: Paragraph) -> str:
     return (style.name or "").lower() if style is not None else ""
 
 
+def _heading(paragraph: Paragraph, text: str, index: int) -> Chapter | None:
+    """A chapter for a paragraph styled as a heading ("Heading 1" … "Heading 3", "Título 1" …) with words."""
+    match = _HEADING_STYLE.fullmatch(_style_name(paragraph))
+    name = title_candidate(text, max_length=120)
+    if match is None or name is None:
+        return None
+    return Chapter(name, index, int(match.group(1)))
+
+
 def read_docx(data: bytes, progress: Progress) -> ReaderOutput:
     """Read a .docx file's body text.
 
@@ -139,15 +152,22 @@ def read_docx(data: bytes, progress: Progress) -> ReaderOutput:
     progress.start(len(blocks))
     paragraphs: list[str] = []
     heading: str | None = None
+    chapters: list[Chapter] = []
+    count = 0  # paragraphs of the joined text so far
     try:
         for block in blocks:
             if isinstance(block, Paragraph):
                 text = block.text
                 if heading is None and text.strip() and _style_name(block) in _TITLE_STYLES:
                     heading = text
+                chapter = _heading(block, text, count)
+                if chapter is not None:
+                    chapters.append(chapter)
             else:
                 text = _table_text(block)
             paragraphs.append(clean_text(text))
+            if paragraphs[-1].strip():
+                count += len(split_paragraphs(paragraphs[-1].strip()))
             progress.advance()
     except _DAMAGED as exc:
         raise ExtractionError("corrupt_file", format="docx", detail=f"{type(exc).__name__}: {exc}") from None
@@ -158,5 +178,6 @@ def read_docx(data: bytes, progress: Progress) -> ReaderOutput:
         text=text,
         format="docx",
         title=title_candidate(meta_title) or title_candidate(heading),
+        structure=DocumentStructure(chapters=tuple(chapters)).to_json() if chapters else None,
         language_hint=meta_language or None,
     )

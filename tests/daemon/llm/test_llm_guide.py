@@ -103,7 +103,10 @@ async def test_tiny_model_guide_is_exact(tiny: LlamaCppGenerator) -> None:
     guide = await GuideWriter(tiny, section_tokens=40, outline_tokens=300).write(ENGLISH)
     assert guide.language == "en"
     assert [(s.title, s.passages) for s in guide.sections] == [(TINY_TITLE, (1,))]  # short paragraphs merge
-    assert guide.markdown == f"# Study guide\n\n## {TINY_TITLE}\n\n{expected_tiny_reply(40)}\n"
+    coverage = f"## Coverage\n\n| Section | Source |\n|---|---|\n| {TINY_TITLE} | paragraphs 1–2 |"
+    sources = "*Sources: paragraphs 1–2*"  # a text without pages or chapters cites its paragraphs
+    body = f"{expected_tiny_reply(40)}\n\n{sources}"
+    assert guide.markdown == f"# Study guide\n\n## {TINY_TITLE}\n\n{body}\n\n{coverage}\n"
 
 
 async def test_portuguese_document_gets_portuguese_prompts_and_title(tiny: LlamaCppGenerator) -> None:
@@ -137,7 +140,7 @@ async def test_long_document_is_chunked_to_the_context_and_progress_is_real(tiny
     assert covered == list(range(1, len(covered) + 1))
     assert guide.sections[0].title == TINY_TITLE
     assert [s.title for s in guide.sections[1:]] == [f"Part {i}" for i in range(2, chunks + 1)]
-    assert guide.markdown.count("\n## ") == len(guide.sections)
+    assert guide.markdown.count("\n## ") == len(guide.sections) + 1  # and the coverage table
 
 
 async def test_each_part_is_handed_over_as_soon_as_it_is_written_and_the_parts_joined_are_the_guide(
@@ -157,11 +160,13 @@ async def test_each_part_is_handed_over_as_soon_as_it_is_written_and_the_parts_j
     guide = await writer.write_sections(plan, title="Topics", on_progress=progress.append, on_part=on_part)
 
     assert len(guide.sections) > 1
-    assert [p[0] for p in parts] == list(range(len(guide.sections) + 1))
+    count = len(guide.sections)
+    assert [p[0] for p in parts] == list(range(count + 2))  # the head, the sections, the coverage table
     assert parts[0][:3] == (0, "Topics", "# Topics")
-    assert [p[1] for p in parts[1:]] == [s.title for s in guide.sections]
-    assert [p[3] for p in parts] == list(range(len(guide.sections) + 1))  # each before the next one starts
-    assert [p[2] for p in parts[1:]] == [f"## {s.title}\n\n{s.body}" for s in guide.sections]
+    assert [p[1] for p in parts[1:-1]] == [s.title for s in guide.sections]
+    assert [p[3] for p in parts[:-1]] == list(range(count + 1))  # each before the next one starts
+    assert [p[2] for p in parts[1:-1]] == [f"## {s.title}\n\n{s.body}" for s in guide.sections]
+    assert parts[-1][1] == "Coverage"
     assert guide.markdown == "\n\n".join(p[2] for p in parts) + "\n"
 
 
@@ -181,7 +186,7 @@ async def test_sections_an_earlier_attempt_wrote_are_not_asked_of_the_model_agai
     assert len(recording.sent) - asked_first == len(plan.sections) - 1
     assert again.sections[0].body == "Kept from before."
     assert [s.body for s in again.sections[1:]] == [s.body for s in first.sections[1:]]
-    assert parts == [0, *range(2, len(plan.sections) + 1)]
+    assert parts == [0, *range(2, len(plan.sections) + 2)]
 
 
 async def test_stop_while_writing_a_section(tiny: LlamaCppGenerator) -> None:
@@ -202,7 +207,8 @@ async def test_stop_while_writing_a_section(tiny: LlamaCppGenerator) -> None:
 
 async def test_an_outline_cut_by_its_token_budget_falls_back_to_one_part(tiny: LlamaCppGenerator) -> None:
     guide = await GuideWriter(tiny, section_tokens=5, outline_tokens=20).write(ENGLISH)
-    assert [(s.title, s.passages, s.body) for s in guide.sections] == [("Part 1", (1,), "abcde")]
+    sources = "*Sources: paragraphs 1–2*"
+    assert [(s.title, s.passages, s.body) for s in guide.sections] == [("Part 1", (1,), f"abcde\n\n{sources}")]
 
 
 async def test_empty_document_is_refused(tiny: LlamaCppGenerator) -> None:

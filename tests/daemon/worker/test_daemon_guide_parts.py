@@ -83,7 +83,8 @@ def test_a_real_generate_job_stores_each_section_while_it_writes_and_the_guide_i
     assert job.status == "done", job.error
 
     assert guide.section_count > 1
-    assert [p.position for p in parts] == list(range(guide.section_count + 1))
+    assert [p.position for p in parts] == list(range(guide.section_count + 2))  # head, sections, coverage
+    assert parts[-1].title == "Cobertura"
     assert parts[0].title == "longo" and parts[0].markdown == "# longo"
     assert all(p.markdown.startswith(f"## {p.title}\n\n") and p.origin == "model" for p in parts[1:])
     joined = "\n\n".join(p.markdown for p in parts) + "\n"
@@ -122,7 +123,7 @@ def test_a_new_daemon_after_a_kill_keeps_the_sections_already_written_and_writes
     guide, parts, job = run(_final(home, generate))
 
     assert job.status == "done" and job.attempts == 2, job.error
-    assert len(before.parts) < len(parts) == guide.section_count + 1
+    assert len(before.parts) < len(parts) == guide.section_count + 2
     after = {position: (markdown, created) for position, markdown, created in run(_look(home, generate)).parts}
     for position, markdown, created in before.parts[1:]:
         assert after[position] == (markdown, created), f"section {position} was written again"

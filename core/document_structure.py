@@ -1,0 +1,102 @@
+"""Where a document's text came from: the pages of each paragraph and the document's own chapters.
+
+A reader records, for the clean text it returns, the pages each paragraph lies on (PDF) and the chapters the
+document declares (PDF bookmarks, Word headings, EPUB chapters), each at the paragraph where it starts. The
+study-guide writer uses it to cite pages and to follow the document's own structure. It is stored with the
+document as JSON (``documents.structure``).
+
+Paragraphs are the text's blocks separated by a blank line (:func:`paragraphs`), counted from 0. A structure
+whose paragraph count does not match the text it is used with is ignored by :meth:`DocumentStructure.fits`.
+Pure data and functions, standard library only; thread-safe.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["Chapter", "DocumentStructure", "page_ranges", "paragraphs"]
+
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+
+
+def paragraphs(text: str) -> list[str]:
+    """The text's paragraphs (blocks separated by a blank line), in order; the unit the structure counts."""
+    return _PARAGRAPH_BREAK.split(text) if text else []
+
+
+@dataclass(frozen=True, slots=True)
+class Chapter:
+    """A chapter or heading the document declares: its ``title``, the 0-based ``paragraph`` where it starts, and
+    its ``level`` (1: top level)."""
+
+    title: str
+    paragraph: int
+    level: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentStructure:
+    """The provenance of a document's paragraphs.
+
+    Attributes:
+        paragraph_pages: For each paragraph, its first and last 1-based page (empty for formats without pages).
+        page_count: The document's pages (``None`` without pages).
+        chapters: The document's own chapters, in text order.
+    """
+
+    paragraph_pages: tuple[tuple[int, int], ...] = ()
+    page_count: int | None = None
+    chapters: tuple[Chapter, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> str:
+        """The structure as compact JSON text (what :meth:`from_json` reads)."""
+        data = {
+            "pages": [list(p) for p in self.paragraph_pages],
+            "page_count": self.page_count,
+            "chapters": [[c.title, c.paragraph, c.level] for c in self.chapters],
+        }
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | None) -> DocumentStructure:
+        """The structure stored as ``text``; an empty structure for ``None`` or unreadable text."""
+        if not text:
+            return cls()
+        try:
+            data = json.loads(text)
+            pages = tuple((int(a), int(b)) for a, b in data.get("pages", []))
+            chapters = tuple(Chapter(str(t), int(p), int(level)) for t, p, level in data.get("chapters", []))
+            count = data.get("page_count")
+            return cls(pages, int(count) if count is not None else None, chapters)
+        except (ValueError, TypeError, AttributeError):
+            return cls()
+
+    def fits(self, paragraph_count: int) -> bool:
+        """Whether this structure describes a text of ``paragraph_count`` paragraphs."""
+        if self.paragraph_pages and len(self.paragraph_pages) != paragraph_count:
+            return False
+        return all(0 <= c.paragraph < paragraph_count for c in self.chapters)
+
+    def pages(self, first: int, last: int) -> set[int]:
+        """The pages of paragraphs ``first`` to ``last`` (0-based, inclusive); empty without page data."""
+        found: set[int] = set()
+        for low, high in self.paragraph_pages[first : last + 1]:
+            found.update(range(low, high + 1))
+        return found
+
+
+def page_ranges(pages: set[int] | list[int]) -> str:
+    """Pages as ranges: ``{3, 4, 5, 9}`` → ``"3–5, 9"``."""
+    ordered = sorted(set(pages))
+    ranges: list[str] = []
+    start = previous = ordered[0] if ordered else 0
+    for page in ordered[1:]:
+        if page != previous + 1:
+            ranges.append(f"{start}–{previous}" if previous > start else str(start))
+            start = page
+        previous = page
+    if ordered:
+        ranges.append(f"{start}–{previous}" if previous > start else str(start))
+    return ", ".join(ranges)

@@ -1,0 +1,228 @@
+"""The plan of a study guide: passages that remember where they came from, sections that follow the document's
+own chapters where it has them, sections that fit the model's context, and the sources each section cites.
+
+* :func:`passage_spans` cuts the text into passages like :func:`daemon.llm.guide.split_passages` and keeps, for
+  each, the paragraphs (:func:`core.document_structure.paragraphs`) it was made from.
+* :func:`chapter_sections` makes the sections from the document's chapters (PDF bookmarks, Word headings, EPUB
+  chapters): no model call.
+* :func:`fit_sections` splits a section whose passages do not fit one prompt into consecutive parts, so no
+  passage is ever cut to fit.
+* :func:`sources_line` and :func:`coverage_markdown` write the citations: pages where the document has pages,
+  else chapters, else paragraph numbers.
+
+Pure functions over plain data; thread-safe.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.document_structure import Chapter, DocumentStructure, page_ranges, paragraphs
+
+__all__ = [
+    "Labels",
+    "chapter_sections",
+    "coverage_markdown",
+    "fit_sections",
+    "labels_for",
+    "passage_spans",
+    "sources_line",
+]
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+
+Span = tuple[int, int]
+"""First and last 0-based paragraph of a passage."""
+
+Labels = dict[str, str]
+
+_LABELS: dict[str, Labels] = {
+    "en": {
+        "sources": "Sources",
+        "pages": "p. {pages}",
+        "paragraphs": "paragraphs {paragraphs}",
+        "chapter": "chapter “{title}”",
+        "coverage": "Coverage",
+        "section": "Section",
+        "where": "Source",
+        "left_out": "Pages left out: {pages} (no text on the page: blank, an image or a scan).",
+        "nothing_left_out": "Every page with text fed a section.",
+        "continued": "{title} ({part})",
+    },
+    "pt": {
+        "sources": "Fontes",
+        "pages": "pág. {pages}",
+        "paragraphs": "parágrafos {paragraphs}",
+        "chapter": "capítulo “{title}”",
+        "coverage": "Cobertura",
+        "section": "Seção",
+        "where": "Fonte",
+        "left_out": "Páginas não usadas: {pages} (sem texto na página: em branco, uma imagem ou digitalizada).",
+        "nothing_left_out": "Todas as páginas com texto foram usadas em alguma seção.",
+        "continued": "{title} ({part})",
+    },
+}
+
+
+def labels_for(language: str) -> Labels:
+    """The citation words in ``language`` (English for a language without its own)."""
+    return _LABELS.get(language, _LABELS["en"])
+
+
+def passage_spans(text: str, max_chars: int = 1200, min_chars: int = 300) -> list[tuple[str, Span]]:
+    """Cut text into passages with the paragraphs each came from.
+
+    Paragraphs shorter than ``min_chars`` are merged with the next ones; a paragraph longer than ``max_chars`` is
+    split at sentences, and a sentence longer than ``max_chars`` into pieces of ``max_chars``: nothing is cut
+    away. Whitespace inside a paragraph is normalised.
+    """
+    pieces: list[tuple[str, int]] = []  # ("", index) closes paragraph ``index``
+    for index, paragraph in enumerate(paragraphs(text)):
+        paragraph = " ".join(paragraph.split())
+        if not paragraph:
+            continue
+        current = ""
+        for sentence in _SENTENCE_END.split(paragraph):
+            while len(sentence) > max_chars:
+                if current:
+                    pieces.append((current, index))
+                    current = ""
+                pieces.append((sentence[:max_chars], index))
+                sentence = sentence[max_chars:]
+            if current and len(current) + 1 + len(sentence) > max_chars:
+                pieces.append((current, index))
+                current = sentence
+            else:
+                current = f"{current} {sentence}".strip()
+        if current:
+            pieces.append((current, index))
+        pieces.append(("", index))
+    passages: list[tuple[str, Span]] = []
+    buffer, first, last = "", -1, -1
+    for piece, index in pieces:
+        if not piece:
+            if buffer and len(buffer) >= min_chars:
+                passages.append((buffer, (first, last)))
+                buffer = ""
+            continue
+        if buffer and len(buffer) + 2 + len(piece) > max_chars:
+            passages.append((buffer, (first, last)))
+            buffer = ""
+        if not buffer:
+            first = index
+        buffer = f"{buffer}\n\n{piece}" if buffer else piece
+        last = index
+    if buffer:
+        passages.append((buffer, (first, last)))
+    return passages
+
+
+def chapter_sections(spans: Sequence[Span], chapters: Sequence[Chapter]) -> list[tuple[str, list[int]]]:
+    """Sections from the document's chapters: each passage (1-based) goes to the last chapter that starts at or
+    before its first paragraph (passages before the first chapter go to the first).
+
+    Only the top level is used, or the top two levels when the top one has a single chapter. Chapters without a
+    passage of their own are left out. Empty when the document has fewer than two usable chapters.
+    """
+    if not chapters or not spans:
+        return []
+    top = min(c.level for c in chapters)
+    chosen = [c for c in chapters if c.level == top]
+    if len(chosen) < 2:
+        chosen = [c for c in chapters if c.level <= top + 1]
+    if len(chosen) < 2:
+        return []
+    sections: list[tuple[str, list[int]]] = []
+    owner = 0
+    members: dict[int, list[int]] = {}
+    for number, (first, _last) in enumerate(spans, start=1):
+        while owner + 1 < len(chosen) and chosen[owner + 1].paragraph <= first:
+            owner += 1
+        members.setdefault(owner, []).append(number)
+    for index, chapter in enumerate(chosen):
+        if index in members:
+            sections.append((chapter.title, members[index]))
+    return sections if len(sections) >= 2 else []
+
+
+def fit_sections(
+    sections: Sequence[tuple[str, Sequence[int]]], costs: Sequence[int], budget: int, labels: Labels
+) -> list[tuple[str, list[int]]]:
+    """Split every section whose passages cost more than ``budget`` tokens into consecutive parts that fit
+    (titled "Title (1)", "Title (2)" …). A passage alone over the budget is a part of its own.
+
+    Args:
+        sections: Titles and 1-based passage numbers.
+        costs: The prompt tokens of each passage (index ``n - 1``).
+        budget: The tokens the passages of one section prompt may take.
+        labels: :func:`labels_for` the guide's language.
+    """
+    fitted: list[tuple[str, list[int]]] = []
+    for title, numbers in sections:
+        parts: list[list[int]] = [[]]
+        used = 0
+        for n in numbers:
+            cost = costs[n - 1]
+            if parts[-1] and used + cost > budget:
+                parts.append([])
+                used = 0
+            parts[-1].append(n)
+            used += cost
+        if len(parts) == 1:
+            fitted.append((title, parts[0]))
+        else:
+            fitted.extend((labels["continued"].format(title=title, part=i), p) for i, p in enumerate(parts, 1))
+    return fitted
+
+
+def passage_pages(spans: Sequence[Span], structure: DocumentStructure) -> tuple[tuple[int, ...], ...]:
+    """The pages of each passage (empty tuples when the document has no page data)."""
+    if not structure.paragraph_pages:
+        return ()
+    return tuple(tuple(sorted(structure.pages(first, last))) for first, last in spans)
+
+
+def sources_line(
+    numbers: Sequence[int], pages: Sequence[Sequence[int]], spans: Sequence[Span], chapter: str | None, labels: Labels
+) -> str:
+    """The last line of a section: its pages ("*Sources: p. 12–15*"), else its chapter, else its paragraphs."""
+    cited = sorted({p for n in numbers for p in pages[n - 1]}) if pages else []
+    if cited:
+        where = labels["pages"].format(pages=page_ranges(cited))
+    elif chapter:
+        where = labels["chapter"].format(title=chapter)
+    else:
+        found = {i + 1 for n in numbers for i in range(spans[n - 1][0], spans[n - 1][1] + 1)} if spans else set()
+        if not found:
+            return ""
+        where = labels["paragraphs"].format(paragraphs=page_ranges(found))
+    return f"*{labels['sources']}: {where}*"
+
+
+def coverage_markdown(
+    sections: Sequence[tuple[str, Sequence[int]]],
+    pages: Sequence[Sequence[int]],
+    spans: Sequence[Span],
+    page_count: int | None,
+    labels: Labels,
+) -> str:
+    """The guide's last part: a table of which pages (or paragraphs) fed which section, and the pages left out
+    and why. Every passage is in a section, so a page is left out only when no paragraph of text came from it."""
+    rows = [f"| {labels['section']} | {labels['where']} |", "|---|---|"]
+    used: set[int] = set()
+    for title, numbers in sections:
+        cited = {p for n in numbers for p in pages[n - 1]} if pages else set()
+        used |= cited
+        if cited:
+            where = labels["pages"].format(pages=page_ranges(cited))
+        else:
+            found = {i + 1 for n in numbers for i in range(spans[n - 1][0], spans[n - 1][1] + 1)} if spans else set()
+            where = labels["paragraphs"].format(paragraphs=page_ranges(found)) if found else ""
+        rows.append(f"| {title.replace('|', '/')} | {where} |")
+    lines = [f"## {labels['coverage']}", "", *rows]
+    if pages and page_count:
+        missing = sorted(set(range(1, page_count + 1)) - used)
+        note = labels["left_out"].format(pages=page_ranges(missing)) if missing else labels["nothing_left_out"]
+        lines += ["", note]
+    return "\n".join(lines)

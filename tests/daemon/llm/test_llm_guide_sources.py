@@ -1,0 +1,126 @@
+"""A guide cites where its text came from: pages of real PDFs, the document's own chapters, a coverage table,
+and sections split (never cut) to fit the context — with real readers and the tiny deterministic model."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import docx
+import pytest
+
+from core.document_structure import Chapter, DocumentStructure, paragraphs
+from daemon.llm.guide import GuideWriter
+from daemon.llm.guide_plan import fit_sections, labels_for, passage_spans
+from daemon.llm.llamacpp import LlamaCppGenerator
+from daemon.readers import read_document
+from tests.daemon.corpus import Corpus, fetch_corpus
+from tests.daemon.llm.test_llm_guide import Recording
+
+SOURCES_PT = re.compile(r"\n\n\*Fontes: pág\. \d+(?:–\d+)?(?:, \d+(?:–\d+)?)*\*$")
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    try:
+        return fetch_corpus()
+    except Exception as error:  # no network and no cached corpus: the real-document tests cannot run
+        pytest.skip(f"the test corpus is not available: {error}")
+
+
+@pytest.fixture
+def tiny(tiny_model: Path) -> LlamaCppGenerator:
+    return LlamaCppGenerator(tiny_model, n_ctx=4096, n_threads=1)
+
+
+def test_a_pdf_remembers_the_pages_of_each_paragraph(corpus: Corpus) -> None:
+    document = read_document(corpus.portuguese_pdf("latexcheat-ptbr/latexsheet-ptbr.pdf"))
+    structure = DocumentStructure.from_json(document.structure)
+    assert structure.page_count == document.page_count == 2
+    assert structure.fits(len(paragraphs(document.text)))
+    firsts = [first for first, _last in structure.paragraph_pages]
+    assert firsts == sorted(firsts) and firsts[0] == 1 and firsts[-1] == 2
+    assert all(first <= last for first, last in structure.paragraph_pages)
+
+
+def test_pdf_bookmarks_become_chapters_at_the_paragraph_of_their_page(corpus: Corpus) -> None:
+    document = read_document(corpus.portuguese_pdf("lshort-portuguese/pt-lshort.pdf"))
+    structure = DocumentStructure.from_json(document.structure)
+    assert len(structure.chapters) > 20
+    assert [c.paragraph for c in structure.chapters] == sorted(c.paragraph for c in structure.chapters)
+    titles = [c.title for c in structure.chapters if c.level == 1]
+    assert "Prefácio" in titles
+    preface = next(c for c in structure.chapters if c.title == "Prefácio")
+    assert "Prefácio" in paragraphs(document.text)[preface.paragraph]
+
+
+def test_word_headings_become_chapters(tmp_path: Path) -> None:
+    made = docx.Document()
+    for heading, text in [("Água", "A água evapora dos oceanos."), ("Chuva", "O vapor condensa e cai.")]:
+        made.add_heading(heading, level=1)
+        made.add_paragraph(text)
+    made.save(tmp_path / "ciclo.docx")
+    document = read_document(tmp_path / "ciclo.docx")
+    structure = DocumentStructure.from_json(document.structure)
+    assert structure.chapters == (Chapter("Água", 0, 1), Chapter("Chuva", 2, 1))
+
+
+async def test_every_section_of_a_guide_from_a_real_pdf_ends_with_its_pages(
+    corpus: Corpus, tiny: LlamaCppGenerator
+) -> None:
+    document = read_document(corpus.portuguese_pdf("latexcheat-ptbr/latexsheet-ptbr.pdf"))
+    structure = DocumentStructure.from_json(document.structure)
+    guide = await GuideWriter(tiny, section_tokens=8, outline_tokens=200).write(
+        document.text, language="pt", structure=structure
+    )
+    assert guide.sections
+    for section in guide.sections:
+        assert SOURCES_PT.search(section.body), section.body
+    assert "## Cobertura\n\n| Seção | Fonte |" in guide.markdown
+    assert "Todas as páginas com texto foram usadas em alguma seção." in guide.markdown
+    cited = set(re.findall(r"pág\. (\d+)", guide.markdown))
+    assert cited == {"1", "2"} or cited == {"1"}  # "pág. 1–2" cites page 1 and the range
+
+
+async def test_the_coverage_table_names_the_pages_without_text(tiny: LlamaCppGenerator) -> None:
+    text = "\n\n".join(f"Paragraph {i} explains topic number {i} in a few plain words." * 3 for i in range(4))
+    structure = DocumentStructure(paragraph_pages=((1, 1), (2, 2), (4, 4), (5, 5)), page_count=6)
+    guide = await GuideWriter(tiny, section_tokens=5, outline_tokens=200).write(
+        text, language="en", structure=structure
+    )
+    assert guide.markdown.endswith("Pages left out: 3, 6 (no text on the page: blank, an image or a scan).\n")
+    assert all(re.search(r"\*Sources: p\. [\d–, ]+\*$", s.body) for s in guide.sections)
+
+
+async def test_a_document_with_chapters_is_planned_without_asking_the_model(
+    corpus: Corpus, tiny: LlamaCppGenerator
+) -> None:
+    document = read_document(corpus.portuguese_pdf("lshort-portuguese/pt-lshort.pdf"))
+    structure = DocumentStructure.from_json(document.structure)
+    recording = Recording(tiny)
+    plan = await GuideWriter(recording, section_tokens=200).outline(document.text, structure=structure)
+    assert recording.sent == []  # no outline asked of the model
+    assert plan.from_chapters
+    top = [c.title for c in structure.chapters if c.level == 1]
+    assert {re.sub(r" \(\d+\)$", "", t) for t, _ in plan.sections} <= set(top)
+    covered = [n for _t, numbers in plan.sections for n in numbers]
+    assert covered == list(range(1, len(plan.passages) + 1))  # every passage once, in order
+    assert plan.pages and all(plan.pages[n - 1] for n in covered)
+
+
+async def test_without_chapters_the_model_gives_the_outline(tiny: LlamaCppGenerator) -> None:
+    recording = Recording(tiny)
+    text = "\n\n".join(f"Paragraph {i} explains topic number {i} in a few plain words." * 3 for i in range(4))
+    plan = await GuideWriter(recording, section_tokens=5, outline_tokens=200).outline(text)
+    assert len(recording.sent) == 1 and not plan.from_chapters
+
+
+def test_a_section_too_long_for_one_prompt_is_split_and_no_passage_is_cut() -> None:
+    text = "\n\n".join(f"A sentence of the long chapter number {i}. " * 40 for i in range(6))
+    spans = passage_spans(text)
+    assert " ".join(p for p, _ in spans).split() == text.split()  # nothing cut
+    costs = [300] * len(spans)
+    fitted = fit_sections([("Long", list(range(1, len(spans) + 1)))], costs, 700, labels_for("en"))
+    assert [t for t, _ in fitted] == [f"Long ({i})" for i in range(1, len(fitted) + 1)]
+    assert [n for _t, numbers in fitted for n in numbers] == list(range(1, len(spans) + 1))
+    assert all(sum(costs[n - 1] for n in numbers) <= 700 for _t, numbers in fitted)
