@@ -3,9 +3,9 @@
 One note per card (:mod:`core.export.cards`): key terms (term → definition) and review questions (question →
 answer), of one note type with the fields Front, Back, Page and Chapter (the section) and the tags ``term`` or
 ``question``. Importing the file again after a new export updates the notes instead of adding copies: Anki
-matches notes by their guid, which is derived from the guide's id, the card's kind and its front text (a card
-whose front changed is a new note). The deck's id is derived from the document's id, so every export of one
-document's guides goes to one deck; the note type's id is fixed.
+matches notes by their guid, which is derived — like the note's id — from the guide's id, the card's kind and its
+front text (a card whose front changed is a new note). The deck's id is derived from the document's id, so every
+export of one document's guides goes to one deck; the note type's id is fixed. Cards come due in the guide's order.
 
 Pure I/O on the calling thread (a worker thread for screens); writes ``path`` only when the file is complete.
 """
@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import hashlib
 import html
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import genanki  # type: ignore[import-untyped]
 
 from core.export.cards import Card
 from core.export.files import write_whole
 
-__all__ = ["MODEL_ID", "deck_id", "note_guid", "write_apkg"]
+__all__ = ["MODEL_ID", "deck_id", "note_guid", "note_id", "write_apkg"]
 
 MODEL_ID = 1_764_620_311
 """The id of the StudyJobs note type (fixed: every deck shares it, so Anki keeps one note type)."""
@@ -59,10 +61,33 @@ def note_guid(guide_key: str, card: Card) -> str:
     return str(genanki.guid_for("studyjobs", guide_key, card.kind, card.front.casefold()))
 
 
+def note_id(guide_key: str, card: Card) -> int:
+    """The note id of ``card`` in the guide ``guide_key`` (the same for every export of that guide)."""
+    return _number("studyjobs-note", guide_key, card.kind, card.front.casefold(), low=10**12, span=10**12)
+
+
+class _StableNote(genanki.Note):  # type: ignore[misc]
+    """A genanki note written with a given id (genanki numbers notes from the export's time)."""
+
+    def __init__(self, identifier: int, **options: Any) -> None:
+        super().__init__(**options)
+        self.identifier = identifier
+
+    def write_to_db(self, cursor: Any, timestamp: float, deck_id: int, id_gen: Iterator[int]) -> None:
+        super().write_to_db(cursor, timestamp, deck_id, itertools.chain([self.identifier], id_gen))
+
+
 def write_apkg(cards: Sequence[Card], path: Path, *, deck_name: str, document_key: str, guide_key: str) -> None:
     """Write ``cards`` to ``path`` as the deck ``deck_name`` (a temporary file renamed into place)."""
     deck = genanki.Deck(deck_id(document_key), deck_name or "StudyJobs")
-    for card in cards:
+    for position, card in enumerate(cards):
         fields = [html.escape(card.front), html.escape(card.back), html.escape(card.page), html.escape(card.section)]
-        deck.add_note(genanki.Note(model=_MODEL, fields=fields, tags=[card.kind], guid=note_guid(guide_key, card)))
+        options = {
+            "model": _MODEL,
+            "fields": fields,
+            "tags": [card.kind],
+            "guid": note_guid(guide_key, card),
+            "due": position,
+        }
+        deck.add_note(_StableNote(note_id(guide_key, card), **options))
     write_whole(path, lambda temporary: genanki.Package(deck).write_to_file(str(temporary)))

@@ -28,16 +28,15 @@ async def app_db(database_url: str) -> AsyncIterator[AsyncDatabaseManager]:
         await db.dispose()
 
 
-def anki_notes(path: Path, folder: Path) -> tuple[list[tuple[str, list[str], str]], dict[str, str]]:
-    """The notes of an ``.apkg`` (guid, fields, tags) and its decks (id → name), read with sqlite3."""
+def anki_notes(path: Path, folder: Path) -> tuple[list[tuple[int, str, list[str], str]], dict[str, str]]:
+    """The notes of an ``.apkg`` (id, guid, fields, tags) and its decks (id → name), read with sqlite3."""
     with zipfile.ZipFile(path) as archive:
         name = next(n for n in ("collection.anki21", "collection.anki2") if n in archive.namelist())
         archive.extract(name, folder)
     connection = sqlite3.connect(folder / name)
     try:
-        notes = [
-            (g, f.split("\x1f"), t.strip()) for g, f, t in connection.execute("SELECT guid, flds, tags FROM notes")
-        ]
+        rows = connection.execute("SELECT id, guid, flds, tags FROM notes ORDER BY id")
+        notes = [(i, g, f.split("\x1f"), t.strip()) for i, g, f, t in rows]
         decks = json.loads(connection.execute("SELECT decks FROM col").fetchone()[0])
     finally:
         connection.close()
@@ -89,22 +88,24 @@ async def test_the_anki_deck_holds_a_note_per_term_and_question_and_a_new_export
     notes, decks = anki_notes(first, tmp_path / "a")
     again, decks_again = anki_notes(second, tmp_path / "b")
     assert len(notes) == len(TERMS) + len(QUESTIONS)
-    assert [f[0] for _g, f, t in notes if t == "term"] == TERMS
-    assert [f[0] for _g, f, t in notes if t == "question"] == QUESTIONS
-    fields = {f[0]: f for _g, f, _t in notes}
+    assert sorted(f[0] for _i, _g, f, t in notes if t == "term") == sorted(TERMS)
+    assert sorted(f[0] for _i, _g, f, t in notes if t == "question") == sorted(QUESTIONS)
+    fields = {f[0]: f for _i, _g, f, _t in notes}
     assert fields["Where do the light reactions happen?"] == [
         "Where do the light reactions happen?", "In the thylakoid membranes.", "13", "Light reactions",
     ]  # fmt: skip
     assert fields["RuBisCO"][2:] == ["16–18", "Calvin cycle"]
-    assert [g for g, _f, _t in notes] == [g for g, _f, _t in again]  # a re-import updates the same notes
-    assert len({g for g, _f, _t in notes}) == len(notes)
+    # a re-import updates the same notes: the same ids and guids for the same cards
+    assert {(i, g, f[0]) for i, g, f, _t in notes} == {(i, g, f[0]) for i, g, f, _t in again}
+    assert len({g for _i, g, _f, _t in notes}) == len({i for i, _g, _f, _t in notes}) == len(notes)
     assert decks == decks_again and "Photosynthesis" in decks.values()
     other_document, _other = await store_guide(make_app_store(app_db), app_db, tmp_path / "other")
     other = await load_export(app_db, other_document)
     assert other is not None
     write_export(other, "anki", tmp_path / "other.apkg")
     other_notes, other_decks = anki_notes(tmp_path / "other.apkg", tmp_path / "c")
-    assert not {g for g, _f, _t in notes} & {g for g, _f, _t in other_notes}  # another guide: other notes
+    assert not {g for _i, g, _f, _t in notes} & {g for _i, g, _f, _t in other_notes}  # another guide: other notes
+    assert not {i for i, _g, _f, _t in notes} & {i for i, _g, _f, _t in other_notes}
     assert set(other_decks) - {"1"} != set(decks) - {"1"}  # another document: another deck (1 is Anki's default)
 
 

@@ -87,7 +87,8 @@ def test_the_viewer_exports_anki_and_csv_and_says_when_a_file_cannot_be_written(
         archive.extract("collection.anki2", tmp_path)
     connection = sqlite3.connect(tmp_path / "collection.anki2")
     try:
-        fronts = [row[0].split("\x1f")[0] for row in connection.execute("SELECT flds FROM notes")]
+        rows = connection.execute("SELECT n.flds FROM notes n JOIN cards c ON c.nid = n.id ORDER BY c.due")
+        fronts = [row[0].split("\x1f")[0] for row in rows]
     finally:
         connection.close()
     assert fronts == [*TERMS[:2], *QUESTIONS[:2], TERMS[2], QUESTIONS[2], TERMS[3]]
