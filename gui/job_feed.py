@@ -79,6 +79,8 @@ class JobFeed(QObject):
         self._dirty = True
         self._generation = 0
         self._last_slow = 0.0
+        self.count_interval = 2.0
+        self._counted: tuple[tuple[Any, ...], float] = ((), 0.0)
         self._timer = QTimer(self)
         self._timer.setInterval(round(interval * 1000))
         self._timer.timeout.connect(self._tick)
@@ -150,6 +152,7 @@ class JobFeed(QObject):
         if generation != self._generation:
             return
         rows = jobs[: self.page_size]
+        self._counted = (tuple(r.id for r in rows), time.monotonic())
         self.model.reset(rows, more=len(jobs) > self.page_size, total=total)
         self.refreshed.emit(list(range(len(rows))), [])
 
@@ -208,7 +211,7 @@ class JobFeed(QObject):
                 if wanted is not None and fresh.status not in wanted:
                     removed.add(r.id)
                 updates.append(fresh)
-        total = await self.pipelines.count(**self._query())
+        total = await self._total(tuple(r.id for r in head), bool(removed))
         if generation != self._generation:
             return
         self._version = version
@@ -221,6 +224,16 @@ class JobFeed(QObject):
         ]
         if changed or finished:
             self.refreshed.emit(changed, finished)
+
+    async def _total(self, head_ids: tuple[Any, ...], removed: bool) -> int:
+        """How many documents match: counted again when the head's documents changed, some left the filter, or
+        :attr:`count_interval` passed; else the last count (a filtered count reads every document)."""
+        last_head, at = self._counted
+        if head_ids == last_head and not removed and time.monotonic() - at < self.count_interval:
+            return self.model.total
+        total = await self.pipelines.count(**self._query())
+        self._counted = (head_ids, time.monotonic())
+        return total
 
     def _gap(self, head: list[JobRow], *, complete: bool) -> bool:
         """Whether the head holds rows the model would miss: more new rows than a head holds, or a row that is

@@ -60,7 +60,10 @@ async def _work(db_url: str, job_id, started: asyncio.Event) -> None:
         await db.dispose()
 
 
-def test_one_row_follows_both_jobs_of_a_document_phase_by_phase_to_the_end(window, store, settings, run, wait_until):
+def test_one_row_follows_both_jobs_of_a_document_phase_by_phase_to_the_end(
+    make_window, store, settings, run, wait_until
+):
+    window = make_window(watch_interval=0.05)  # a look per page read, even on a busy machine
     samples: list[tuple[list[tuple[str, str, float]], str, float | None, str, float]] = []
 
     async def scenario() -> None:
