@@ -1,7 +1,7 @@
 """Adding documents from the window: supported files only, a guide or the text, and a question for repeats.
 
 The steps, none of which blocks the window: files StudyJobs cannot read are refused with a notice; the
-:class:`~gui.add_dialog.AddDialog` asks what to make of the rest; their SHA-256 is computed on a worker thread
+:class:`~gui.add_dialog.AddDialog` asks what to make of the rest; their SHA-256 is computed on a helper thread
 and compared with ``documents.content_hash``; when some content was added before, the
 :class:`~gui.duplicate_dialog.DuplicateDialog` asks whether to add it again; then one ``ingest`` job per file is
 queued. UI thread only; database work runs as tasks of the window's :class:`~gui.tasks.TaskGroup`.
@@ -9,7 +9,6 @@ queued. UI thread only; database work runs as tasks of the window's :class:`~gui
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from core.formats import ADDED_KEY, added_params
 from core.store import JobStore
 from gui.add_dialog import AddDialog, refused_text, split_supported
 from gui.duplicate_dialog import DuplicateDialog, already_added, file_sha256
+from gui.job_log import off_ui_thread
 from gui.tasks import TaskGroup
 
 __all__ = ["DocumentAdder"]
@@ -76,7 +76,8 @@ class DocumentAdder:
         self.notice.open()
 
     async def _check_then_enqueue(self, paths: list[Path], only_extract: bool) -> None:
-        hashes = await asyncio.to_thread(lambda: {path: file_sha256(path) for path in paths})
+        # a daemon thread of its own rather than the loop's executor (qasync's runs on Qt threads)
+        hashes = await off_ui_thread(lambda: {path: file_sha256(path) for path in paths})
         known = await already_added(self.store.db, [h for h in hashes.values() if h is not None])
         repeated = {path: known[digest] for path, digest in hashes.items() if digest is not None and digest in known}
         if not repeated:

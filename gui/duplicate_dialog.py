@@ -1,6 +1,6 @@
 """Adding a file whose content was already added: the question, and how the window finds out.
 
-:func:`file_sha256` reads a file in chunks (call it off the UI thread: ``asyncio.to_thread``); its hex digest is
+:func:`file_sha256` reads a file in chunks (call it off the UI thread: ``gui.job_log.off_ui_thread``); its hex digest is
 what the ``ingest`` job stores in ``documents.content_hash``, so :func:`already_added` finds the documents that
 have the same content, whatever the file is called now. :class:`DuplicateDialog` asks, without blocking the
 window, whether to add those files again; :attr:`DuplicateDialog.answered` carries the files to add.
