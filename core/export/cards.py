@@ -6,10 +6,11 @@ written in (labels in pt, en, es, fr, de and it):
 - a **key term** is a list item or paragraph that starts with a bold term followed by its definition
   (``- **Term**: definition``, ``**Term** — definition``, ``**Term:** definition``), or, under a heading such as
   "Key terms" or "Glossary" (the whole heading, numbered or not), ``Term: definition``;
+- a row of a table under such a heading: the first column the term, the second its definition;
 - a **review question** is a line labelled as one (``**Q:**``, ``Question 2:``, ``Pergunta:`` …) followed by a
   line labelled as its answer (``**A:**``, ``Answer:``, ``Resposta:`` …), or, under a heading such as "Review
   questions", a list item that ends with a question mark followed by its answer (the rest of the item, or the
-  next line or item that is not a question).
+  next line or item that is not a question), or a row of a table under that heading (question, answer).
 
 Each card carries its section (the ``##`` heading it stands under) and its page: the one cited with the card
 ("(p. 12)", "pp. 3–4"; taken out of the card's text), else the section's sources line ("Sources: p. 12–15").
@@ -67,6 +68,7 @@ _BOLD_TERM = re.compile(
     r"^(?:\*\*|__)(?P<term>[^*_]+?)(?P<colon>:?)(?:\*\*|__)\s*(?P<sep>[:—–-]?)\s*(?P<rest>.*)$", re.S
 )
 _PLAIN_TERM = re.compile(r"^(?P<term>[^:?]{1,80}?)\s*(?::|\s[—–-])\s+(?P<rest>\S.*)$", re.S)
+_PAGE_HEADER = re.compile(r"^(?:pages?|p[áa]ginas?|p[áa]g\.?|pp?\.|seiten?|pagine?|pagina)$", re.IGNORECASE)
 _PAGES = r"\d+(?:\s*[–—-]\s*\d+)?(?:\s*(?:,|and|e|y|et|und)\s*\d+(?:\s*[–—-]\s*\d+)?)*"  # 12, 12–15, 3, 5–6 and 9
 _PAGE_REFERENCE = re.compile(
     r"[\(\[]?\s*(?<!\w)(?:pp?|p[áa]gs?|pages?|p[áa]ginas?|pag|seiten?|s|pagg?|pagine)\.?\s*"
@@ -204,6 +206,23 @@ class _Reader:
         if term := _term(line, self.in_terms):
             self.add(TERM, *term)
 
+    def table(self, block: Block) -> None:
+        """A table under a key terms heading (term, definition) or a questions heading (question, answer); a
+        column headed "page" gives the card's page."""
+        self.flush()
+        if not (self.in_terms or self.in_questions) or len(block.rows) < 2:
+            return
+        header = [plain_text(cell) for cell in block.rows[0]]
+        page_column = next((i for i, name in enumerate(header) if _PAGE_HEADER.match(name)), None)
+        columns = [i for i in range(len(header)) if i != page_column][:2]
+        if len(columns) < 2:
+            return
+        kind = TERM if self.in_terms else QUESTION
+        for row in block.rows[1:]:
+            cells = [plain_text(cell) for cell in row] + [""] * len(header)
+            page = f"p. {cells[page_column]}" if page_column is not None and cells[page_column] else ""
+            self.add(kind, cells[columns[0]], f"{cells[columns[1]]} {page}".strip())
+
 
 def _is_question(text: str) -> bool:
     _pages, rest = page_reference(text)
@@ -217,7 +236,9 @@ def guide_cards(markdown: str) -> list[Card]:
     for block in blocks:
         if block.kind == "heading":
             reader.heading(block)
-        elif block.kind in ("rule", "table", "code"):
+        elif block.kind == "table":
+            reader.table(block)
+        elif block.kind in ("rule", "code"):
             reader.flush()
         else:
             for line in _lines([block]):

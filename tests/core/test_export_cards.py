@@ -46,6 +46,20 @@ def test_portuguese_labels_and_questions_listed_under_a_heading_are_read():
     ]
 
 
+def test_terms_and_questions_written_as_tables_become_cards_and_the_coverage_table_does_not():
+    markdown = (
+        "# Cells\n\n## Membranes\n\n### Key terms\n\n| Term | Definition | Page |\n|---|---|---|\n"
+        "| **Lipid bilayer** | two layers of phospholipids | 3 |\n| Channel | a protein pore | |\n\n"
+        "### Review questions\n\n| Question | Answer |\n|---|---|\n| What is a pore? | A channel. |\n\n"
+        "*Sources: p. 3–4*\n\n## Coverage\n\n| Section | Source |\n|---|---|\n| Membranes | p. 3–4 |\n"
+    )
+    assert guide_cards(markdown) == [
+        Card(TERM, "Lipid bilayer", "two layers of phospholipids", "3", "Membranes"),
+        Card(TERM, "Channel", "a protein pore", "3–4", "Membranes"),
+        Card(QUESTION, "What is a pore?", "A channel.", "3–4", "Membranes"),
+    ]
+
+
 def test_plain_prose_gives_no_cards_and_a_question_without_an_answer_is_left_out():
     markdown = "# Notes\n\n## One\n\nJust a paragraph: with a colon.\n\n### Review questions\n\n- Why?\n"
     assert guide_cards(markdown) == []
