@@ -4,15 +4,16 @@
 goes to ``--output`` (a folder: the guide's title is the file's name), else to the current folder. A PDF is
 written by a subprocess with Qt offscreen (:func:`core.export.service.pdf_command`): this process never imports
 Qt. Importing this module is light (the command line's parser and the watchdog import it); the exporters are
-imported when a guide is exported. Prints the path written. Exit 0 written; 1 the document has no finished guide
-or the file could not be written; unknown ids raise :class:`core.errors.JobNotFoundError` for the command line
-to report.
+imported when a guide is exported. Prints the path written (``--json``: the id, the format and the path). Exit 0
+written; 1 the document has no finished guide or the file could not be written; unknown ids raise
+:class:`core.errors.JobNotFoundError` for the command line to report.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -96,5 +97,8 @@ async def export_command(store: JobStore[Job], settings: Settings, args: argpars
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         print(f"The study guide could not be written to {path}: {reason}", file=sys.stderr)
         return EXIT_FAILED
-    print(path)
+    if getattr(args, "json", False):
+        print(json.dumps({"id": str(args.job_id), "format": args.format, "path": str(path)}))
+    else:
+        print(path)
     return EXIT_OK

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -80,8 +81,9 @@ def test_export_defaults_to_markdown_in_the_current_folder_and_takes_a_file_name
     done = studyjobs(data, "export", str(document), cwd=here)
     assert done.returncode == 0, done.stderr
     assert (here / "Photosynthesis.md").read_text(encoding="utf-8") == guide_markdown()
-    named = studyjobs(data, "export", str(document), "--format", "pdf", "--output", str(here / "mine.pdf"))
+    named = studyjobs(data, "export", str(document), "--format", "pdf", "--output", str(here / "mine.pdf"), "--json")
     assert named.returncode == 0, named.stderr
+    assert json.loads(named.stdout) == {"id": str(document), "format": "pdf", "path": str(here / "mine.pdf")}
     assert (here / "mine.pdf").read_bytes().startswith(b"%PDF")
 
 
