@@ -62,6 +62,10 @@ class ExportDialog(QDialog):
         self.file_dialog: QFileDialog | None = None
         self.setWindowTitle(QCoreApplication.translate("ExportDialog", "Export the study guide"))
         layout = QFormLayout(self)
+        self.guide_label = QLabel(title or QCoreApplication.translate("ExportDialog", "Study guide"))
+        self.guide_label.setWordWrap(True)
+        self.guide_label.setAccessibleName(QCoreApplication.translate("ExportDialog", "The study guide to export"))
+        layout.addRow(QCoreApplication.translate("ExportDialog", "Guide:"), self.guide_label)
         self.format_box = QComboBox()
         for key, name in _format_names().items():
             self.format_box.addItem(name, key)

@@ -266,6 +266,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The study guide to export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Guide:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>File format</source>
         <translation type="unfinished"></translation>
     </message>

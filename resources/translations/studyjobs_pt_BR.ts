@@ -266,6 +266,18 @@
         <translation>Exportar o guia de estudo</translation>
     </message>
     <message>
+        <source>Study guide</source>
+        <translation>Guia de estudo</translation>
+    </message>
+    <message>
+        <source>The study guide to export</source>
+        <translation>O guia de estudo a exportar</translation>
+    </message>
+    <message>
+        <source>Guide:</source>
+        <translation>Guia:</translation>
+    </message>
+    <message>
         <source>File format</source>
         <translation>Formato do arquivo</translation>
     </message>

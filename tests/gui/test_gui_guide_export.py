@@ -41,6 +41,7 @@ def open_export_dialog(window, root, run, wait_until) -> ExportDialog:
     viewer.export_button.click()
     dialog = viewer.export_dialog
     assert isinstance(dialog, ExportDialog) and dialog.isVisible() and not dialog.isModal()
+    assert dialog.guide_label.text() == "Photosynthesis"
     return dialog
 
 
