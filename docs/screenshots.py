@@ -148,11 +148,16 @@ async def run(app: Any, home: Path) -> None:
         store = make_app_store(db, stale_after=settings.stale_after)
         launcher.start()
         ids: dict[str, uuid.UUID] = {}
-        for key in ("guide", "damaged", "long"):
+
+        async def add(key: str) -> None:
             job = await store.enqueue("ingest", title=paths[key].name, params={"path": str(paths[key])})
             ids[key] = job.id
+
+        await add("guide")
+        await add("damaged")
         await until(lambda: _status(store, ids["guide"], "done"), timeout=900, what="the first guide")
         await until(lambda: _status(store, ids["damaged"], "failed"), timeout=60, what="the damaged file to fail")
+        await add("long")  # added last, so that it is the one being written when the pictures are taken
         await until(lambda: _writing_sections(store, ids["long"]), timeout=900, what="the long guide's sections")
         photographer = Photographer(app, db, store, settings)
         for language in ("pt_BR", "en"):

@@ -29,6 +29,7 @@ from core.messages import decode
 from gui.jobs_model import JobRow, document_kind_label, error_text, message_text
 from gui.phase_bars import PhaseBars
 from gui.texts import counters_text, duration_text, eta_text, status_label, stored_text, timestamp_text
+from gui.theme import error_text_style
 
 __all__ = ["DetailsPanel"]
 
@@ -127,7 +128,8 @@ class DetailsPanel(QFrame):
         self.status.setText(f"{status_label(job.status)} · {document_kind_label(job)}")
         message = message_text(job)
         self.message.setText(message)
-        self.message.setVisible(bool(message))
+        # what it was doing when it stopped is not news once it failed: the reason below says what happened
+        self.message.setVisible(bool(message) and job.status != "failed")
         self.phases.setVisible(bool(job.phases))
         if job.phases:
             self.phases.show_job(job)
@@ -188,7 +190,7 @@ class DetailsPanel(QFrame):
             else:
                 hint = QCoreApplication.translate("DetailsPanel", "Trying again will not help until this is fixed.")
             self.error.setText(f"{reason}\n{hint}")
-            self.error.setStyleSheet("color: palette(bright-text);")
+            self.error.setStyleSheet(error_text_style(self.palette()))
             self.error_box.setVisible(True)
         elif job.status == "queued" and error:
             self.error.setText(

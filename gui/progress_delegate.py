@@ -58,13 +58,23 @@ class ProgressDelegate(QStyledItemDelegate):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(color)
             painter.drawRoundedRect(filled, 3, 3)
-        painter.setPen(palette.color(QPalette.ColorRole.Text))
-        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
-        if fraction >= 0.5:  # the text sits on the filled part: pick black or white for contrast with it
-            painter.setPen(
-                QColor("#000000") if status_color(row.status, palette).lightness() > 140 else QColor("#ffffff")
-            )
-        painter.drawText(track, Qt.AlignmentFlag.AlignCenter, str(text))
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        # The text may straddle the filled part and the track: each half is written in the colour that reads on it.
+        split = track.left() + round(track.width() * fraction) if fraction > 0 else track.left()
+        on_fill = QColor("#000000") if status_color(row.status, palette).lightness() > 140 else QColor("#ffffff")
+        for colour, clip in (
+            (on_fill, QRect(track.left(), rect.top(), split - track.left(), rect.height())),
+            (
+                palette.color(QPalette.ColorRole.Text),
+                QRect(split, rect.top(), track.right() - split + 1, rect.height()),
+            ),
+        ):
+            if clip.width() > 0:
+                painter.save()
+                painter.setClipRect(clip)
+                painter.setPen(colour)
+                painter.drawText(track, Qt.AlignmentFlag.AlignCenter, text)
+                painter.restore()
         painter.restore()
         if self.on_paint is not None:
             self.on_paint(row, time.perf_counter())

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from core import autostart
 from core.config import ModelSettings, Settings, SettingsError, save_settings
+from gui.theme import error_text_style
 
 __all__ = ["AUTOSTART_AVAILABLE", "SettingsDialog"]
 
@@ -153,7 +154,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.note)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: palette(bright-text);")
+        self.error.setStyleSheet(error_text_style(self.palette()))
         layout.addWidget(self.error)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setText(

@@ -29,6 +29,11 @@ def status_color(status: str, palette: QPalette) -> QColor:
     return QColor(table.get(status, table["queued"]))
 
 
+def error_text_style(palette: QPalette) -> str:
+    """A style sheet that writes a label in the error colour of this palette (readable on light and dark)."""
+    return f"color: {status_color('failed', palette).name()};"
+
+
 def dark_palette() -> QPalette:
     """A dark palette with enough contrast for text, bars and disabled controls."""
     p = QPalette()
