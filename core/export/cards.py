@@ -5,7 +5,8 @@ written in (labels in pt, en, es, fr, de and it):
 
 - a **key term** is a list item or paragraph that starts with a bold term followed by its definition
   (``- **Term**: definition``, ``**Term** — definition``, ``**Term:** definition``), or, under a heading such as
-  "Key terms" or "Glossary" (the whole heading, numbered or not), ``Term: definition``;
+  "Key terms" or "Glossary" (the whole heading, numbered or not; or such a label alone on a line, like
+  ``**Key terms**``), ``Term: definition``;
 - a row of a table under such a heading: the first column the term, the second its definition;
 - a **review question** is a line labelled as one (``**Q:**``, ``Question 2:``, ``Pergunta:`` …) followed by a
   line labelled as its answer (``**A:**``, ``Answer:``, ``Resposta:`` …), or, under a heading such as "Review
@@ -179,6 +180,10 @@ class _Reader:
     def line(self, line: _Line) -> None:
         text = plain_text(line.text)
         if not text:
+            return
+        if line.kind == "paragraph" and (_TERM_HEADINGS.match(text) or _QUESTION_HEADINGS.match(text)):
+            self.flush()  # a label on a line of its own ("**Key terms**", "Review questions:") acts as a heading
+            self.in_terms, self.in_questions = bool(_TERM_HEADINGS.match(text)), bool(_QUESTION_HEADINGS.match(text))
             return
         if sources := _SOURCES_LABEL.match(text):
             pages, _rest = page_reference(text[sources.end() :])

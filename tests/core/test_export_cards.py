@@ -60,6 +60,17 @@ def test_terms_and_questions_written_as_tables_become_cards_and_the_coverage_tab
     ]
 
 
+def test_a_label_alone_on_its_line_stands_for_a_heading():
+    markdown = (
+        "# Água\n\n## Ciclo\n\nResumo.\n\n**Termos-chave**\n\n- Evaporação: a água vira vapor.\n\n"
+        "Perguntas de revisão:\n\n- O que é evaporação?\n  A água que vira vapor. (pág. 2)\n"
+    )
+    assert guide_cards(markdown) == [
+        Card(TERM, "Evaporação", "a água vira vapor.", "", "Ciclo"),
+        Card(QUESTION, "O que é evaporação?", "A água que vira vapor.", "2", "Ciclo"),
+    ]
+
+
 def test_plain_prose_gives_no_cards_and_a_question_without_an_answer_is_left_out():
     markdown = "# Notes\n\n## One\n\nJust a paragraph: with a colon.\n\n### Review questions\n\n- Why?\n"
     assert guide_cards(markdown) == []
