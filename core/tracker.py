@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 import time
 import uuid
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from core.store import JobStore
 
 __all__ = ["Estimate", "ProgressTracker"]
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -116,7 +119,11 @@ class ProgressTracker:
         done = (counted - start) / (end - start) if counted is not None and end > start else None
         loop_now = asyncio.get_running_loop().time()
         elapsed = loop_now - self._began if self._began else 0.0
-        left = self._estimate(phase, elapsed, done)
+        try:
+            left = self._estimate(phase, elapsed, done)
+        except Exception:  # a figure for the screen must never stop the job: show "estimating…" instead
+            log.exception("job %s: the time left could not be estimated", self.job_id)
+            left = None
         seconds = None if left is None or not left >= 0 else round(left, 2)
         return {ETA_SECONDS: seconds, ETA_AT: utcnow().isoformat()}
 

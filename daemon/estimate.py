@@ -38,7 +38,7 @@ _MIN_DECODE_TOKENS = 8  # likewise for a decode rate
 _STEP_DECODE_TOKENS = 24  # from this many tokens on, the running step's own pace is the decode rate
 _FADE = 0.5  # how much of the measurements so far a finished step leaves (recent pace counts most)
 _PASSAGE_LABEL_TOKENS = 8  # "[n] " and the blank line, per passage (the writer's figure)
-_CHARS_PER_PASSAGE = 700.0  # when the text is not known yet: split_passages makes 300–1,200 characters each
+_CHARS_PER_PASSAGE = 650.0  # without the text: split_passages made a median of 650 characters per passage of prose
 _BAR_KEYS = ("outline", "section")
 
 
@@ -203,14 +203,14 @@ class GenerateEstimate:
         return min(max(math.exp(sum(math.log(r) for r in ratios) / len(ratios)), 0.05), 20.0)
 
     def _habits(self, prior: Speeds) -> dict[str, float]:
-        """Tokens per step and sections per passage as this job has shown them so far."""
+        """Tokens per step and sections per chunk as this job has shown them so far."""
         habits: dict[str, float] = {}
         if self.written["outline"].seconds:
             habits["outline_tokens"] = max(self.written["outline"].tokens / self.written["outline"].seconds, 1.0)
         if self.written["section"].seconds:
             habits["section_tokens"] = max(self.written["section"].tokens / self.written["section"].seconds, 1.0)
-        if self.sections is not None and self.passages:
-            habits["sections_per_passage"] = self.sections / self.passages
+        if self.sections is not None and self.chars:
+            habits["sections_per_chunk"] = self.sections / self._chunks(prior)
         if self.text_tokens and self.chars:
             habits["chars_per_token"] = self.chars / self.text_tokens
         return habits
@@ -290,7 +290,7 @@ class GenerateEstimate:
         if self.sections is not None:
             return self.sections
         limit = max(min(chunks * self.writer.max_sections_per_chunk, self.passages), 1)
-        return min(max(round(self.passages * speeds.sections_per_passage), chunks, 1), limit)
+        return min(max(round(chunks * speeds.sections_per_chunk), chunks, 1), limit)
 
     def _step_seconds(self, key: str, speeds: Speeds, number: int) -> float:
         """The expected seconds of step ``number`` (1-based): its prompt read, its answer written."""

@@ -29,6 +29,7 @@ import math
 import os
 import tempfile
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,7 @@ class Speeds:
         section_decode_rate: Tokens written per second for a section (no grammar).
         outline_tokens: Tokens one outline step writes, on average.
         section_tokens: Tokens one section writes, on average (at most its budget).
-        sections_per_passage: Sections the outline makes per passage of text.
+        sections_per_chunk: Sections the outline makes per chunk of text (one outline step each).
         chars_per_token: Characters of text per prompt token.
         load_bytes_per_second: How fast the model file is read into memory on a cold load.
     """
@@ -62,7 +63,7 @@ class Speeds:
     section_decode_rate: float
     outline_tokens: float
     section_tokens: float
-    sections_per_passage: float
+    sections_per_chunk: float
     chars_per_token: float
     load_bytes_per_second: float
 
@@ -130,7 +131,7 @@ _BUILT_IN = Calibration(
         section_decode_rate=100.0,
         outline_tokens=60.0,
         section_tokens=390.0,
-        sections_per_passage=0.33,
+        sections_per_chunk=2.0,
         chars_per_token=2.3,
         load_bytes_per_second=4e8,
     ),
@@ -140,8 +141,11 @@ _BUILT_IN = Calibration(
 """Used only when the calibrated file is missing (a broken install)."""
 
 
+@cache
 def calibration(path: Path = CALIBRATED_SPEEDS_PATH) -> Calibration:
-    """The calibrated speeds shipped with the app (the built-in figures when the file is missing or broken)."""
+    """The calibrated speeds shipped with the app (the built-in figures when the file is missing or broken).
+
+    Read once per process."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return Calibration(Speeds.from_dict(data["speeds"]), int(data["model_bytes"]), int(data["n_threads"]))
@@ -166,7 +170,7 @@ def prior_speeds(model_bytes: int, threads: int, base: Calibration | None = None
     """The calibrated speeds scaled for a model of ``model_bytes`` run with ``threads``.
 
     Reading and writing tokens on a CPU is bound by the weights streamed per token: a model file twice the size
-    runs about half as fast. Habits (tokens per step, sections per passage, characters per token) are kept.
+    runs about half as fast. Habits (tokens per step, sections per chunk, characters per token) are kept.
     """
     base = base or calibration()
     size_factor = base.model_bytes / max(model_bytes, 1)

@@ -112,7 +112,10 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     await _mark(ctx, document.id, ("write",), StageStatus.DONE, result=str(guide_id))
     await store.report_progress(ctx.job.id, 1.0, attempt=ctx.job.attempts)
     if estimate is not None:
-        remember(ctx.runtime, key, estimate)
+        try:
+            remember(ctx.runtime, key, estimate)
+        except Exception:  # the speeds help the next estimate; the guide is written whatever happens here
+            log.exception("job %s: the model's speeds could not be remembered", ctx.job.id)
     return guide_id
 
 

@@ -36,6 +36,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _BLANKS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 _PLAIN_FORMATS = frozenset({"text", "markdown", "html"})
 _PDF_CHARS_PER_BYTE = 0.27
+_COUNTED_CHARS = 50_000
 
 
 def document_id_for(job_id: uuid.UUID) -> uuid.UUID:
@@ -101,7 +102,10 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     if not text:
         raise UserFacingError("no_text")
     if follow_up is not None:
-        follow_up.prepare(text)
+        if len(text) <= _COUNTED_CHARS:
+            follow_up.prepare(text)
+        else:  # counting a book's passages would take a noticeable part of reading it (36 ms for 560 kB)
+            follow_up.prepare(chars=len(text))
         tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up)})
     saving = _save(ctx, path, extracted, text, wants_guide)
     document_id = await tracker.run("save", saving, size=len(text), message=ctx.text("saving"))

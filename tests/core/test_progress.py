@@ -318,6 +318,19 @@ async def test_a_job_whose_worker_has_no_basis_yet_shows_estimating(store: JobSt
     assert eta_seconds(row) is None
 
 
+async def test_an_estimate_that_fails_shows_estimating_and_never_stops_the_job(store: JobStore):
+    job = await claimed(store)
+
+    def broken(_phase: str, _elapsed: float, _done: float | None) -> float | None:
+        raise ZeroDivisionError("a bug in an estimate")
+
+    plan = PhasePlan.from_seconds({"read": 0.05})
+    tracker = ProgressTracker(store, job.id, plan=plan, interval=0.01, estimate=broken)
+    assert await tracker.run("read", asyncio.sleep(0.05, result="text")) == "text"
+    row = await store.get(job.id)
+    assert row.progress == pytest.approx(1.0) and eta_seconds(row) is None
+
+
 @dataclass
 class _Row:
     status: str

@@ -142,7 +142,8 @@ async def test_speeds_measured_in_a_real_guide_are_remembered_for_the_same_model
     assert learned.section_tokens == pytest.approx(sum(sections) / len(sections))
     assert max(sections) <= writer.section_tokens
     assert learned.chars_per_token == pytest.approx(len(TEXT) / await generator.count_tokens(TEXT))
-    assert learned.sections_per_passage == pytest.approx(len(guide.sections) / estimate.passages)
+    chunks = max(step for phase, step in written if phase == "outline")
+    assert learned.sections_per_chunk == pytest.approx(len(guide.sections) / chunks)
 
     book = SpeedBook(tmp_path / "speeds.json")
     assert key is not None and book.recall(key) is None
