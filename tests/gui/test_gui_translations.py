@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication
 
 from gui import build_translations
 from gui.i18n import install_translations, remove_translations
-from gui.texts import status_label
+from gui.texts import eta_text, status_label
 
 
 def test_the_qm_files_are_up_to_date_with_the_ts_sources_and_the_code():
@@ -44,4 +44,14 @@ def test_the_language_follows_the_setting_and_the_system_locale(qapp):
     finally:
         remove_translations(qapp)
         install_translations(qapp, "en")
+        remove_translations(qapp)
+
+
+def test_a_running_job_without_an_estimate_reads_estimating_in_both_languages(qapp):
+    try:
+        install_translations(qapp, "en")
+        assert (eta_text(None), eta_text(30), eta_text(600)) == ("estimating…", "less than a minute", "about 10 min")
+        install_translations(qapp, "pt_BR")
+        assert (eta_text(None), eta_text(30)) == ("calculando…", "menos de um minuto")
+    finally:
         remove_translations(qapp)
