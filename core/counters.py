@@ -15,7 +15,7 @@ from typing import Any
 
 from core.messages import message
 
-__all__ = ["OUTLINE", "PAGES", "PARTS", "SECTIONS", "Counter", "counter_text", "counts"]
+__all__ = ["OUTLINE", "PAGES", "PARTS", "SECTIONS", "Counter", "counter_text", "counts", "plan_text"]
 
 
 @dataclass(frozen=True)
@@ -72,5 +72,23 @@ def counts(detail: Mapping[str, Any] | None) -> list[tuple[Counter, int, int]]:
 
 
 def counter_text(detail: Mapping[str, Any] | None, language: str) -> str:
-    """The counts of ``detail`` in words, joined by ``" · "`` (*page 12 of 40 · section 2 of 5*); ``""`` if none."""
-    return " · ".join(message(c.code, language, done=done, total=total) for c, done, total in counts(detail))
+    """The counts of ``detail`` in words, joined by ``" · "`` (*page 12 of 40 · section 2 of 5*), then the
+    guide's plan when there is one (:func:`plan_text`); ``""`` if none."""
+    texts = [message(c.code, language, done=done, total=total) for c, done, total in counts(detail)]
+    plan = plan_text(detail, language)
+    return " · ".join([*texts, plan] if plan else texts)
+
+
+def plan_text(detail: Mapping[str, Any] | None, language: str) -> str:
+    """The study guide's plan in words (*plan: 12 sections from the document's chapters, 34,000 tokens, about
+    25 min*) from the ``plan_*`` entries a ``generate`` job writes; ``""`` without a plan."""
+    found = detail or {}
+    sections, tokens = _whole(found.get("plan_sections")), _whole(found.get("plan_tokens"))
+    if not sections:
+        return ""
+    code = "count_plan_chapters" if found.get("plan_from_chapters") else "count_plan"
+    text = message(code, language, sections=sections, tokens=f"{tokens:,}".replace(",", "\u2009"))
+    seconds = _whole(found.get("plan_seconds"))
+    if seconds:
+        text += ", " + message("count_plan_time", language, minutes=max(1, round(seconds / 60)))
+    return text

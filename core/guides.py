@@ -7,7 +7,8 @@ joined, and equals the file it exported).
 
 :func:`read_guide` gives a screen what there is to show for one ``generate`` job: the finished guide (its
 ``markdown`` column, or its file when the column is empty, as for guides written before the column was filled),
-else the parts written so far. :func:`guide_job_for` finds the ``generate`` job whose guide a selected row
+else the parts written so far. The plan of a guide is stored beside its parts (:data:`PLAN_POSITION`) and is
+not a part. :func:`guide_job_for` finds the ``generate`` job whose guide a selected row
 stands for: the job itself, or the newest ``generate`` child of a document's root job that is done, else its
 running one.
 
@@ -33,7 +34,12 @@ from core.schema import GuideSection, Job, StudyGuide
 from core.status import JobStatus
 from core.types import utcnow
 
+PLAN_POSITION = -1
+"""The ``guide_sections`` position of a guide's plan (origin ``"plan"``, the sections and the passages they
+number as JSON): a retried job continues from it without planning again."""
+
 __all__ = [
+    "PLAN_POSITION",
     "GuideText",
     "StoredPart",
     "forget_guide_parts",
@@ -41,7 +47,9 @@ __all__ = [
     "guide_wanted",
     "read_guide",
     "read_guide_parts",
+    "read_guide_plan",
     "save_guide_part",
+    "save_guide_plan",
 ]
 
 
@@ -99,11 +107,30 @@ async def save_guide_part(
 
 
 async def read_guide_parts(db: AsyncDatabaseManager, job_id: uuid.UUID) -> list[StoredPart]:
-    """The parts stored for ``job_id``, in position order."""
-    statement = select(GuideSection).where(GuideSection.job_id == job_id).order_by(GuideSection.position)
+    """The parts stored for ``job_id``, in position order (the head first; not the plan)."""
+    statement = (
+        select(GuideSection)
+        .where(GuideSection.job_id == job_id, GuideSection.position >= HEAD_POSITION)
+        .order_by(GuideSection.position)
+    )
     async with db.get_session_context() as session:
         rows = (await session.scalars(statement)).all()
         return [StoredPart(r.position, r.title, r.markdown, r.origin) for r in rows]
+
+
+async def save_guide_plan(db: AsyncDatabaseManager, job_id: uuid.UUID, plan: str) -> None:
+    """Store the plan of ``job_id``'s guide (the writer's JSON) beside its parts, at :data:`PLAN_POSITION`."""
+    await save_guide_part(db, job_id, PLAN_POSITION, "", plan, origin="plan")
+
+
+async def read_guide_plan(db: AsyncDatabaseManager, job_id: uuid.UUID) -> str | None:
+    """The plan stored for ``job_id`` (``None``: none yet)."""
+    statement = select(GuideSection.markdown).where(
+        GuideSection.job_id == job_id, GuideSection.position == PLAN_POSITION
+    )
+    async with db.get_session_context() as session:
+        found: str | None = await session.scalar(statement)
+        return found
 
 
 async def forget_guide_parts(db: AsyncDatabaseManager, job_id: uuid.UUID, positions: Iterable[int]) -> None:

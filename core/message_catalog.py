@@ -208,6 +208,9 @@ EN: dict[str, str] = {
     "count_parts": "part {done} of {total}",
     "count_outline": "planning part {done} of {total}",
     "count_sections": "section {done} of {total}",
+    "count_plan": "plan: {sections} sections from {tokens} tokens",
+    "count_plan_chapters": "plan: {sections} sections from the document's chapters, {tokens} tokens",
+    "count_plan_time": "about {minutes} min",
 }
 
 PT_BR: dict[str, str] = {
@@ -434,4 +437,7 @@ PT_BR: dict[str, str] = {
     "count_parts": "parte {done} de {total}",
     "count_outline": "planejamento: parte {done} de {total}",
     "count_sections": "seção {done} de {total}",
+    "count_plan": "plano: {sections} seções a partir de {tokens} tokens",
+    "count_plan_chapters": "plano: {sections} seções a partir dos capítulos do documento, {tokens} tokens",
+    "count_plan_time": "cerca de {minutes} min",
 }

@@ -18,7 +18,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -34,7 +34,9 @@ from daemon.jobs.context import JobContext, UserFacingError
 from daemon.jobs.failures import is_disk_full
 from daemon.jobs.guide_parts import GuideParts
 from daemon.llm import GuideProgress, GuideWriter
+from daemon.llm.guide import GuidePlan
 from daemon.llm.guide import StudyGuide as WrittenGuide
+from daemon.llm.prompts import Language
 from daemon.plans import plan_for
 
 log = logging.getLogger(__name__)
@@ -58,7 +60,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         return existing  # an earlier attempt finished the work but not the row
     document = await _load_document(ctx)
     text = document.text or ""
-    language: Literal["pt", "en"] = "pt" if (document.language or "").startswith("pt") else "en"
+    language: Language = "pt" if (document.language or "").startswith("pt") else "en"
     made = await generate_estimate(ctx.runtime)
     estimate, key = (made[0], made[2]) if made is not None else (None, None)
     if estimate is not None:
@@ -76,25 +78,15 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         "writing the study guide of %s (%d characters) with %s", document.source_name, len(text), _model(generator)
     )
     report = _progress(ctx, tracker, estimate)
+    structure = DocumentStructure.from_json(document.structure)
+    parts = GuideParts(store.db, ctx.job.id)  # the plan, then each section, stored as soon as it is made
+    planning = _plan(ctx, writer, parts, (text, language, structure), tracker, estimate, report)
     plan = await tracker.run(
-        "outline",
-        writer.outline(
-            text,
-            language=language,
-            structure=DocumentStructure.from_json(document.structure),
-            stop_event=ctx.stop_event,
-            on_progress=report,
-        ),
-        size=len(text),
-        stop_event=ctx.stop_event,
-        message=ctx.text("outlining"),
+        "outline", planning, size=len(text), stop_event=ctx.stop_event, message=ctx.text("outlining")
     )
-    if estimate is not None:
-        estimate.outlined([sum(len(plan.passages[n - 1]) for n in numbers) for _title, numbers in plan.sections])
     await _mark(ctx, document.id, ("outline",), StageStatus.DONE, result=json.dumps([t for t, _ in plan.sections]))
     await _mark(ctx, document.id, ("write",), StageStatus.RUNNING)
     title = Path(document.source_name).stem
-    parts = GuideParts(store.db, ctx.job.id)  # each section is stored as soon as it is written
     writing = writer.write_sections(
         plan,
         title=title,
@@ -117,6 +109,46 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         except Exception:  # the speeds help the next estimate; the guide is written whatever happens here
             log.exception("job %s: the model's speeds could not be remembered", ctx.job.id)
     return guide_id
+
+
+async def _plan(
+    ctx: JobContext,
+    writer: GuideWriter,
+    parts: GuideParts,
+    source: tuple[str, Language, DocumentStructure],
+    tracker: ProgressTracker,
+    estimate: GenerateEstimate | None,
+    report: Any,
+) -> GuidePlan:
+    """The plan an earlier attempt stored for this text, else a new one, stored before any section is written;
+    the plan's size and expected time go to the job's details."""
+    text, language, structure = source
+    stored = await parts.stored_plan()
+    plan = None if stored is None else await writer.restore(text, stored, language=language, structure=structure)
+    if plan is not None:
+        log.info("continuing from the stored plan: %d section(s)", len(plan.sections))
+    else:
+        plan = await writer.outline(
+            text, language=language, structure=structure, stop_event=ctx.stop_event, on_progress=report
+        )
+        await parts.save_plan(plan)
+    if estimate is not None:
+        estimate.outlined([sum(len(plan.passages[n - 1]) for n in numbers) for _title, numbers in plan.sections])
+    ctx.job.detail.update(_plan_detail(plan, estimate))
+    await tracker.report("outline", done=1.0, message=ctx.text("outlining"), detail=ctx.job.detail)
+    return plan
+
+
+def _plan_detail(plan: GuidePlan, estimate: GenerateEstimate | None) -> dict[str, Any]:
+    """What the job's details show of the plan: source tokens, sections (steps), expected seconds, and whether
+    the sections are the document's chapters."""
+    seconds = estimate.remaining("outline", 0.0, 1.0) if estimate is not None else None
+    return {
+        "plan_tokens": plan.tokens,
+        "plan_sections": len(plan.sections),
+        "plan_seconds": round(seconds) if seconds is not None else None,
+        "plan_from_chapters": plan.from_chapters,
+    }
 
 
 def _model(generator: Any) -> str:

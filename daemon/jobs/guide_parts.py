@@ -5,6 +5,8 @@ growing, and a retried or reclaimed attempt takes the sections an earlier attemp
 model again — when they belong to the same outline: the section at that position has the same title. Parts that
 do not belong to the new outline are deleted before any is written, so what is stored is always one guide.
 
+The plan is stored too (:meth:`GuideParts.save_plan`): a later attempt takes it instead of planning again.
+
 Runs on the job's event loop; each save is one statement of its own.
 """
 
@@ -14,7 +16,7 @@ import uuid
 
 from core.db import AsyncDatabaseManager
 from core.guide_markdown import HEAD_POSITION, section_body
-from core.guides import forget_guide_parts, read_guide_parts, save_guide_part
+from core.guides import forget_guide_parts, read_guide_parts, read_guide_plan, save_guide_part, save_guide_plan
 from daemon.llm.guide import GuidePlan
 
 __all__ = ["GuideParts"]
@@ -48,6 +50,14 @@ class GuideParts:
                 kept[part.position] = body
         await forget_guide_parts(self.db, self.job_id, stale)
         return kept
+
+    async def stored_plan(self) -> str | None:
+        """The plan an earlier attempt stored (:meth:`GuidePlan.to_json`), or ``None``."""
+        return await read_guide_plan(self.db, self.job_id)
+
+    async def save_plan(self, plan: GuidePlan) -> None:
+        """Store ``plan`` before any section is written, so a later attempt continues from it."""
+        await save_guide_plan(self.db, self.job_id, plan.to_json())
 
     async def save(self, position: int, title: str, markdown: str) -> None:
         """Store one part (the writer's ``on_part``)."""

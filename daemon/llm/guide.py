@@ -22,16 +22,17 @@ import logging
 import re
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from core.document_structure import DocumentStructure, paragraphs
+from core.document_structure import Chapter, DocumentStructure, paragraphs
 from core.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
 from daemon.llm.base import ChatMessage, TextGenerator, TokenProgress
 from daemon.llm.errors import InvalidOutputError
 from daemon.llm.guide_plan import (
+    GuidePlan,
     chapter_sections,
     coverage_markdown,
     fit_sections,
@@ -121,29 +122,6 @@ class StudyGuide:
     markdown: str
 
 
-@dataclass(frozen=True, slots=True)
-class GuidePlan:
-    """The outline of a guide, between :meth:`GuideWriter.outline` and :meth:`GuideWriter.write_sections`.
-
-    Attributes:
-        language: The document's (or forced) language.
-        passages: The numbered passages (1-based in ``sections``).
-        sections: Each section's title and the passage numbers it covers, in document order.
-        spans: Each passage's first and last 0-based paragraph of the text.
-        pages: Each passage's 1-based pages (empty when the document has no pages).
-        page_count: The document's pages, when it has pages.
-        from_chapters: The sections are the document's own chapters (no outline was asked of the model).
-    """
-
-    language: Language
-    passages: tuple[str, ...]
-    sections: tuple[tuple[str, tuple[int, ...]], ...]
-    spans: tuple[tuple[int, int], ...] = ()
-    pages: tuple[tuple[int, ...], ...] = ()
-    page_count: int | None = None
-    from_chapters: bool = False
-
-
 def split_passages(text: str, max_chars: int = 1200, min_chars: int = 300) -> list[str]:
     """Cut text into passages: paragraphs, short ones merged up to ``min_chars``, long ones split at
     sentences, a sentence longer than ``max_chars`` split into pieces (see :func:`guide_plan.passage_spans`)."""
@@ -222,16 +200,11 @@ class GuideWriter:
         otherwise the model is asked for an outline, chunk by chunk. A section too long for one prompt is split
         into parts (:func:`guide_plan.fit_sections`), so every passage is written from, whole.
         """
-        cut = passage_spans(text)
-        if not cut:
-            raise ValueError("The document has no text to write a study guide from.")
-        passages = [passage for passage, _span in cut]
-        spans = tuple(span for _passage, span in cut)
-        lang: Language = language or detect_language(text)
-        prompts = PROMPTS[lang]
+        base, chapters = _passages(text, language, structure)
+        prompts = PROMPTS[base.language]
         report = on_progress or (lambda _progress: None)
-        known = structure if structure is not None and structure.fits(len(paragraphs(text))) else DocumentStructure()
-        sections = chapter_sections(spans, known.chapters)
+        passages = list(base.passages)
+        sections = chapter_sections(base.spans, chapters)
         from_chapters = bool(sections)
         if not sections:
             chunks = await self._chunks(passages)
@@ -239,16 +212,20 @@ class GuideWriter:
                 sections.extend(await self._outline(passages, chunk, prompts, step, len(chunks), stop_event, report))
         costs = [await self.generator.count_tokens(passage) + 2 for passage in passages]
         budget = self.generator.context_window - self.section_tokens - _PROMPT_OVERHEAD_TOKENS
-        sections = fit_sections(sections, costs, budget, labels_for(lang))
-        return GuidePlan(
-            language=lang,
-            passages=tuple(passages),
-            sections=tuple((t, tuple(n)) for t, n in sections),
-            spans=spans,
-            pages=passage_pages(spans, known),
-            page_count=known.page_count,
+        fitted = fit_sections(sections, costs, budget, labels_for(base.language))
+        return replace(
+            base,
+            sections=tuple((t, tuple(n)) for t, n in fitted),
             from_chapters=from_chapters,
+            tokens=sum(costs),
         )
+
+    async def restore(
+        self, text: str, stored: str, *, language: Language | None = None, structure: DocumentStructure | None = None
+    ) -> GuidePlan | None:
+        """The plan stored by an earlier attempt (:meth:`GuidePlan.to_json`) for the same text, with no model
+        call; ``None`` when it does not fit this text."""
+        return _passages(text, language, structure)[0].restored(stored)
 
     async def write_sections(
         self,
@@ -407,6 +384,31 @@ class GuideWriter:
             on_token=on_token,
         )
         return _clean_section(text, title)
+
+
+def _passages(
+    text: str, language: Language | None, structure: DocumentStructure | None
+) -> tuple[GuidePlan, tuple[Chapter, ...]]:
+    """A plan without sections (the passages, their paragraphs and pages, the language) and the document's
+    chapters, when ``structure`` fits ``text``.
+
+    Raises:
+        ValueError: ``text`` has no words.
+    """
+    cut = passage_spans(text)
+    if not cut:
+        raise ValueError("The document has no text to write a study guide from.")
+    spans = tuple(span for _passage, span in cut)
+    known = structure if structure is not None and structure.fits(len(paragraphs(text))) else DocumentStructure()
+    base = GuidePlan(
+        language=language or detect_language(text),
+        passages=tuple(passage for passage, _span in cut),
+        sections=(),
+        spans=spans,
+        pages=passage_pages(spans, known),
+        page_count=known.page_count,
+    )
+    return base, known.chapters
 
 
 def _repair_outline(

@@ -15,18 +15,25 @@ Pure functions over plain data; thread-safe.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from core.document_structure import Chapter, DocumentStructure, page_ranges, paragraphs
+from daemon.llm.prompts import PROMPTS, Language
 
 __all__ = [
+    "GuidePlan",
     "Labels",
     "chapter_sections",
     "coverage_markdown",
     "fit_sections",
     "labels_for",
+    "passage_pages",
     "passage_spans",
+    "passages_digest",
     "sources_line",
 ]
 
@@ -63,6 +70,71 @@ _LABELS: dict[str, Labels] = {
         "continued": "{title} ({part})",
     },
 }
+
+
+@dataclass(frozen=True, slots=True)
+class GuidePlan:
+    """The plan of a guide, between :meth:`GuideWriter.outline` and :meth:`GuideWriter.write_sections`.
+
+    Attributes:
+        language: The document's (or forced) language.
+        passages: The numbered passages (1-based in ``sections``).
+        sections: Each section's title and the passage numbers it covers, in document order.
+        spans: Each passage's first and last 0-based paragraph of the text.
+        pages: Each passage's 1-based pages (empty when the document has no pages).
+        page_count: The document's pages, when it has pages.
+        from_chapters: The sections are the document's own chapters (no outline was asked of the model).
+        tokens: The passages' prompt tokens, all together.
+    """
+
+    language: Language
+    passages: tuple[str, ...]
+    sections: tuple[tuple[str, tuple[int, ...]], ...]
+    spans: tuple[tuple[int, int], ...] = ()
+    pages: tuple[tuple[int, ...], ...] = ()
+    page_count: int | None = None
+    from_chapters: bool = False
+    tokens: int = 0
+
+    def to_json(self) -> str:
+        """What is stored of the plan: the sections, and a fingerprint of the passages they number."""
+        data = {
+            "language": self.language,
+            "sections": [[title, list(numbers)] for title, numbers in self.sections],
+            "from_chapters": self.from_chapters,
+            "tokens": self.tokens,
+            "passages": len(self.passages),
+            "digest": passages_digest(self.passages),
+        }
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    def restored(self, stored: str) -> GuidePlan | None:
+        """This plan (its passages cut from the same text, no sections yet) with the sections of ``stored``
+        (:meth:`to_json`); ``None`` when ``stored`` is unreadable or was made from other passages."""
+        try:
+            data = json.loads(stored)
+            if data["passages"] != len(self.passages) or data["digest"] != passages_digest(self.passages):
+                return None
+            sections = tuple((str(t), tuple(int(n) for n in numbers)) for t, numbers in data["sections"])
+            language = data["language"]
+        except (ValueError, KeyError, TypeError):
+            return None
+        if language not in PROMPTS or not sections:
+            return None
+        if sorted(n for _t, numbers in sections for n in numbers) != list(range(1, len(self.passages) + 1)):
+            return None
+        return replace(
+            self,
+            language=language,
+            sections=sections,
+            from_chapters=bool(data.get("from_chapters")),
+            tokens=int(data.get("tokens", 0)),
+        )
+
+
+def passages_digest(passages: Sequence[str]) -> str:
+    """A short fingerprint of the passages (a stored plan fits only the passages it numbered)."""
+    return hashlib.sha256("\x00".join(passages).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def labels_for(language: str) -> Labels:

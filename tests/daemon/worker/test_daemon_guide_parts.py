@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from unittest.mock import ANY
 
 from faults import PORTUGUESE, add, wait_ended
 from sqlalchemy import select
 from workerhome import DaemonHome, poll, run
 
 from core.appdb import open_app_database
-from core.guides import StoredPart, read_guide, read_guide_parts
+from core.guides import PLAN_POSITION, StoredPart, read_guide, read_guide_parts
 from core.schema import GuideSection, Job, StudyGuide
 from daemon.jobs.ingest import generate_job_id_for
 
@@ -26,6 +28,7 @@ class Look:
     status: str | None
     attempts: int
     parts: tuple[tuple[int, str, datetime], ...]  # position, markdown, created_at
+    plan: tuple[str, datetime] | None  # the stored plan and when it was stored
 
 
 async def _look(home: DaemonHome, job_id: uuid.UUID) -> Look:
@@ -39,7 +42,9 @@ async def _look(home: DaemonHome, job_id: uuid.UUID) -> Look:
                 )
             ).all()
             status, attempts = (job.status, job.attempts) if job is not None else (None, 0)
-            return Look(status, attempts, tuple((r.position, r.markdown, r.created_at) for r in rows))
+            parts = tuple((r.position, r.markdown, r.created_at) for r in rows if r.position >= 0)
+            plan = next(((r.markdown, r.created_at) for r in rows if r.position == PLAN_POSITION), None)
+            return Look(status, attempts, parts, plan)
     finally:
         await db.dispose()
 
@@ -95,6 +100,12 @@ def test_a_real_generate_job_stores_each_section_while_it_writes_and_the_guide_i
     assert stored == sorted(stored)
     assert datetime.fromisoformat(phases["sections"]["started_at"]) <= stored[0]
     assert stored[-1] <= datetime.fromisoformat(phases["export"]["started_at"])
+    # the plan was stored before the first section, and the details show its size
+    plan = looks[-1].plan
+    assert plan is not None and plan[1] <= stored[1]
+    assert json.loads(plan[0])["sections"] == [[p.title, ANY] for p in parts[1:-1]]
+    assert job.detail["plan_sections"] == guide.section_count and job.detail["plan_tokens"] > 0
+    assert job.detail["plan_from_chapters"] is False  # a text file has no chapters: the model planned it
     # what a screen saw while the job ran: a prefix of the final parts, growing
     seen = [tuple(p[0] for p in look.parts) for look in looks if look.status == "running"]
     assert all(s == tuple(range(len(s))) for s in seen), seen
@@ -127,4 +138,5 @@ def test_a_new_daemon_after_a_kill_keeps_the_sections_already_written_and_writes
     after = {position: (markdown, created) for position, markdown, created in run(_look(home, generate)).parts}
     for position, markdown, created in before.parts[1:]:
         assert after[position] == (markdown, created), f"section {position} was written again"
+    assert before.plan is not None and run(_look(home, generate)).plan == before.plan, "the plan was made again"
     assert guide.markdown == "\n\n".join(p.markdown for p in parts) + "\n"

@@ -1,0 +1,53 @@
+"""A guide's plan is stored and taken back without asking the model again; a resumed guide writes only the
+sections that are missing — counted in real model calls of the tiny deterministic model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.counters import counter_text
+from daemon.llm.guide import GuideWriter
+from daemon.llm.llamacpp import LlamaCppGenerator
+from tests.daemon.llm.test_llm_guide import Recording
+
+TEXT = "\n\n".join(f"Paragraph {i} talks about topic {i}. " * 12 for i in range(12))
+
+
+async def test_a_stored_plan_comes_back_without_a_model_call_and_only_for_its_own_text(tiny_model: Path) -> None:
+    recording = Recording(LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1))
+    writer = GuideWriter(recording, section_tokens=10, outline_tokens=300)
+    plan = await writer.outline(TEXT)
+    asked = len(recording.sent)
+    assert asked > 1 and len(plan.sections) > 2 and plan.tokens > 0
+
+    restored = await writer.restore(TEXT, plan.to_json())
+    assert restored == plan
+    assert len(recording.sent) == asked  # no model call
+    assert await writer.restore(TEXT + "\n\nOne more paragraph about something else.", plan.to_json()) is None
+    assert await writer.restore(TEXT, "not json") is None
+
+
+async def test_a_guide_resumed_at_section_k_asks_the_model_only_for_sections_k_onwards(tiny_model: Path) -> None:
+    recording = Recording(LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1))
+    writer = GuideWriter(recording, section_tokens=10, outline_tokens=300)
+    plan = await writer.outline(TEXT)
+    first = await writer.write_sections(plan)
+    k = 3
+    written = {n: first.sections[n - 1].body for n in range(1, k)}
+
+    before = len(recording.sent)
+    restored = await writer.restore(TEXT, plan.to_json())
+    assert restored is not None
+    again = await writer.write_sections(restored, written=written)
+    asked = recording.sent[before:]
+    assert len(asked) == len(plan.sections) - (k - 1)
+    assert all(plan.sections[n - 1][0] in m[-1]["content"] for n, m in zip(range(k, 99), asked, strict=False))
+    assert again.markdown == first.markdown
+
+
+def test_the_details_show_the_plan_in_the_readers_language() -> None:
+    detail = {"plan_sections": 12, "plan_tokens": 34000, "plan_seconds": 1500, "plan_from_chapters": True}
+    english = counter_text(detail, "en")
+    assert english == "plan: 12 sections from the document's chapters, 34\u2009000 tokens, about 25 min"
+    portuguese = counter_text({**detail, "plan_from_chapters": False, "plan_seconds": None}, "pt_BR")
+    assert portuguese == "plano: 12 seções a partir de 34\u2009000 tokens"
