@@ -4,6 +4,7 @@ watchdog starts again, and the job is retried against its attempts. The worker t
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
@@ -141,3 +142,23 @@ def test_a_job_that_writes_no_progress_while_its_lease_is_renewed_ends_its_worke
     assert daemon_log(home).count("wrote no progress for") == 3
     assert watchdog.poll() is None
     _next_job_runs(home, tmp_path / "more", only_extract=False)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="exec")
+def test_without_a_watchdog_a_worker_that_ends_itself_for_a_stuck_job_becomes_a_new_worker_in_the_same_process(
+    home: DaemonHome, tmp_path: Path
+):
+    home.settings["limits"] = {"generate_seconds": 5, "times_expected": 0.01, "grace_seconds": 1}
+    home.write_settings()
+    daemon = home.start(**{ENV_HANG_ON: MARKER, **FAST})
+    stuck = tmp_path / "docs" / "trava.txt"
+    stuck.parent.mkdir(parents=True)
+    stuck.write_text(f"{PORTUGUESE}\n\n{MARKER}", encoding="utf-8")
+    (ingest,) = add(home, stuck)
+    generate = generate_job_id_for(ingest)
+    row = wait_ended(home, [ingest, generate], timeout=150).jobs[generate]
+    assert (row.status, row.attempts, row.error) == ("failed", 3, encode("job_stuck"))
+    assert daemon.poll() is None  # the same process, running a new worker image each time
+    _next_job_runs(home, tmp_path / "more", only_extract=True)
+    started = re.findall(r"\[(\d+) MainThread\] worker \S+ started", daemon_log(home))
+    assert started == [str(daemon.pid)] * 4  # the first worker, then one per stuck attempt: all in one process
