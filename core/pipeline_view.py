@@ -173,6 +173,18 @@ class DocumentView:
     updated_at: datetime
     eta: float | None = field(default=None, compare=False)
     """Seconds left for the whole document; ``None`` while it cannot be estimated (or the document is not open)."""
+    seen_at: datetime = field(default_factory=lambda: datetime.now(UTC), compare=False)
+    """When :attr:`eta` was worked out (the view was made)."""
+
+    def time_left(self, now: datetime | None = None) -> float | None:
+        """:attr:`eta` counted down to ``now`` (default: the clock), never below zero; ``None`` as :attr:`eta`.
+
+        A screen that repaints every second shows a time that moves between the worker's writes.
+        """
+        if self.eta is None:
+            return None
+        elapsed = ((now or datetime.now(UTC)) - self.seen_at).total_seconds()
+        return max(self.eta - max(elapsed, 0.0), 0.0)
 
     @property
     def active(self) -> PartSnapshot | None:

@@ -136,7 +136,7 @@ class DetailsPanel(QFrame):
         self._show_error(job)
         values = {
             "counters": counters_text(job.detail),
-            "eta": eta_text(job.eta) if job.status == "running" else "",
+            "eta": eta_text(job.time_left()) if job.status == "running" else "",
             "attempts": self._attempts(job),
             "retry": self._retry(job),
             "created": timestamp_text(job.created_at),

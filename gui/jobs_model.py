@@ -244,7 +244,7 @@ class JobsModel(QAbstractTableModel):
         if column == "progress":
             return f"{round(row.progress * 100)}%"
         if column == "eta":
-            return eta_text(row.eta) if row.status == "running" else ""
+            return eta_text(row.time_left()) if row.status == "running" else ""
         if column == "started":
             return timestamp_text(row.started_at)
         if column == "duration":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import update
@@ -17,6 +18,7 @@ from core.pipeline_view import pipeline_status
 from core.pipelines import DOCUMENT_FILTERS, Pipelines
 from core.schema import Job
 from core.store import JobStore
+from core.types import utcnow
 
 STATUSES = ("queued", "running", "done", "failed", "cancelled")
 
@@ -243,3 +245,19 @@ async def test_cancel_all_and_retry_all_failed_act_on_every_document(app_store, 
     assert await pipelines.retry_all_failed() == 2
     assert {v.id for v in await pipelines.list_recent(statuses=("queued",))} == set(failed_docs)
     assert (await pipelines.get(kept)).status == "done"
+
+
+async def test_the_time_left_shown_counts_down_between_the_workers_writes(app_store, pipelines):
+    root = await app_store.enqueue("ingest", title="a.pdf", params={"path": "/a.pdf", "only_extract": True})
+    claimed = await app_store.claim(root.id)
+    wrote_at = utcnow()
+    detail = {"eta_seconds": 30.0, "eta_at": wrote_at.isoformat()}
+    await app_store.report_progress(root.id, 0.5, stage="read", detail=detail, attempt=claimed.attempts)
+    view = await pipelines.get(root.id)
+    assert view.eta is not None and view.eta <= 30.0
+    later = view.seen_at + timedelta(seconds=10)
+    assert view.time_left(later) == pytest.approx(view.eta - 10.0)
+    assert view.time_left(view.seen_at + timedelta(hours=1)) == 0.0
+    await app_store.succeed(root.id, attempt=claimed.attempts)
+    done = await pipelines.get(root.id)
+    assert done.eta is None and done.time_left() is None
