@@ -20,7 +20,6 @@ __all__ = [
     "counters_text",
     "duration_text",
     "eta_text",
-    "kind_label",
     "phase_label",
     "status_label",
     "stored_text",
@@ -44,19 +43,6 @@ def status_label(status: str) -> str:
         "cancelled": QCoreApplication.translate("Texts", "Cancelled"),
     }
     return labels.get(status, status)
-
-
-def kind_label(kind: str, only_extract: bool = False) -> str:
-    """What a job makes, in the user's words."""
-    if kind == "ingest":
-        return (
-            QCoreApplication.translate("Texts", "Extract text")
-            if only_extract
-            else QCoreApplication.translate("Texts", "Study guide")
-        )
-    if kind == "generate":
-        return QCoreApplication.translate("Texts", "Write guide")
-    return kind
 
 
 def phase_label(name: str) -> str:

@@ -841,18 +841,6 @@ StudyJobs reads {kinds} files.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Extract text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Study guide</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Write guide</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Reading the document</source>
         <translation type="unfinished"></translation>
     </message>

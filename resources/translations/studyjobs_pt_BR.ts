@@ -844,18 +844,6 @@ O StudyJobs lê arquivos {kinds}.</translation>
         <translation>Cancelada</translation>
     </message>
     <message>
-        <source>Extract text</source>
-        <translation>Extrair texto</translation>
-    </message>
-    <message>
-        <source>Study guide</source>
-        <translation>Guia de estudo</translation>
-    </message>
-    <message>
-        <source>Write guide</source>
-        <translation>Escrever guia</translation>
-    </message>
-    <message>
         <source>Reading the document</source>
         <translation>Lendo o documento</translation>
     </message>
