@@ -40,8 +40,10 @@ from PySide6.QtWidgets import (
 )
 
 from core.db import AsyncDatabaseManager
+from core.guide_rewrite import rewrite_section
 from core.guides import GuideText, guide_job_for, guide_wanted, read_guide
 from gui.export_dialog import ExportDialog
+from gui.section_cursor import section_under_cursor
 from gui.tasks import TaskGroup
 
 __all__ = ["GuideViewer", "Opener"]
@@ -132,9 +134,15 @@ class GuideViewer(QWidget):
             QCoreApplication.translate("GuideViewer", "Save the study guide as Word, PDF, Anki flashcards or a table")
         )
         self.export_button.clicked.connect(lambda _checked=False: self._guard(self.export))
+        self.rewrite_button = QPushButton(QCoreApplication.translate("GuideViewer", "Rewrite this section"))
+        self.rewrite_button.setToolTip(
+            QCoreApplication.translate("GuideViewer", "Write the section where the cursor is again, with other words")
+        )
+        self.rewrite_button.clicked.connect(lambda _checked=False: self._guard(self.rewrite_current_section))
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.export_button)
+        buttons.addWidget(self.rewrite_button)
         buttons.addStretch(1)
         layout.addLayout(buttons)
 
@@ -218,6 +226,7 @@ class GuideViewer(QWidget):
         self.open_button.setEnabled(guide is not None and guide.complete and guide.path is not None)
         self.save_button.setEnabled(bool(markdown))
         self.export_button.setEnabled(guide is not None and guide.complete)
+        self.rewrite_button.setEnabled(guide is not None and guide.complete)
 
     @staticmethod
     def _writing_text(sections: int) -> str:
@@ -352,6 +361,30 @@ class GuideViewer(QWidget):
         self.export_dialog = ExportDialog(self.db, self.tasks, guide.job_id, guide.title, self)
         self.export_dialog.show()
         return self.export_dialog
+
+    def rewrite_current_section(self) -> bool:
+        """Queue the job that writes the section under the cursor of the finished guide shown again (the
+        coverage table at the end is not a section); says so, or says why not. The new guide replaces this one
+        here once it is done."""
+        guide, found = self.guide, section_under_cursor(self.browser)
+        if guide is None or not guide.complete or found is None or found[0] > guide.sections:
+            self._note(QCoreApplication.translate("GuideViewer", "Click in a section of the guide first."))
+            return False
+        position, title = found
+
+        async def queue() -> None:
+            queued = await rewrite_section(self.db, guide.job_id, position)
+            if queued is None:
+                self._note(QCoreApplication.translate("GuideViewer", "This guide cannot have a section rewritten."))
+            else:
+                note = QCoreApplication.translate("GuideViewer", "“{title}” will be written again.")
+                self._note(note.format(title=title))
+
+        return self.tasks.start(queue(), name="guide-rewrite") is not None
+
+    def _note(self, text: str) -> None:
+        self.note.setText(text)
+        self.note.setVisible(True)
 
     def save_to(self, path: Path) -> bool:
         """Write the guide's Markdown (as shown now) to ``path`` and say where it went."""

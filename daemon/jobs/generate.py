@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 
 __all__ = ["guide_file_name", "run_generate"]
 
+REWRITE_TEMPERATURE = 0.7
+"""Sampling temperature when a user asks for one section again: another wording than the greedy one."""
+
 _UNSAFE = re.compile(r"[^\w\- ]+", re.UNICODE)
 
 
@@ -71,7 +74,9 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
 
     loading = _load_model(ctx, estimate, text)
     generator = await tracker.run("load_model", loading, stop_event=ctx.stop_event, message=ctx.text("loading_model"))
-    writer = GuideWriter(generator)
+    parts = GuideParts(store.db, ctx.job.id)  # the plan, then each section, stored as soon as it is made
+    rewriting = await _adopt_for_rewrite(ctx, parts)
+    writer = GuideWriter(generator, temperature=REWRITE_TEMPERATURE if rewriting else 0.0)
     started = time.monotonic()
     # A line or two per guide (not per short job): the job's own log in the window is not empty for a success.
     log.info(
@@ -79,7 +84,6 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     )
     report = _progress(ctx, tracker, estimate)
     structure = DocumentStructure.from_json(document.structure)
-    parts = GuideParts(store.db, ctx.job.id)  # the plan, then each section, stored as soon as it is made
     planning = _plan(ctx, writer, parts, (text, language, structure), tracker, estimate, report)
     plan = await tracker.run(
         "outline", planning, size=len(text), stop_event=ctx.stop_event, message=ctx.text("outlining")
@@ -109,6 +113,24 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         except Exception:  # the speeds help the next estimate; the guide is written whatever happens here
             log.exception("job %s: the model's speeds could not be remembered", ctx.job.id)
     return guide_id
+
+
+async def _adopt_for_rewrite(ctx: JobContext, parts: GuideParts) -> bool:
+    """For a job asked to rewrite one section of another job's guide (``params["rewrite_of"]``, the job, and
+    ``params["rewrite_position"]``, the 1-based section): take that guide's plan and its other sections, so only
+    that section is written. ``False`` for an ordinary job, or when that guide has no stored plan (then the whole
+    guide is written)."""
+    source, position = ctx.job.params.get("rewrite_of"), ctx.job.params.get("rewrite_position")
+    if not source or not isinstance(position, int) or position < 1:
+        return False
+    try:
+        source_id = uuid.UUID(str(source))
+    except ValueError:
+        return False
+    adopted = await parts.adopt(source_id, skip=position)
+    if adopted:
+        log.info("rewriting section %d of the guide of job %s", position, source_id)
+    return adopted
 
 
 async def _plan(

@@ -59,6 +59,21 @@ class GuideParts:
         """Store ``plan`` before any section is written, so a later attempt continues from it."""
         await save_guide_plan(self.db, self.job_id, plan.to_json())
 
+    async def adopt(self, source: uuid.UUID, skip: int) -> bool:
+        """Start from the plan and sections of another job's guide, all but the section at ``skip``, so only that
+        one is written again (a user's request to rewrite one section). Nothing is copied when this job has a
+        plan already (an earlier attempt adopted it). ``False`` when ``source`` has no stored plan."""
+        if await self.stored_plan() is not None:
+            return True
+        plan = await read_guide_plan(self.db, source)
+        if plan is None:
+            return False
+        for part in await read_guide_parts(self.db, source):
+            if part.position not in (HEAD_POSITION, skip):
+                await save_guide_part(self.db, self.job_id, part.position, part.title, part.markdown, part.origin)
+        await save_guide_plan(self.db, self.job_id, plan)  # last: a stored plan means the copy is complete
+        return True
+
     async def save(self, position: int, title: str, markdown: str) -> None:
         """Store one part (the writer's ``on_part``)."""
         await save_guide_part(self.db, self.job_id, position, title, markdown)

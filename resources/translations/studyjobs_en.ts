@@ -361,6 +361,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Rewrite this section</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the section where the cursor is again, with other words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>This document was added for its text only: it has no study guide.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -410,6 +418,18 @@
     </message>
     <message>
         <source>Markdown files (*.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click in a section of the guide first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This guide cannot have a section rewritten.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“{title}” will be written again.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

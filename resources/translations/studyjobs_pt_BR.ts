@@ -361,6 +361,14 @@
         <translation>Salvar o guia de estudo como Word, PDF, cartões do Anki ou uma tabela</translation>
     </message>
     <message>
+        <source>Rewrite this section</source>
+        <translation>Reescrever esta seção</translation>
+    </message>
+    <message>
+        <source>Write the section where the cursor is again, with other words</source>
+        <translation>Escrever de novo, com outras palavras, a seção onde está o cursor</translation>
+    </message>
+    <message>
         <source>This document was added for its text only: it has no study guide.</source>
         <translation>Este documento foi adicionado só pelo texto: ele não tem guia de estudo.</translation>
     </message>
@@ -411,6 +419,18 @@
     <message>
         <source>Markdown files (*.md)</source>
         <translation>Arquivos Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Click in a section of the guide first.</source>
+        <translation>Clique primeiro em uma seção do guia.</translation>
+    </message>
+    <message>
+        <source>This guide cannot have a section rewritten.</source>
+        <translation>Não é possível reescrever uma seção deste guia.</translation>
+    </message>
+    <message>
+        <source>“{title}” will be written again.</source>
+        <translation>“{title}” será escrita de novo.</translation>
     </message>
     <message>
         <source>The study guide could not be saved to {file}: {reason}</source>

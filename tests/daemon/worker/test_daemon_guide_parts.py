@@ -16,6 +16,7 @@ from sqlalchemy import select
 from workerhome import DaemonHome, poll, run
 
 from core.appdb import open_app_database
+from core.guide_rewrite import rewrite_section
 from core.guides import PLAN_POSITION, StoredPart, read_guide, read_guide_parts
 from core.schema import GuideSection, Job, StudyGuide
 from daemon.jobs.ingest import generate_job_id_for
@@ -140,3 +141,37 @@ def test_a_new_daemon_after_a_kill_keeps_the_sections_already_written_and_writes
         assert after[position] == (markdown, created), f"section {position} was written again"
     assert before.plan is not None and run(_look(home, generate)).plan == before.plan, "the plan was made again"
     assert guide.markdown == "\n\n".join(p.markdown for p in parts) + "\n"
+
+
+async def _ask_rewrite(home: DaemonHome, job_id: uuid.UUID, position: int) -> uuid.UUID | None:
+    db = await open_app_database(f"sqlite+aiosqlite:///{home.data_dir / 'studyjobs.db'}")
+    try:
+        return await rewrite_section(db, job_id, position)
+    finally:
+        await db.dispose()
+
+
+def test_a_user_asks_for_one_section_again_and_only_that_section_is_written(home: DaemonHome, tmp_path: Path):
+    home.start()
+    generate = _add_long_document(home, tmp_path, repeat=30)
+    wait_ended(home, [generate], timeout=180)
+    guide, parts, job = run(_final(home, generate))
+    assert job.status == "done" and guide.section_count > 2, job.error
+    original = run(_look(home, generate))
+
+    again = run(_ask_rewrite(home, generate, 2))
+    assert again is not None
+    wait_ended(home, [again], timeout=180)
+    new_guide, new_parts, new_job = run(_final(home, again))
+
+    assert new_job.status == "done", new_job.error
+    assert new_job.parent_id == job.parent_id and new_job.params["rewrite_position"] == 2
+    adopted = run(_look(home, again)).plan
+    assert adopted is not None and original.plan is not None and adopted[0] == original.plan[0]
+    assert [p.title for p in new_parts] == [p.title for p in parts]
+    kept = [p.markdown for p in new_parts if p.position != 2]
+    assert kept == [p.markdown for p in parts if p.position != 2]  # every other section as it was
+    # only section 2 was asked of the model: the last section count the job wrote is 2, not the last section
+    assert (new_job.detail["sections_done"], new_job.detail["sections_total"]) == (2, guide.section_count)
+    assert new_guide.id != guide.id and new_guide.section_count == guide.section_count
+    assert run(_ask_rewrite(home, generate, guide.section_count + 1)) is None  # the coverage table is no section

@@ -1,0 +1,76 @@
+"""Rewriting one section from the study guide tab: the section under the cursor is asked of the worker again."""
+
+from __future__ import annotations
+
+import uuid
+
+from PySide6.QtGui import QTextCursor
+from sqlalchemy import select
+
+from core.guides import save_guide_plan
+from core.schema import Job
+from tests.gui.test_gui_guide_viewer import make_document
+
+
+def _put_cursor_in(viewer, text: str) -> None:  # type: ignore[no-untyped-def]
+    found = viewer.browser.document().find(text)
+    assert not found.isNull(), text
+    cursor = QTextCursor(found.block())
+    viewer.browser.setTextCursor(cursor)
+
+
+async def _rewrite_jobs(db) -> list[Job]:  # type: ignore[no-untyped-def]
+    async with db.get_session_context() as session:
+        jobs = (await session.scalars(select(Job).where(Job.kind == "generate"))).all()
+    return [job for job in jobs if "rewrite_position" in job.params]
+
+
+def test_the_section_under_the_cursor_is_queued_to_be_written_again(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    root, child, _path = run(make_document(store, app_db, settings.output_dir, parts=3, finished=True))
+    run(save_guide_plan(app_db, child, '{"sections": []}'))
+    viewer = window.guide_viewer
+    queued: list[Job] = []
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        window.details_tabs.show_guide()
+        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+        assert viewer.rewrite_button.isEnabled()
+        _put_cursor_in(viewer, "the green pigment")
+        viewer.rewrite_button.click()
+
+        async def found() -> bool:
+            queued[:] = await _rewrite_jobs(app_db)
+            return bool(queued)
+
+        await wait_until(found, message="the rewrite job queued")
+
+    run(scenario())
+    (job,) = queued
+    assert job.params["rewrite_of"] == str(child) and job.params["rewrite_position"] == 2
+    assert job.parent_id == root and job.status == "queued"
+    assert viewer.note.isVisible() and viewer.note.text() == "“Chloroplasts” will be written again."
+
+
+def test_before_the_first_section_nothing_is_queued_and_the_tab_says_what_to_do(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    root, child, _path = run(make_document(store, app_db, settings.output_dir, parts=3, finished=True))
+    run(save_guide_plan(app_db, child, '{"sections": []}'))
+    viewer = window.guide_viewer
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        window.details_tabs.show_guide()
+        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+        viewer.browser.moveCursor(QTextCursor.MoveOperation.Start)
+        assert viewer.rewrite_current_section() is False
+
+    run(scenario())
+    assert viewer.note.text() == "Click in a section of the guide first."
+    assert run(_rewrite_jobs(app_db)) == []
+    assert isinstance(child, uuid.UUID)
