@@ -55,7 +55,15 @@ SETTING_KEYS = (
     "notifications", "hide_to_tray", "autostart", "stale_after", "model", "limits",
 )  # fmt: skip
 _TABLES = ("model", "limits")
-MODEL_KEYS = ("kind", "gguf_path", "endpoint", "model_name", "n_threads")
+MODEL_KEYS = (
+    "kind", "gguf_path", "endpoint", "model_name", "n_threads", "temperature", "top_p", "top_k", "repeat_penalty"
+)  # fmt: skip
+_SAMPLING_RANGES: Mapping[str, tuple[float, float]] = {
+    "temperature": (0.0, 2.0),
+    "top_p": (0.0, 1.0),
+    "top_k": (0.0, 1000.0),
+    "repeat_penalty": (1.0, 2.0),
+}
 _DB_HINT = "use sqlite+aiosqlite:///… or postgresql+asyncpg://…"
 _BROKER_HINT = "use sqlite:///<file> (the embedded queue) or redis://…"
 
@@ -101,6 +109,13 @@ def _count(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise _Invalid(key, f"{value!r} must be a whole number of at least 1")
     return int(value)
+
+
+def _sampling_value(key: str, value: Any) -> float | int:
+    low, high = _SAMPLING_RANGES[key.removeprefix("model.")]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise _Invalid(key, f"{value!r} must be a number from {low:g} to {high:g}")
+    return int(value) if key.endswith("top_k") else float(value)
 
 
 def _absolute_path(key: str, value: Any) -> Path:
@@ -176,6 +191,9 @@ def _model_values(raw: Mapping[str, Any]) -> dict[str, Any]:
         "model_name": None if name is None else _text("model.model_name", name),
         "n_threads": None if threads is None else _count("model.n_threads", threads),
     }
+    for key in _SAMPLING_RANGES:
+        value = raw.get(key)
+        values[key] = None if value is None else _sampling_value(f"model.{key}", value)
     if values["endpoint"] is not None and urlsplit(values["endpoint"]).scheme not in ("http", "https"):
         raise _Invalid("model.endpoint", f"{endpoint!r} must be an http:// or https:// URL")
     if kind == "gguf" and values["gguf_path"] is None:
@@ -196,6 +214,8 @@ class ModelSettings:
         endpoint: ``http(s)://…`` (required for ``"http"``).
         model_name: The model to ask the server for, or a display name.
         n_threads: CPU threads for a local model; ``None`` lets the runtime choose.
+        temperature, top_p, top_k, repeat_penalty: Sampling settings for a local model; ``None`` keeps the
+            model's own (tuned for the bundled model, general defaults for another GGUF).
     """
 
     kind: str = "bundled"
@@ -203,6 +223,10 @@ class ModelSettings:
     endpoint: str | None = None
     model_name: str | None = None
     n_threads: int | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    top_k: int | None = None
+    repeat_penalty: float | None = None
 
     def __post_init__(self) -> None:
         try:

@@ -26,6 +26,7 @@ from core.store import JobStore
 from daemon.llm import ModelChoice, create_generator
 from daemon.llm.base import TextGenerator
 from daemon.llm.hanging import hanging_from_env
+from daemon.llm.sampling import sampling_from
 from daemon.outbox import Outbox
 
 __all__ = ["RunningJob", "Runtime", "current", "install"]
@@ -139,6 +140,7 @@ class Runtime:
                     model_name=model.model_name,
                     n_threads=model.n_threads,
                     request_timeout=self.settings.limits.request_seconds,
+                    sampling=sampling_from(model),
                 )
                 self._generator = hanging_from_env(create_generator(choice))  # a test knob; unset: the model
             return self._generator

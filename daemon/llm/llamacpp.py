@@ -38,6 +38,7 @@ from daemon.llm.local_model import (
     shared_model,
     unload_all,
 )
+from daemon.llm.sampling import DEFAULT_SAMPLING, SamplingSettings
 
 __all__ = [
     "LlamaCppGenerator",
@@ -95,8 +96,8 @@ class LlamaCppGenerator:
         n_ctx: Context window in tokens.
         n_threads: CPU threads for prompt and generation; ``None`` means cores − 1 (at least 1).
         n_batch: Prompt tokens per ``llama_decode`` call.
-        repeat_penalty: llama.cpp's repetition penalty (1.0 = off); small models loop without one.
-        seed: Sampling seed for temperature > 0 (greedy decoding ignores it).
+        sampling: Top-p, top-k, min-p, repetition penalty and seed (:mod:`daemon.llm.sampling`); the
+            temperature is each call's own. Small models loop without a repetition penalty.
     """
 
     def __init__(
@@ -106,21 +107,25 @@ class LlamaCppGenerator:
         n_ctx: int = 4096,
         n_threads: int | None = None,
         n_batch: int = 256,
-        repeat_penalty: float = 1.0,
-        seed: int = 0,
+        sampling: SamplingSettings = DEFAULT_SAMPLING,
     ) -> None:
         self.model_path = Path(model_path)
         self.n_ctx = n_ctx
         self.n_threads = n_threads if n_threads is not None else default_n_threads()
         self.n_batch = n_batch
-        self.repeat_penalty = repeat_penalty
-        self.seed = seed
+        self.sampling = sampling
         self._grammars: dict[type[BaseModel], LlamaGrammar] = {}
 
     @property
     def context_window(self) -> int:
         """The context size requested (llama.cpp may round it; see :attr:`SharedModel.n_ctx`)."""
         return self.n_ctx
+
+    def with_sampling(self, sampling: SamplingSettings) -> LlamaCppGenerator:
+        """The same model (shared, not loaded twice) with other sampling settings."""
+        return LlamaCppGenerator(
+            self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, n_batch=self.n_batch, sampling=sampling
+        )
 
     def _model(self) -> SharedModel:
         return shared_model(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, n_batch=self.n_batch)
@@ -278,16 +283,17 @@ class LlamaCppGenerator:
         if request.should_stop():
             raise stopped()
         model.set_abort_check(request.should_stop)
+        model.llama.last_n_tokens_size = self.sampling.repeat_last_n  # read per generation, under the lock
         try:
             stream: Any = model.llama.create_completion(
                 prompt,
                 max_tokens=request.max_tokens,
                 temperature=request.temperature,
-                top_k=40,
-                top_p=0.95,
-                min_p=0.05,
-                repeat_penalty=self.repeat_penalty,
-                seed=self.seed,
+                top_k=self.sampling.top_k,
+                top_p=self.sampling.top_p,
+                min_p=self.sampling.min_p,
+                repeat_penalty=self.sampling.repeat_penalty,
+                seed=self.sampling.seed,
                 stream=True,
                 stopping_criteria=StoppingCriteriaList([count_and_check]),
                 grammar=request.grammar,

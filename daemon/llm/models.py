@@ -19,6 +19,7 @@ from daemon.llm.base import TextGenerator
 from daemon.llm.errors import BadRequestError, ModelMissingError
 from daemon.llm.llamacpp import LlamaCppGenerator, check_model_file, default_n_threads
 from daemon.llm.openai_compat import OpenAICompatibleGenerator
+from daemon.llm.sampling import BUNDLED_SAMPLING, DEFAULT_SAMPLING, SamplingSettings
 
 __all__ = [
     "BUNDLED_DISTRIBUTION",
@@ -50,6 +51,8 @@ class ModelChoice:
             otherwise).
         api_key: Bearer token for ``kind="http"``, if the server wants one.
         request_timeout: The longest one request to a server (``kind="http"``) may take, first byte to last.
+        sampling: Sampling settings for a local model; ``None`` means the bundled model's tuned ones
+            (:data:`~daemon.llm.sampling.BUNDLED_SAMPLING`) or :data:`~daemon.llm.sampling.DEFAULT_SAMPLING`.
     """
 
     kind: Literal["bundled", "gguf", "http"] = "bundled"
@@ -60,6 +63,7 @@ class ModelChoice:
     n_ctx: int | None = None
     api_key: str | None = None
     request_timeout: float = 900.0
+    sampling: SamplingSettings | None = None
 
 
 def bundled_model_path() -> Path:
@@ -117,8 +121,10 @@ def create_generator(choice: ModelChoice | None = None) -> TextGenerator:
             raise ModelMissingError("No model file was chosen.")
         path = Path(choice.path).expanduser()
         n_ctx = choice.n_ctx or 4096
+        sampling = choice.sampling or DEFAULT_SAMPLING
     else:
         path = bundled_model_path()
         n_ctx = choice.n_ctx or BUNDLED_CONTEXT
+        sampling = choice.sampling or BUNDLED_SAMPLING
     check_model_file(path)
-    return LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=n_threads, repeat_penalty=1.1)
+    return LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=n_threads, sampling=sampling)
