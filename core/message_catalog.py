@@ -202,6 +202,9 @@ EN: dict[str, str] = {
     "outlining_part": "Planning the study guide: part {current} of {total}…",
     "writing_section": "Writing section {current} of {total}…",
     "exporting": "Saving the study guide…",
+    "section_from_quotes": (
+        "Section {number} ({title}) was written from quotes of the document: the model's text failed the check."
+    ),
     "waiting_retry": "Waiting to try again…",
     # Counters (core.counters), joined with " · ".
     "count_pages": "page {done} of {total}",
@@ -432,6 +435,9 @@ PT_BR: dict[str, str] = {
     "outlining_part": "Planejando o guia de estudo: parte {current} de {total}…",
     "writing_section": "Escrevendo a seção {current} de {total}…",
     "exporting": "Salvando o guia de estudo…",
+    "section_from_quotes": (
+        "A seção {number} ({title}) foi feita com citações do documento: o texto do modelo não passou na verificação."
+    ),
     "waiting_retry": "Aguardando para tentar de novo…",
     "count_pages": "página {done} de {total}",
     "count_parts": "parte {done} de {total}",

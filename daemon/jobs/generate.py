@@ -36,7 +36,7 @@ from daemon.jobs.guide_parts import GuideParts
 from daemon.llm import GuideProgress, GuideWriter
 from daemon.llm.guide import GuidePlan
 from daemon.llm.guide import StudyGuide as WrittenGuide
-from daemon.llm.prompts import Language
+from daemon.llm.prompts import Language, detect_language, supported_language
 from daemon.plans import plan_for
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         return existing  # an earlier attempt finished the work but not the row
     document = await _load_document(ctx)
     text = document.text or ""
-    language: Language = "pt" if (document.language or "").startswith("pt") else "en"
+    language = _guide_language(ctx.job.params.get("language"), document.language, text)
     made = await generate_estimate(ctx.runtime)
     estimate, key = (made[0], made[2]) if made is not None else (None, None)
     if estimate is not None:
@@ -100,6 +100,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         written=await parts.reusable(plan),
     )
     guide = await tracker.run("sections", writing, size=len(text), stop_event=ctx.stop_event)
+    await _note_quoted_sections(ctx, tracker, guide)
     if estimate is not None:
         estimate.finish()
     exporting = _export(ctx, document, guide, generator)
@@ -171,6 +172,32 @@ def _plan_detail(plan: GuidePlan, estimate: GenerateEstimate | None) -> dict[str
         "plan_seconds": round(seconds) if seconds is not None else None,
         "plan_from_chapters": plan.from_chapters,
     }
+
+
+def _guide_language(chosen: Any, document_language: str | None, text: str) -> Language:
+    """The job's language (``params["language"]``, picked by the user), else the document's, else the one its
+    text is in; English for a language guides are not written in."""
+    for candidate in (chosen, document_language):
+        language = supported_language(str(candidate)) if candidate else None
+        if language is not None:
+            return language
+    return detect_language(text)
+
+
+async def _note_quoted_sections(ctx: JobContext, tracker: ProgressTracker, guide: WrittenGuide) -> None:
+    """Say in the job's details (``detail["notes"]``) which sections were made of quotes, and why."""
+    notes = [
+        ctx.text("section_from_quotes", number=number, title=section.title)
+        for number, section in enumerate(guide.sections, start=1)
+        if section.origin == "quotes"
+    ]
+    if not notes:
+        return
+    for number, section in enumerate(guide.sections, start=1):
+        if section.origin == "quotes":
+            log.info("section %d (%s) written from quotes: the model's text failed the check", number, section.title)
+    detail = {**ctx.job.detail, "notes": notes}
+    await tracker.report("sections", done=1.0, detail=detail)
 
 
 def _model(generator: Any) -> str:

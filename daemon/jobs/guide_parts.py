@@ -74,6 +74,6 @@ class GuideParts:
         await save_guide_plan(self.db, self.job_id, plan)  # last: a stored plan means the copy is complete
         return True
 
-    async def save(self, position: int, title: str, markdown: str) -> None:
-        """Store one part (the writer's ``on_part``)."""
-        await save_guide_part(self.db, self.job_id, position, title, markdown)
+    async def save(self, position: int, title: str, markdown: str, origin: str = "model") -> None:
+        """Store one part (the writer's ``on_part``); ``origin`` is ``"model"`` or ``"quotes"``."""
+        await save_guide_part(self.db, self.job_id, position, title, markdown, origin)

@@ -27,10 +27,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from core.document_structure import Chapter, DocumentStructure, paragraphs
+from core.document_structure import Chapter, DocumentStructure, page_ranges, paragraphs
 from core.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
 from daemon.llm.base import ChatMessage, TextGenerator, TokenProgress
 from daemon.llm.errors import InvalidOutputError
+from daemon.llm.guard import CheckedText, SectionGuard
 from daemon.llm.guide_plan import (
     GuidePlan,
     chapter_sections,
@@ -42,6 +43,7 @@ from daemon.llm.guide_plan import (
     sources_line,
 )
 from daemon.llm.prompts import PROMPTS, Language, Prompts, detect_language
+from daemon.llm.sampling import DEFAULT_SAMPLING
 
 __all__ = [
     "GuidePlan",
@@ -98,18 +100,23 @@ class GuideProgress:
 
 ProgressCallback = Callable[[GuideProgress], None]
 
-PartCallback = Callable[[int, str, str], Awaitable[None]]
-"""``on_part(position, title, markdown)``: a part of the guide is written (position 0 is the head, then the
-sections from 1); awaited before the writer goes on, on the event loop's thread."""
+PartCallback = Callable[[int, str, str, str], Awaitable[None]]
+"""``on_part(position, title, markdown, origin)``: a part of the guide is written (position 0 is the head, then the
+sections from 1; ``origin`` is ``"model"``, or ``"quotes"`` for a section made of quotes because the model's text
+failed its check); awaited before the writer goes on, on the event loop's thread."""
 
 
 @dataclass(frozen=True, slots=True)
 class GuideSection:
-    """A written section: its title, the 1-based passage numbers it covers, and its Markdown body."""
+    """A written section: its title, the 1-based passage numbers it covers, its Markdown body, and how it was
+    made (``"model"``, or ``"quotes"`` when the model's text failed its check; ``"kept"`` for a body an earlier
+    attempt wrote). ``model_text`` is the model's last answer for it, even when rejected ("" when kept)."""
 
     title: str
     passages: tuple[int, ...]
     body: str
+    origin: str = "model"
+    model_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +143,9 @@ class GuideWriter:
         section_tokens: ``max_tokens`` for each section's text.
         outline_tokens: ``max_tokens`` for each chunk's outline.
         max_sections_per_chunk: Upper bound asked of the model for one chunk.
-        temperature: Sampling temperature (0: deterministic).
+        temperature: Sampling temperature of the outline (0: deterministic). Sections use the generator's own
+            sampling settings (``generator.sampling``), and other ones for the second try
+            (:mod:`daemon.llm.guard`).
     """
 
     def __init__(
@@ -258,24 +267,29 @@ class GuideWriter:
         heading = title or prompts.guide_title
         head = head_markdown(heading)
         if on_part is not None:
-            await on_part(HEAD_POSITION, heading, head)
+            await on_part(HEAD_POSITION, heading, head, "model")
         kept = written or {}
+        guard = SectionGuard(self.generator, plan.language, getattr(self.generator, "sampling", DEFAULT_SAMPLING))
+        for earlier in kept.values():
+            guard.remember(earlier)
         sections: list[GuideSection] = []
         for step, (section_title, numbers) in enumerate(plan.sections, start=1):
-            body = kept.get(step)
-            if body is None:
-                body = await self._section(
-                    plan.passages, section_title, list(numbers), prompts, step, len(plan.sections), stop_event, report
-                )
-                chapter = section_title if plan.from_chapters else None
-                sources = sources_line(numbers, plan.pages, plan.spans, chapter, labels)
-                body = f"{body}\n\n{sources}".strip() if sources else body
-                if on_part is not None:
-                    await on_part(step, section_title, section_markdown(section_title, body))
-            sections.append(GuideSection(title=section_title, passages=tuple(numbers), body=body))
+            earlier = kept.get(step)
+            if earlier is not None:
+                sections.append(GuideSection(section_title, tuple(numbers), earlier, "kept"))
+                continue
+            checked = await self._section(
+                guard, plan, section_title, list(numbers), prompts, (step, len(plan.sections)), stop_event, report
+            )
+            chapter = section_title if plan.from_chapters else None
+            sources = sources_line(numbers, plan.pages, plan.spans, chapter, labels)
+            body = f"{checked.body}\n\n{sources}".strip() if sources else checked.body
+            if on_part is not None:
+                await on_part(step, section_title, section_markdown(section_title, body), checked.origin)
+            sections.append(GuideSection(section_title, tuple(numbers), body, checked.origin, checked.model_text))
         coverage = coverage_markdown(plan.sections, plan.pages, plan.spans, plan.page_count, labels)
         if on_part is not None:
-            await on_part(len(plan.sections) + 1, labels["coverage"], coverage)
+            await on_part(len(plan.sections) + 1, labels["coverage"], coverage, "model")
         markdown = join_guide([head, *(section_markdown(s.title, s.body) for s in sections), coverage])
         return StudyGuide(title=heading, language=plan.language, sections=tuple(sections), markdown=markdown)
 
@@ -342,24 +356,29 @@ class GuideWriter:
 
     async def _section(
         self,
-        passages: Sequence[str],
+        guard: SectionGuard,
+        plan: GuidePlan,
         title: str,
         numbers: Sequence[int],
         prompts: Prompts,
-        step: int,
-        steps: int,
+        position: tuple[int, int],
         stop_event: threading.Event | None,
         report: ProgressCallback,
-    ) -> str:
-        """Write one section from its passages, trimmed to fit the context."""
+    ) -> CheckedText:
+        """Write one section from its passages, trimmed to fit the context, through ``guard``'s check."""
+        step, steps = position
+        passages = plan.passages
         budget = self.generator.context_window - self.section_tokens - _PROMPT_OVERHEAD_TOKENS
         source_parts: list[str] = []
+        page_labels: list[str | None] = []
         used = 0
         for n in numbers:
             cost = await self.generator.count_tokens(passages[n - 1]) + 2
             if source_parts and used + cost > budget:
                 break
             source_parts.append(passages[n - 1])
+            pages = plan.pages[n - 1] if n - 1 < len(plan.pages) else ()
+            page_labels.append(labels_for(plan.language)["pages"].format(pages=page_ranges(pages)) if pages else None)
             used += cost
         messages: list[ChatMessage] = [
             {"role": "system", "content": prompts.section_system},
@@ -376,14 +395,15 @@ class GuideWriter:
             report(GuideProgress("section", step, steps, progress.completion_tokens, max_tokens, title, tokens))
 
         report(GuideProgress("section", step, steps, 0, max_tokens, title, prompt))
-        text = await self.generator.chat(
+        return await guard.write(
             messages,
+            sources=source_parts,
+            pages=page_labels,
             max_tokens=max_tokens,
-            temperature=self.temperature,
+            clean=lambda text: _clean_section(text, title),
             stop_event=stop_event,
             on_token=on_token,
         )
-        return _clean_section(text, title)
 
 
 def _passages(

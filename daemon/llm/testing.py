@@ -23,6 +23,7 @@ Writing needs the ``gguf`` package (a test dependency); this module is never imp
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,7 @@ __all__ = [
     "CHATML_TEMPLATE",
     "TINY_ALPHABET_CYCLE",
     "TinyModelShape",
+    "expected_phrase_reply",
     "expected_tiny_reply",
     "write_tiny_model",
 ]
@@ -92,10 +94,14 @@ def _bytes_to_unicode() -> dict[int, str]:
     return mapping
 
 
-def _successors() -> dict[int, int]:
-    """token id → designed next token id."""
+def _successors(phrase: Sequence[str] = ()) -> dict[int, int]:
+    """token id → designed next token id (with a ``phrase``: its words, one token each, in a cycle)."""
     succ = {ord(a): ord(b) for a, b in zip(TINY_ALPHABET_CYCLE, TINY_ALPHABET_CYCLE[1:] + "a", strict=True)}
     succ[ord("\n")] = ord("a")
+    if phrase:
+        ids = [_N_VOCAB + i for i in range(len(phrase))]
+        succ[ord("\n")] = ids[0]
+        succ.update(zip(ids, ids[1:] + ids[:1], strict=True))
     # Under a JSON grammar: close an integer array after its first item, and an object array after its first
     # item.
     succ[ord("1")] = ord("]")
@@ -103,9 +109,10 @@ def _successors() -> dict[int, int]:
     return succ
 
 
-def _preferences() -> np.ndarray:
+def _preferences(n_vocab: int = _N_VOCAB) -> np.ndarray:
     """Per-token preference used when the successor is not allowed (by a grammar). No two tokens tie."""
-    bias = -0.001 * np.arange(_N_VOCAB, dtype=np.float32)
+    bias = -0.001 * np.arange(n_vocab, dtype=np.float32)
+    bias[_N_VOCAB:] = -2.0  # phrase tokens: never chosen under a grammar
     for char, value in {
         "a": 1.0,
         '"': 0.9,
@@ -124,18 +131,26 @@ def _preferences() -> np.ndarray:
     return bias
 
 
-def write_tiny_model(path: Path, shape: TinyModelShape | None = None) -> Path:
+def write_tiny_model(path: Path, shape: TinyModelShape | None = None, *, phrase: Sequence[str] = ()) -> Path:
     """Write the tiny model to ``path`` (a ``.gguf`` file) and return the path.
 
     Args:
         path: Destination file; its directory must exist.
         shape: Dimensions; the default makes a ~5 MB file whose 3,000-token prompt takes a fraction of a
             second.
+        phrase: Pieces of text (``["The", " cell", …]``), one token each: the model then answers every chat
+            prompt with the pieces joined, over and over (a model that repeats itself), see
+            :func:`expected_phrase_reply`. Structured outputs stay as without a phrase.
 
     Returns:
         ``path``.
     """
     shape = shape or TinyModelShape()
+    n_vocab = _N_VOCAB + len(phrase)
+    if len(set(phrase)) != len(phrase) or any(len(piece.encode("utf-8")) < 2 for piece in phrase):
+        raise ValueError("phrase pieces must be distinct and longer than one byte (bytes have their own tokens)")
+    if shape.n_embd < n_vocab + 1:
+        raise ValueError("n_embd must exceed the vocabulary size, phrase tokens included")
     n_embd, n_ff = shape.n_embd, shape.n_ff
     writer = GGUFWriter(str(path), "llama")
     writer.add_name("studyjobs-tiny-successor")
@@ -147,13 +162,14 @@ def write_tiny_model(path: Path, shape: TinyModelShape | None = None) -> Path:
     writer.add_head_count_kv(shape.n_head)
     writer.add_rope_dimension_count(n_embd // shape.n_head)
     writer.add_layer_norm_rms_eps(1e-5)
-    writer.add_vocab_size(_N_VOCAB)
+    writer.add_vocab_size(n_vocab)
     writer.add_file_type(0)  # all F32
 
     byte_chars = _bytes_to_unicode()
     nul = byte_chars[0]
     tokens = [byte_chars[b] for b in range(256)] + ["<|endoftext|>", "<|im_start|>", "<|im_end|>", nul + nul]
-    types = [TokenType.NORMAL] * 256 + [TokenType.CONTROL] * 3 + [TokenType.NORMAL]
+    tokens += ["".join(byte_chars[b] for b in piece.encode("utf-8")) for piece in phrase]
+    types = [TokenType.NORMAL] * 256 + [TokenType.CONTROL] * 3 + [TokenType.NORMAL] * (1 + len(phrase))
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre("default")
     writer.add_token_list(tokens)
@@ -166,13 +182,13 @@ def write_tiny_model(path: Path, shape: TinyModelShape | None = None) -> Path:
     writer.add_chat_template(CHATML_TEMPLATE)
 
     bias_dim = n_embd - 1
-    embed = np.zeros((_N_VOCAB, n_embd), dtype=np.float32)
-    embed[np.arange(_N_VOCAB), np.arange(_N_VOCAB)] = 1.0
+    embed = np.zeros((n_vocab, n_embd), dtype=np.float32)
+    embed[np.arange(n_vocab), np.arange(n_vocab)] = 1.0
     embed[:, bias_dim] = 1.0
-    output = np.zeros((_N_VOCAB, n_embd), dtype=np.float32)
-    for token, nxt in _successors().items():
+    output = np.zeros((n_vocab, n_embd), dtype=np.float32)
+    for token, nxt in _successors(phrase).items():
         output[nxt, token] += SUCCESSOR_LOGIT
-    output[:, bias_dim] = _preferences()
+    output[:, bias_dim] = _preferences(n_vocab)
 
     writer.add_tensor("token_embd.weight", embed)
     writer.add_tensor("output_norm.weight", np.ones(n_embd, dtype=np.float32))
@@ -197,3 +213,8 @@ def expected_tiny_reply(n_tokens: int) -> str:
     """What the tiny model answers to any chat prompt with greedy decoding and ``max_tokens=n_tokens``."""
     cycle = TINY_ALPHABET_CYCLE
     return (cycle * (n_tokens // len(cycle) + 1))[:n_tokens]
+
+
+def expected_phrase_reply(phrase: Sequence[str], n_tokens: int) -> str:
+    """What a tiny model written with ``phrase`` answers with greedy decoding and ``max_tokens=n_tokens``."""
+    return "".join(phrase[i % len(phrase)] for i in range(n_tokens))

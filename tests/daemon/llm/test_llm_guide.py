@@ -13,6 +13,7 @@ import pytest
 
 from daemon.llm.base import ChatMessage, ModelT, TextGenerator
 from daemon.llm.errors import GenerationStoppedError
+from daemon.llm.extractive import quoted_section
 from daemon.llm.guide import GuideProgress, GuideWriter, _repair_outline, split_passages
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.models import create_generator
@@ -99,13 +100,16 @@ def test_outline_repair_keeps_order_and_covers_every_passage() -> None:
     assert _repair_outline([], [1], PROMPTS["pt"], 2) == [("Parte 2", [1])]
 
 
-async def test_tiny_model_guide_is_exact(tiny: LlamaCppGenerator) -> None:
+async def test_tiny_model_guide_is_exact_and_its_garbled_text_is_replaced_by_quotes(tiny: LlamaCppGenerator) -> None:
     guide = await GuideWriter(tiny, section_tokens=40, outline_tokens=300).write(ENGLISH)
     assert guide.language == "en"
     assert [(s.title, s.passages) for s in guide.sections] == [(TINY_TITLE, (1,))]  # short paragraphs merge
     coverage = f"## Coverage\n\n| Section | Source |\n|---|---|\n| {TINY_TITLE} | paragraphs 1–2 |"
     sources = "*Sources: paragraphs 1–2*"  # a text without pages or chapters cites its paragraphs
-    body = f"{expected_tiny_reply(40)}\n\n{sources}"
+    section = guide.sections[0]
+    assert (section.origin, section.model_text) == ("quotes", expected_tiny_reply(40))
+    quotes = quoted_section([" ".join(ENGLISH.split())], language="en")
+    body = f"{quotes}\n\n{sources}"
     assert guide.markdown == f"# Study guide\n\n## {TINY_TITLE}\n\n{body}\n\n{coverage}\n"
 
 
@@ -151,7 +155,7 @@ async def test_each_part_is_handed_over_as_soon_as_it_is_written_and_the_parts_j
     progress: list[GuideProgress] = []
     parts: list[tuple[int, str, str, int]] = []  # position, title, markdown, section steps started by then
 
-    async def on_part(position: int, title: str, markdown: str) -> None:
+    async def on_part(position: int, title: str, markdown: str, _origin: str) -> None:
         started = len({p.step for p in progress if p.phase == "section"})
         parts.append((position, title, markdown, started))
 
@@ -179,11 +183,12 @@ async def test_sections_an_earlier_attempt_wrote_are_not_asked_of_the_model_agai
     asked_first = len(recording.sent)
     parts: list[int] = []
 
-    async def on_part(position: int, _title: str, _markdown: str) -> None:
+    async def on_part(position: int, _title: str, _markdown: str, _origin: str) -> None:
         parts.append(position)
 
     again = await writer.write_sections(plan, on_part=on_part, written={1: "Kept from before."})
-    assert len(recording.sent) - asked_first == len(plan.sections) - 1
+    # Each section the tiny model writes fails its check: two calls per section.
+    assert len(recording.sent) - asked_first == 2 * (len(plan.sections) - 1)
     assert again.sections[0].body == "Kept from before."
     assert [s.body for s in again.sections[1:]] == [s.body for s in first.sections[1:]]
     assert parts == [0, *range(2, len(plan.sections) + 2)]
@@ -208,7 +213,8 @@ async def test_stop_while_writing_a_section(tiny: LlamaCppGenerator) -> None:
 async def test_an_outline_cut_by_its_token_budget_falls_back_to_one_part(tiny: LlamaCppGenerator) -> None:
     guide = await GuideWriter(tiny, section_tokens=5, outline_tokens=20).write(ENGLISH)
     sources = "*Sources: paragraphs 1–2*"
-    assert [(s.title, s.passages, s.body) for s in guide.sections] == [("Part 1", (1,), f"abcde\n\n{sources}")]
+    assert [(s.title, s.passages, s.model_text) for s in guide.sections] == [("Part 1", (1,), "abcde")]
+    assert guide.sections[0].body.endswith(sources)
 
 
 async def test_empty_document_is_refused(tiny: LlamaCppGenerator) -> None:

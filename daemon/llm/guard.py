@@ -1,0 +1,139 @@
+"""The wrapper around each model call of the guide writer: generate, check, try once more, else quote.
+
+:class:`SectionGuard` holds what one guide has written so far (its sentences), so no sentence goes into a guide
+twice. :meth:`SectionGuard.write` asks the model with the model's own sampling settings; a text that fails its
+check (:mod:`daemon.llm.checks`) is asked once more with :func:`~daemon.llm.sampling.retry_sampling`; a second
+failure gives the section made of quotes (:mod:`daemon.llm.extractive`), with ``origin="quotes"``.
+
+Used on the writer's event loop; one guard per guide, never shared between guides running at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from daemon.llm.base import ChatMessage, TextGenerator, TokenCallback
+from daemon.llm.checks import CheckResult, TextChecker, normalize_sentence, split_sentences
+from daemon.llm.extractive import QUOTES_NOTE, quoted_section
+from daemon.llm.sampling import DEFAULT_SAMPLING, SamplingSettings, retry_sampling
+
+__all__ = ["CheckedText", "SectionGuard", "guide_sentence_keys"]
+
+_log = logging.getLogger(__name__)
+_NOTE_KEYS = frozenset(normalize_sentence(note) for note in QUOTES_NOTE.values())
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedText:
+    """A section's text as it goes into the guide.
+
+    Attributes:
+        body: The Markdown body.
+        origin: ``"model"`` (the model's text passed) or ``"quotes"`` (made of the passages' sentences).
+        attempts: Model calls made (1 or 2).
+        problems: The failed checks of each rejected attempt, in order.
+        model_text: The last text the model wrote (what the benchmark measures), even when rejected.
+    """
+
+    body: str
+    origin: Literal["model", "quotes"]
+    attempts: int
+    problems: tuple[tuple[str, ...], ...] = ()
+    model_text: str = ""
+
+
+def guide_sentence_keys(markdown: str) -> list[str]:
+    """The :func:`~daemon.llm.checks.normalize_sentence` keys of a guide's sentences, in order, without the
+    quotes notes and headings (a heading is a title, not a sentence of the text)."""
+    keys = []
+    for line in markdown.splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        for sentence in split_sentences(line):
+            key = normalize_sentence(sentence)
+            if key and key not in _NOTE_KEYS:
+                keys.append(key)
+    return keys
+
+
+@dataclass
+class SectionGuard:
+    """Checks every section of one guide against the guide so far.
+
+    Args:
+        generator: The model.
+        language: The guide's language (ISO 639-1).
+        sampling: The first try's settings (a generator with ``with_sampling`` uses them all; another one only
+            their temperature).
+    """
+
+    generator: TextGenerator
+    language: str
+    sampling: SamplingSettings = DEFAULT_SAMPLING
+    seen: set[str] = field(default_factory=set)
+    checker: TextChecker = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.checker = TextChecker(self.language)
+
+    def remember(self, body: str) -> None:
+        """Count a section written earlier (a resumed guide) as part of the guide."""
+        self.seen.update(guide_sentence_keys(body))
+
+    async def write(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        sources: Sequence[str],
+        pages: Sequence[str | None] | None = None,
+        max_tokens: int,
+        clean: Callable[[str], str],
+        stop_event: threading.Event | None = None,
+        on_token: TokenCallback | None = None,
+    ) -> CheckedText:
+        """Generate a section from ``messages``, check it, retry once, else quote ``sources``.
+
+        Args:
+            messages: The prompt.
+            sources: The passages sent in the prompt (what the text may use, and what a fallback quotes).
+            pages: Each source's page label, for the quotes.
+            max_tokens: The answer's budget.
+            clean: Turns the model's raw answer into the section's body (before the check).
+            stop_event, on_token: As :meth:`TextGenerator.chat`; ``on_token`` counts restart with the retry.
+
+        Raises:
+            GenerationStoppedError, LLMError: As :meth:`TextGenerator.chat`.
+        """
+        settings = self.sampling
+        rejected: list[tuple[str, ...]] = []
+        text = ""
+        for attempt in (1, 2):
+            raw = await self._generator(settings).chat(
+                messages, max_tokens=max_tokens, temperature=settings.temperature, stop_event=stop_event,
+                on_token=on_token,
+            )  # fmt: skip
+            text = clean(raw)
+            verdict = self.check(text, sources)
+            if verdict.ok:
+                self.remember(text)
+                return CheckedText(text, "model", attempt, tuple(rejected), text)
+            rejected.append(verdict.problems)
+            _log.info("generated text rejected (attempt %d): %s", attempt, ", ".join(verdict.problems))
+            settings = retry_sampling(settings)
+        body = quoted_section(sources, language=self.language, pages=pages, seen_sentences=self.seen)
+        return CheckedText(body, "quotes", 2, tuple(rejected), text)
+
+    def check(self, text: str, sources: Sequence[str]) -> CheckResult:
+        """The check of one section's text against its sources and the guide so far."""
+        return self.checker.check(text, sources=sources, seen_sentences=self.seen)
+
+    def _generator(self, settings: SamplingSettings) -> TextGenerator:
+        resample = getattr(self.generator, "with_sampling", None)
+        if resample is None or settings == getattr(self.generator, "sampling", None):
+            return self.generator
+        made: TextGenerator = resample(settings)
+        return made
