@@ -22,6 +22,7 @@ from core.autostart import worker_command
 from core.config import Settings
 from core.errors import JobNotFoundError
 from core.formats import ADDED_KEY, MAX_DOCUMENT_BYTES, added_params, is_supported
+from core.guide_languages import GUIDE_LANGUAGES
 from core.messages import render
 from core.pipeline_view import DocumentView
 from core.pipelines import Pipelines
@@ -48,6 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
     add = sub.add_parser("add", help="add documents: each becomes a job (extraction, then a study guide)")
     add.add_argument("files", nargs="+", type=Path)
     add.add_argument("--only-extract", action="store_true", help="extract the text only, no study guide")
+    add.add_argument(
+        "--language",
+        choices=GUIDE_LANGUAGES,
+        default=None,
+        help="write the study guide in this language (default: the document's language)",
+    )
     add.add_argument("--wait", action="store_true", help="follow each document with a live progress bar until it ends")
     add.add_argument("--no-start", action="store_true", help="do not start a worker when none is running")
     add.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
@@ -88,7 +95,13 @@ async def _add(store: JobStore[Job], settings: Settings, args: argparse.Namespac
     jobs = []
     for path in args.files:
         absolute = path.resolve()
-        params = {"path": str(absolute), "only_extract": bool(args.only_extract), ADDED_KEY: added_params(absolute)}
+        params: dict[str, object] = {
+            "path": str(absolute),
+            "only_extract": bool(args.only_extract),
+            ADDED_KEY: added_params(absolute),
+        }
+        if args.language:
+            params["language"] = args.language
         jobs.append(await store.enqueue("ingest", title=absolute.name, params=params))
     if args.json:
         print(json.dumps([str(j.id) for j in jobs]))

@@ -114,7 +114,7 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
             "generate",
             job_id=generate_job_id_for(ctx.job.id),
             title=ctx.job.title or path.name,
-            params={"document_id": str(document_id)},
+            params=_guide_params(ctx, document_id),
             detail={
                 "document_id": str(document_id),
                 "ingest_job_id": str(ctx.job.id),
@@ -172,3 +172,12 @@ async def _save(ctx: JobContext, path: Path, extracted: ExtractedDocument, text:
             for stage in ("outline", "write"):
                 DOCUMENT_STAGES.mark(document, stage, StageStatus.PENDING)
     return document_id
+
+
+def _guide_params(ctx: JobContext, document_id: uuid.UUID) -> dict[str, str]:
+    """The ``generate`` job's parameters: the document, and the guide's language when the user picked one."""
+    params = {"document_id": str(document_id)}
+    language = ctx.job.params.get("language")
+    if isinstance(language, str) and language:
+        params["language"] = language
+    return params

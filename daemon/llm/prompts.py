@@ -1,48 +1,39 @@
 """The study-guide prompts, in the document's language, and the language guess that picks them.
 
 Each language has the same set of templates (see :class:`Prompts`); adding one means adding an entry to
-:data:`PROMPTS` and its stop words to :data:`_STOPWORDS`.
+:data:`PROMPTS`, to :data:`LANGUAGES`, and its words to :mod:`daemon.readers.language` and
+:mod:`daemon.llm.checks`.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["PROMPTS", "Language", "Prompts", "detect_language"]
+from daemon.readers.language import detect_language as detect_text_language
+from daemon.readers.language import normalize_language_tag
 
-Language = Literal["pt", "en"]
+__all__ = ["LANGUAGES", "PROMPTS", "Language", "Prompts", "detect_language", "supported_language"]
+
+Language = Literal["pt", "en", "es", "fr", "de", "it"]
+LANGUAGES: tuple[Language, ...] = ("pt", "en", "es", "fr", "de", "it")
+"""The languages a guide can be written in (prompts and checks)."""
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_STOPWORDS: dict[Language, frozenset[str]] = {
-    "en": _words(
-        """the of and to in is that it for as with was on are be by this which from or an at not have
-        has were their they these can its also but been more than into such when other"""
-    ),
-    "pt": _words(
-        """de que não uma um para com os as do da dos das em no na nos nas por mais foi ao pelo pela são
-        como mas se seu sua ou ser está também entre quando muito já isso esta este essa esse"""
-    ),
-}
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+def supported_language(code: str | None) -> Language | None:
+    """``code`` (``"pt-BR"``, ``"fr"`` …) as a guide language, or ``None`` when guides are not written in it."""
+    primary = normalize_language_tag(code)
+    for language in LANGUAGES:
+        if primary == language:
+            return language
+    return None
 
 
 def detect_language(text: str, default: Language = "en") -> Language:
-    """Guess whether ``text`` is Portuguese or English from its most common short words.
-
-    Args:
-        text: Any amount of text; the first ~20,000 characters are looked at.
-        default: Returned when neither language is recognised (no stop words at all).
+    """The guide language of ``text`` (:func:`daemon.readers.language.detect_language`), or ``default`` when
+    the text is in no language guides are written in, or too short to tell.
     """
-    words = [w.lower() for w in _WORD.findall(text[:20_000])]
-    scores = {lang: sum(1 for w in words if w in stops) for lang, stops in _STOPWORDS.items()}
-    best = max(scores, key=lambda lang: scores[lang])
-    return best if scores[best] > 0 else default
+    return supported_language(detect_text_language(text[:60_000])) or default
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,5 +87,86 @@ PROMPTS: dict[Language, Prompts] = {
             "Use somente o que a fonte diz."
         ),
         section_user=('Escreva a seção "{title}" do guia de estudo em português a partir deste texto:\n\n{source}'),
+    ),
+    "es": Prompts(
+        guide_title="Guía de estudio",
+        part_title="Parte {number}",
+        outline_system=(
+            "Eres un profesor que prepara una guía de estudio. Lees fragmentos numerados de un documento "
+            "y los agrupas en secciones. Escribe los títulos en español. Responde solo con JSON."
+        ),
+        outline_user=(
+            "Fragmentos:\n\n{passages}\n\n"
+            "Agrupa estos fragmentos en como máximo {max_sections} secciones de fragmentos consecutivos. "
+            "Para cada sección, da un título corto en español (de 2 a 6 palabras) y los números de los "
+            "fragmentos que cubre (de {first} a {last})."
+        ),
+        section_system=(
+            "Escribes guías de estudio claras en español, en Markdown. Explica las ideas principales, las "
+            "definiciones y los hechos de la fuente con párrafos cortos y viñetas. Usa solo lo que dice la fuente."
+        ),
+        section_user=(
+            'Escribe la sección "{title}" de la guía de estudio en español a partir de este texto:\n\n{source}'
+        ),
+    ),
+    "fr": Prompts(
+        guide_title="Guide d'étude",
+        part_title="Partie {number}",
+        outline_system=(
+            "Vous êtes un enseignant qui prépare un guide d'étude. Vous lisez des extraits numérotés d'un "
+            "document et les regroupez en sections. Écrivez les titres en français. Répondez uniquement en JSON."
+        ),
+        outline_user=(
+            "Extraits :\n\n{passages}\n\n"
+            "Regroupez ces extraits en {max_sections} sections au plus, faites d'extraits consécutifs. "
+            "Pour chaque section, donnez un titre court en français (de 2 à 6 mots) et les numéros des "
+            "extraits qu'elle couvre (de {first} à {last})."
+        ),
+        section_system=(
+            "Vous écrivez des guides d'étude clairs en français, en Markdown. Expliquez les idées principales, "
+            "les définitions et les faits de la source avec des paragraphes courts et des listes à puces. "
+            "N'utilisez que ce que dit la source."
+        ),
+        section_user=('Écrivez la section "{title}" du guide d\'étude en français à partir de ce texte :\n\n{source}'),
+    ),
+    "de": Prompts(
+        guide_title="Lernleitfaden",
+        part_title="Teil {number}",
+        outline_system=(
+            "Sie sind eine Lehrkraft, die einen Lernleitfaden erstellt. Sie lesen nummerierte Abschnitte eines "
+            "Dokuments und fassen sie zu Kapiteln zusammen. Schreiben Sie die Titel auf Deutsch. Antworten Sie "
+            "nur mit JSON."
+        ),
+        outline_user=(
+            "Abschnitte:\n\n{passages}\n\n"
+            "Fassen Sie diese Abschnitte zu höchstens {max_sections} Kapiteln aus aufeinanderfolgenden "
+            "Abschnitten zusammen. Geben Sie für jedes Kapitel einen kurzen deutschen Titel (2 bis 6 Wörter) und "
+            "die Nummern der Abschnitte an, die es umfasst (von {first} bis {last})."
+        ),
+        section_system=(
+            "Sie schreiben klare Lernleitfäden auf Deutsch, in Markdown. Erklären Sie die wichtigsten Gedanken, "
+            "Definitionen und Fakten der Quelle in kurzen Absätzen und Aufzählungen. Verwenden Sie nur, was die "
+            "Quelle sagt."
+        ),
+        section_user='Schreiben Sie das Kapitel "{title}" des Lernleitfadens auf Deutsch aus diesem Text:\n\n{source}',
+    ),
+    "it": Prompts(
+        guide_title="Guida allo studio",
+        part_title="Parte {number}",
+        outline_system=(
+            "Sei un insegnante che prepara una guida allo studio. Leggi brani numerati di un documento e li "
+            "raggruppi in sezioni. Scrivi i titoli in italiano. Rispondi solo con JSON."
+        ),
+        outline_user=(
+            "Brani:\n\n{passages}\n\n"
+            "Raggruppa questi brani in al massimo {max_sections} sezioni di brani consecutivi. "
+            "Per ogni sezione, dai un titolo breve in italiano (da 2 a 6 parole) e i numeri dei brani che "
+            "copre (da {first} a {last})."
+        ),
+        section_system=(
+            "Scrivi guide allo studio chiare in italiano, in Markdown. Spiega le idee principali, le definizioni "
+            "e i fatti della fonte con paragrafi brevi ed elenchi puntati. Usa solo ciò che dice la fonte."
+        ),
+        section_user='Scrivi la sezione "{title}" della guida allo studio in italiano da questo testo:\n\n{source}',
     ),
 }
