@@ -100,7 +100,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         written=await parts.reusable(plan),
     )
     guide = await tracker.run("sections", writing, size=len(text), stop_event=ctx.stop_event)
-    await _note_quoted_sections(ctx, tracker, guide)
+    _note_quoted_sections(ctx, tracker, guide)
     if estimate is not None:
         estimate.finish()
     exporting = _export(ctx, document, guide, generator)
@@ -184,7 +184,7 @@ def _guide_language(chosen: Any, document_language: str | None, text: str) -> La
     return detect_language(text)
 
 
-async def _note_quoted_sections(ctx: JobContext, tracker: ProgressTracker, guide: WrittenGuide) -> None:
+def _note_quoted_sections(ctx: JobContext, tracker: ProgressTracker, guide: WrittenGuide) -> None:
     """Say in the job's details (``detail["notes"]``) which sections were made of quotes, and why."""
     notes = [
         ctx.text("section_from_quotes", number=number, title=section.title)
@@ -196,8 +196,7 @@ async def _note_quoted_sections(ctx: JobContext, tracker: ProgressTracker, guide
     for number, section in enumerate(guide.sections, start=1):
         if section.origin == "quotes":
             log.info("section %d (%s) written from quotes: the model's text failed the check", number, section.title)
-    detail = {**ctx.job.detail, "notes": notes}
-    await tracker.report("sections", done=1.0, detail=detail)
+    tracker.note(notes=notes)  # written with the export phase's first count
 
 
 def _model(generator: Any) -> str:
