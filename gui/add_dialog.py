@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.formats import SUPPORTED_SUFFIXES, is_supported
+from core.guide_languages import GUIDE_LANGUAGE_NAMES, GUIDE_LANGUAGES
 
 __all__ = ["AddDialog", "file_picker", "refused_text", "split_supported"]
 
@@ -65,10 +67,11 @@ class AddDialog(QDialog):
     """Asks what to make of the chosen files.
 
     Signals:
-        chosen: ``(paths, only_extract)`` when the user confirms.
+        chosen: ``(paths, only_extract, language)`` when the user confirms; ``language`` is the code of the
+            language picked for the study guide, or ``""`` for the document's own language.
     """
 
-    chosen = Signal(list, bool)
+    chosen = Signal(list, bool, str)
 
     def __init__(self, paths: list[Path], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -93,6 +96,14 @@ class AddDialog(QDialog):
             group.addButton(button)
             button.setAccessibleName(button.text().replace("&", ""))
             layout.addWidget(button)
+        layout.addWidget(QLabel(QCoreApplication.translate("AddDialog", "Language of the study guide:")))
+        self.language = QComboBox()
+        self.language.setAccessibleName(QCoreApplication.translate("AddDialog", "Language of the study guide"))
+        self.language.addItem(QCoreApplication.translate("AddDialog", "The document's language"), "")
+        for code in GUIDE_LANGUAGES:
+            self.language.addItem(GUIDE_LANGUAGE_NAMES[code], code)
+        self.extract.toggled.connect(lambda only: self.language.setEnabled(not only))
+        layout.addWidget(self.language)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setText(QCoreApplication.translate("AddDialog", "Add"))
@@ -108,7 +119,12 @@ class AddDialog(QDialog):
         """Whether the user chose the text only."""
         return self.extract.isChecked()
 
+    @property
+    def guide_language(self) -> str:
+        """The language picked for the study guide (``"pt"``, ``"en"`` …), or ``""`` for the document's own."""
+        return str(self.language.currentData() or "")
+
     def accept(self) -> None:
         """Confirm: emit :attr:`chosen` and close."""
-        self.chosen.emit(list(self.paths), self.only_extract)
+        self.chosen.emit(list(self.paths), self.only_extract, self.guide_language)
         super().accept()

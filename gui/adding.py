@@ -58,13 +58,14 @@ class DocumentAdder:
         if not ok:
             return None
         self.add_dialog = AddDialog(ok, self.parent)
-        self.add_dialog.chosen.connect(lambda files, only: self.guard(self.enqueue, files, only))
+        self.add_dialog.chosen.connect(lambda files, only, language: self.guard(self.enqueue, files, only, language))
         self.add_dialog.open()
         return self.add_dialog
 
-    def enqueue(self, paths: list[Path], only_extract: bool) -> None:
-        """Look for content added before (asking about it), then make one ``ingest`` job per file."""
-        self.tasks.start(self._check_then_enqueue(list(paths), only_extract), name="enqueue")
+    def enqueue(self, paths: list[Path], only_extract: bool, language: str = "") -> None:
+        """Look for content added before (asking about it), then make one ``ingest`` job per file (``language``:
+        the study guide's language, ``""`` for the document's own)."""
+        self.tasks.start(self._check_then_enqueue(list(paths), only_extract, language), name="enqueue")
 
     def show_notice(self, text: str) -> None:
         """A non-modal information message (kept in :attr:`notice`)."""
@@ -75,26 +76,34 @@ class DocumentAdder:
         )
         self.notice.open()
 
-    async def _check_then_enqueue(self, paths: list[Path], only_extract: bool) -> None:
+    async def _check_then_enqueue(self, paths: list[Path], only_extract: bool, language: str) -> None:
         # a daemon thread of its own rather than the loop's executor (qasync's runs on Qt threads)
         hashes = await off_ui_thread(lambda: {path: file_sha256(path) for path in paths})
         known = await already_added(self.store.db, [h for h in hashes.values() if h is not None])
         repeated = {path: known[digest] for path, digest in hashes.items() if digest is not None and digest in known}
         if not repeated:
-            await self._enqueue(paths, only_extract)
+            await self._enqueue(paths, only_extract, language)
             return
         if self.duplicate_dialog is not None:
             self.duplicate_dialog.deleteLater()
         self.duplicate_dialog = DuplicateDialog(paths, repeated, self.parent)
         self.duplicate_dialog.answered.connect(
             lambda chosen: self.guard(
-                lambda: self.tasks.start(self._enqueue(chosen, only_extract), name="enqueue") if chosen else None
+                lambda: (
+                    self.tasks.start(self._enqueue(chosen, only_extract, language), name="enqueue") if chosen else None
+                )
             )
         )
         self.duplicate_dialog.show()  # not modal: the window stays usable while the question waits
 
-    async def _enqueue(self, paths: list[Path], only_extract: bool) -> None:
+    async def _enqueue(self, paths: list[Path], only_extract: bool, language: str) -> None:
         for path in paths:
-            params = {"path": str(path), "only_extract": bool(only_extract), ADDED_KEY: added_params(path)}
+            params: dict[str, object] = {
+                "path": str(path),
+                "only_extract": bool(only_extract),
+                ADDED_KEY: added_params(path),
+            }
+            if language and not only_extract:
+                params["language"] = language
             await self.store.enqueue("ingest", title=path.name, params=params)
         self.added()

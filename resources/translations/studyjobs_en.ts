@@ -28,6 +28,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Language of the study guide:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language of the study guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The document&apos;s language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Add</source>
         <translation type="unfinished"></translation>
     </message>

@@ -28,6 +28,18 @@
         <translation>&amp;Somente o texto (extração, sem guia)</translation>
     </message>
     <message>
+        <source>Language of the study guide:</source>
+        <translation>Idioma do guia de estudo:</translation>
+    </message>
+    <message>
+        <source>Language of the study guide</source>
+        <translation>Idioma do guia de estudo</translation>
+    </message>
+    <message>
+        <source>The document&apos;s language</source>
+        <translation>O idioma do documento</translation>
+    </message>
+    <message>
         <source>Add</source>
         <translation>Adicionar</translation>
     </message>

@@ -70,3 +70,24 @@ def test_cancelling_the_add_dialog_makes_no_job(window, store, tmp_path, run):
     assert dialog is not None and not dialog.only_extract
     dialog.reject()
     assert run(store.count()) == 0
+
+
+def test_a_language_picked_in_the_add_dialog_goes_with_the_job(window, store, tmp_path, run, wait_until):
+    good = tmp_path / "Resumo.pdf"
+    good.write_bytes(b"%PDF-1.4 test")
+    dialog = window.add_files([str(good)])
+    assert dialog is not None and dialog.guide_language == ""  # the document's own language by default
+    dialog.language.setCurrentIndex(dialog.language.findData("fr"))
+    assert dialog.language.currentText() == "Français"
+    dialog.extract.setChecked(True)
+    assert not dialog.language.isEnabled()  # no guide, no language to pick
+    dialog.guide.setChecked(True)
+    assert dialog.language.isEnabled()
+    dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+
+    async def jobs():
+        return await wait_until(lambda: store.list_recent(limit=10), message="the job")
+
+    (made,) = run(jobs())
+    assert made.params == {"path": str(good.absolute()), "only_extract": False, "added": added_params(good),
+                           "language": "fr"}  # fmt: skip
