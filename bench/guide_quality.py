@@ -1,0 +1,284 @@
+"""Benchmark of the study guides themselves: what a model writes from real documents, and what it costs.
+
+Held-out real PDFs (the test corpus's ``tests/daemon/corpus.py``; none is in the calibration set of
+``bench/calibrate.py``: ``bench_support.held_out`` holds each name out), Portuguese and English, one of 80+ pages.
+Each is read like the ``ingest`` job reads it (text and page structure), cut to ``--pages`` pages when longer
+(said in the table), and written into a guide by :class:`daemon.llm.guide.GuideWriter` with the bundled model
+(or ``--model PATH``). Printed per document and overall:
+
+* **repeated** — sentences that occur more than once in the guide (goal 0);
+* **non-words model / guide** — share of the words not in the language's dictionary (proper nouns, numbers and the
+  document's own words count as known) in the model's last answer of each section, and in the final guide;
+* **valid pages** — sections whose sources line cites pages, all of them pages of the section's own passages
+  (goal 100 %); **pages cited** — pages with text that some section cites;
+* **quotes** — sections made of quotes because the model's text failed its check;
+* **language** — the language detected in the guide's text against the document's;
+* **prompt/source** — prompt tokens llama.cpp evaluated (its perf counters: a reused prefix is not evaluated
+  again) per token of the document's text (goal ≤ 2.2);
+* **decode ÷ bare** — tokens per second between the first and the last token of each generation, against a bare
+  llama.cpp loop (``Llama.eval`` + ``Llama.sample``, greedy) on the same model and threads (goal ≥ 0.9);
+* **min/100 p** — minutes of writing (outline and sections) per 100 pages.
+
+Run: ``.venv/bin/python bench/guide_quality.py [--model PATH] [--threads N] [--pages N] [--docs pt-beamer,…]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import llama_cpp
+from llama_cpp import Llama
+
+from core.document_structure import DocumentStructure, paragraphs
+from daemon.llm.checks import TextChecker, plain_text, word_tokens
+from daemon.llm.guard import guide_sentence_keys
+from daemon.llm.guide import GuidePlan, GuideProgress, GuideWriter, StudyGuide
+from daemon.llm.llamacpp import LlamaCppGenerator, default_n_threads, shared_model
+from daemon.llm.models import BUNDLED_CONTEXT, bundled_model_path
+from daemon.llm.prompts import detect_language, supported_language
+from daemon.llm.sampling import BUNDLED_SAMPLING, DEFAULT_SAMPLING
+from daemon.readers import read_document
+from tests.daemon.corpus import fetch_corpus
+
+DOCUMENTS = {
+    "pt-beamer": ("texlive-lang-portuguese", "beamer-tut-pt/tutorialbeamer.pdf"),
+    "pt-lshort": ("texlive-lang-portuguese", "lshort-portuguese/pt-lshort.pdf"),
+    "en-r-intro": ("r-doc-pdf", "R-intro.pdf"),
+    "en-r-faq": ("r-doc-pdf", "R-FAQ.pdf"),
+}
+DEFAULT_DOCS = "pt-beamer,pt-lshort,en-r-intro"
+_PAGE_CITE = re.compile(r"^\*[^*:]+:\s*(?:p\.|pág\.|S\.)\s*([0-9–, -]+)\*\s*$", re.MULTILINE)
+
+
+@dataclass
+class Row:
+    name: str
+    pages: int
+    pages_total: int
+    language: str
+    repeated: int = 0
+    nonword_model: float = 0.0
+    nonword_guide: float = 0.0
+    valid_pages: float = 0.0
+    pages_cited: float = 0.0
+    quotes: float = 0.0
+    sections: int = 0
+    detected: str = "?"
+    prompt_per_source: float = 0.0
+    decode_ratio: float = 0.0
+    minutes_per_100: float = 0.0
+    decode_tps: float = 0.0
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def corpus_path(key: str) -> Path:
+    package, name = DOCUMENTS[key]
+    corpus = fetch_corpus()
+    if package == "r-doc-pdf":
+        return corpus.r_manual(name.removesuffix(".pdf"))
+    return corpus.portuguese_pdf(name)
+
+
+def first_pages(text: str, structure: DocumentStructure, cap: int) -> tuple[str, DocumentStructure]:
+    """The paragraphs of the first ``cap`` pages and their structure (all of it when the document is shorter)."""
+    parts = paragraphs(text)
+    if structure.page_count is None or structure.page_count <= cap or not structure.fits(len(parts)):
+        return text, structure
+    keep = sum(1 for first, _last in structure.paragraph_pages if first <= cap)
+    pages = tuple((a, min(b, cap)) for a, b in structure.paragraph_pages[:keep])
+    chapters = tuple(c for c in structure.chapters if c.paragraph < keep)
+    return "\n\n".join(parts[:keep]), DocumentStructure(pages, cap, chapters)
+
+
+def cited_pages(line: str) -> set[int]:
+    found: set[int] = set()
+    for piece in re.split(r",\s*", line):
+        bounds = [int(n) for n in re.findall(r"\d+", piece)]
+        if len(bounds) == 1:
+            found.add(bounds[0])
+        elif len(bounds) == 2:
+            found.update(range(bounds[0], bounds[1] + 1))
+    return found
+
+
+def page_figures(plan: GuidePlan, guide: StudyGuide) -> tuple[float, float]:
+    """(share of sections with valid page references, share of pages with text that are cited)."""
+    valid = 0
+    cited_all: set[int] = set()
+    for section in guide.sections:
+        own = {p for n in section.passages if n - 1 < len(plan.pages) for p in plan.pages[n - 1]}
+        match = _PAGE_CITE.search(section.body)
+        cited = cited_pages(match.group(1)) if match else set()
+        cited_all |= cited
+        if cited and cited <= own and all(1 <= p <= (plan.page_count or 0) for p in cited):
+            valid += 1
+    with_text = {p for pages in plan.pages for p in pages}
+    share_sections = valid / len(guide.sections) if guide.sections else 0.0
+    return share_sections, (len(cited_all & with_text) / len(with_text) if with_text else 0.0)
+
+
+def nonword_rate(checker: TextChecker, texts: list[str], source: str) -> float:
+    words = unknown = 0
+    for text in texts:
+        plain = plain_text(text)
+        words += len(word_tokens(plain))
+        unknown += len(checker.unknown_words(plain, [source]))
+    return unknown / words if words else 0.0
+
+
+def bare_decode_speed(model: Path, threads: int, tokens: int = 160) -> float:
+    """Tokens per second of a bare llama.cpp loop (eval one token, sample greedily), first token to last."""
+    llm = Llama(str(model), n_ctx=1024, n_threads=threads, n_batch=256, verbose=False)
+    try:
+        prompt = llm.tokenize(b"The cell membrane controls what enters and leaves the cell, and the nucleus")
+        llm.eval(prompt)
+        token = llm.sample(temp=0.0)
+        started = time.perf_counter()
+        for _ in range(tokens):
+            llm.eval([token])
+            token = llm.sample(temp=0.0, repeat_penalty=1.3)
+        return tokens / (time.perf_counter() - started)
+    finally:
+        llm.close()
+
+
+class Timing:
+    """Collects, from the writer's progress, each generation's first-to-last token time and count."""
+
+    def __init__(self) -> None:
+        self.key: tuple[str, int] | None = None
+        self.first = self.last = 0.0
+        self.count = 0
+        self.tokens = 0
+        self.seconds = 0.0
+
+    def __call__(self, progress: GuideProgress) -> None:
+        now = time.perf_counter()
+        key = (progress.phase, progress.step)
+        if progress.tokens == 0 or key != self.key or progress.tokens < self.count:
+            self.close()
+            self.key = key
+            self.count = 0
+            if progress.tokens == 0:
+                return
+        if self.count == 0:
+            self.first = now
+        self.count = progress.tokens
+        self.last = now
+
+    def close(self) -> None:
+        if self.count > 1:
+            self.tokens += self.count - 1
+            self.seconds += self.last - self.first
+        self.count = 0
+
+
+async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare_tps: float) -> tuple[Row, str]:
+    document = read_document(corpus_path(key))
+    structure = DocumentStructure.from_json(document.structure)
+    text, structure = first_pages(document.text, structure, cap)
+    language = supported_language(document.language) or detect_language(text)
+    pages = structure.page_count or document.page_count or 0
+    row = Row(key, pages, document.page_count or 0, language)
+    model = shared_model(generator.model_path, n_ctx=generator.n_ctx, n_threads=generator.n_threads, n_batch=256)
+    ctx = model.llama._ctx.ctx
+    llama_cpp.llama_perf_context_reset(ctx)
+    timing = Timing()
+    writer = GuideWriter(generator)
+    started = time.perf_counter()
+    plan = await writer.outline(text, language=language, structure=structure, on_progress=timing)
+    guide = await writer.write_sections(plan, title=key, on_progress=timing)
+    elapsed = time.perf_counter() - started
+    timing.close()
+    perf = llama_cpp.llama_perf_context(ctx)
+    source_tokens = await generator.count_tokens(text)
+    counts = Counter(guide_sentence_keys(guide.markdown))
+    checker = TextChecker(language)
+    row.sections = len(guide.sections)
+    row.repeated = sum(n - 1 for n in counts.values() if n > 1)
+    row.nonword_model = nonword_rate(checker, [s.model_text for s in guide.sections], text)
+    row.nonword_guide = nonword_rate(checker, [s.body for s in guide.sections], text)
+    row.valid_pages, row.pages_cited = page_figures(plan, guide)
+    row.quotes = sum(s.origin == "quotes" for s in guide.sections) / max(len(guide.sections), 1)
+    row.detected = detect_language(" ".join(plain_text(s.body) for s in guide.sections), default="en")
+    row.prompt_per_source = perf.n_p_eval / max(source_tokens, 1)
+    row.decode_tps = timing.tokens / timing.seconds if timing.seconds else 0.0
+    row.decode_ratio = row.decode_tps / bare_tps if bare_tps else 0.0
+    row.minutes_per_100 = elapsed / 60 / max(pages, 1) * 100
+    row.extra = {"seconds": elapsed, "source_tokens": source_tokens, "prompt_tokens": perf.n_p_eval}
+    return row, guide.markdown
+
+
+def table(rows: list[Row]) -> str:
+    head = (
+        "| document | pages | sections | repeated | non-words model | non-words guide | valid pages | pages cited "
+        "| quotes | language | prompt/source | decode ÷ bare | min/100 p |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+    )
+    lines = [head]
+    for r in rows:
+        pages = f"{r.pages} of {r.pages_total}" if r.pages < r.pages_total else str(r.pages)
+        lines.append(
+            f"| {r.name} | {pages} | {r.sections} | {r.repeated} | {r.nonword_model:.1%} | {r.nonword_guide:.1%} "
+            f"| {r.valid_pages:.0%} | {r.pages_cited:.0%} | {r.quotes:.0%} | {r.detected} (doc {r.language}) "
+            f"| {r.prompt_per_source:.2f} | {r.decode_ratio:.2f} | {r.minutes_per_100:.1f} |"
+        )
+    if len(rows) > 1:
+        sections = sum(r.sections for r in rows) or 1
+        pages = sum(r.pages for r in rows) or 1
+        tokens = sum(r.extra["source_tokens"] for r in rows) or 1
+
+        def weighted(attr: str) -> float:
+            return sum(getattr(r, attr) * r.sections for r in rows) / sections
+
+        lines.append(
+            f"| **overall** | {pages} | {sections} | {sum(r.repeated for r in rows)} "
+            f"| {weighted('nonword_model'):.1%} | {weighted('nonword_guide'):.1%} | {weighted('valid_pages'):.0%} "
+            f"| {sum(r.pages_cited * r.pages for r in rows) / pages:.0%} | {weighted('quotes'):.0%} "
+            f"| {sum(r.detected == r.language for r in rows)}/{len(rows)} match "
+            f"| {sum(r.extra['prompt_tokens'] for r in rows) / tokens:.2f} "
+            f"| {sum(r.decode_ratio for r in rows) / len(rows):.2f} "
+            f"| {sum(r.extra['seconds'] for r in rows) / 60 / pages * 100:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", type=Path, default=None, help="a GGUF file (default: the bundled SmolLM2)")
+    parser.add_argument("--threads", type=int, default=default_n_threads())
+    parser.add_argument("--pages", type=int, default=8, help="write from the first N pages of each document")
+    parser.add_argument("--docs", default=DEFAULT_DOCS, help=f"comma-separated, of {', '.join(DOCUMENTS)}")
+    parser.add_argument("--excerpts", type=Path, default=None, help="write each guide's Markdown into this folder")
+    args = parser.parse_args()
+    path = args.model or bundled_model_path()
+    sampling = DEFAULT_SAMPLING if args.model else BUNDLED_SAMPLING
+    n_ctx = 4096 if args.model else BUNDLED_CONTEXT
+    generator = LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=args.threads, sampling=sampling)
+    bare = bare_decode_speed(path, args.threads)
+    print(f"model {path.name}, {args.threads} thread(s), bare llama.cpp decode {bare:.1f} tokens/s", flush=True)
+    rows = []
+    for key in args.docs.split(","):
+        row, markdown = await run_document(key, generator, args.pages, bare)
+        rows.append(row)
+        print(
+            f"{key}: {row.extra['seconds']:.0f} s, {row.sections} sections, decode {row.decode_tps:.1f} tokens/s",
+            flush=True,
+        )
+        if args.excerpts is not None:
+            args.excerpts.mkdir(parents=True, exist_ok=True)
+            (args.excerpts / f"{key}.md").write_text(markdown, encoding="utf-8")
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
