@@ -47,11 +47,13 @@ class CheckedText:
 
 
 def guide_sentence_keys(markdown: str) -> list[str]:
-    """The :func:`~daemon.llm.checks.normalize_sentence` keys of a guide's sentences, in order, without the
-    quotes notes and headings (a heading is a title, not a sentence of the text)."""
+    """The :func:`~daemon.llm.checks.normalize_sentence` keys of a guide's sentences, in order, without what the
+    writer adds itself: headings (titles), lines wholly in italics (the quotes note, the sources line) and table
+    rows (the coverage table)."""
     keys = []
     for line in markdown.splitlines():
-        if line.lstrip().startswith("#"):
+        bare = line.strip()
+        if bare.startswith(("#", "|")) or (len(bare) > 1 and bare[0] in "*_" and bare[-1] == bare[0]):
             continue
         for sentence in split_sentences(line):
             key = normalize_sentence(sentence)

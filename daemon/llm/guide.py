@@ -270,8 +270,8 @@ class GuideWriter:
             await on_part(HEAD_POSITION, heading, head, "model")
         kept = written or {}
         guard = SectionGuard(self.generator, plan.language, getattr(self.generator, "sampling", DEFAULT_SAMPLING))
-        for earlier in kept.values():
-            guard.remember(earlier)
+        for body in kept.values():
+            guard.remember(body)
         sections: list[GuideSection] = []
         for step, (section_title, numbers) in enumerate(plan.sections, start=1):
             earlier = kept.get(step)
@@ -378,7 +378,9 @@ class GuideWriter:
                 break
             source_parts.append(passages[n - 1])
             pages = plan.pages[n - 1] if n - 1 < len(plan.pages) else ()
-            page_labels.append(labels_for(plan.language)["pages"].format(pages=page_ranges(pages)) if pages else None)
+            page_labels.append(
+                labels_for(plan.language)["pages"].format(pages=page_ranges(list(pages))) if pages else None
+            )
             used += cost
         messages: list[ChatMessage] = [
             {"role": "system", "content": prompts.section_system},

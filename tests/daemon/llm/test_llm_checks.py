@@ -210,7 +210,7 @@ async def test_a_model_text_that_passes_the_check_goes_into_the_guide_as_written
     counting = Counting(LlamaCppGenerator(model, n_ctx=2048, n_threads=1))
     generator: TextGenerator = counting
     guide = await GuideWriter(generator, section_tokens=len(FLUENT), outline_tokens=300).write(ENGLISH)
-    assert [(s.origin, s.body) for s in guide.sections] == [("model", "".join(FLUENT))]
+    assert [(s.origin, s.body) for s in guide.sections] == [("model", "".join(FLUENT) + "\n\n*Sources: paragraphs 1*")]
     assert counting.chats == 1
 
 
