@@ -35,7 +35,7 @@ _LISTS: dict[str, str] = {
         pode podem ser está estão tem têm há onde como mas porque então ainda sobre cada outro outra outros outras
         qual quais às à nem seja sendo foram era eram fazer vez bem assim aqui agora através após antes sempre
         nunca apenas ter tinha pois contra desde porém aquele aquela deve devem sido será muito pelo mesma""",
-    "es": """el la los las del al y en un una unos unas es son por con para no se su sus lo le les más pero como
+    "es": """de que el la los las del al y en un una unos unas es son por con para no se su sus lo le les más pero como
         está están ser fue era muy también ya hay sin sobre entre cuando donde porque desde hasta todo todos esta
         este esto estos estas ese esa eso mismo otro otra otros puede pueden hace cada tiene tienen sólo qué cómo
         nos yo él ella ellos nosotros usted ustedes cual cuales aunque después entonces según así aquí ahora

@@ -5,21 +5,32 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from core.config import ModelSettings, SettingsError
 from daemon.llm.base import ChatMessage, TextGenerator
-from daemon.llm.checks import TextChecker, longest_copy, normalize_sentence, split_sentences, word_tokens
+from daemon.llm.checks import (
+    DICTIONARY_LANGUAGES,
+    TextChecker,
+    longest_copy,
+    normalize_sentence,
+    split_sentences,
+    word_tokens,
+)
 from daemon.llm.extractive import QUOTES_NOTE, quoted_section, rank_sentences
 from daemon.llm.guard import guide_sentence_keys
 from daemon.llm.guide import GuideWriter
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.models import create_generator
-from daemon.llm.sampling import BUNDLED_SAMPLING, retry_sampling
+from daemon.llm.prompts import LANGUAGES, PROMPTS, supported_language
+from daemon.llm.sampling import BUNDLED_SAMPLING, retry_sampling, sampling_from
 from daemon.llm.testing import expected_phrase_reply, write_tiny_model
 from daemon.readers import read_document
+from daemon.readers.language import detect_language as detect_text_language
 from tests.daemon.corpus import fetch_corpus
 
 ENGLISH = (
@@ -231,3 +242,21 @@ async def test_the_bundled_model_writes_a_portuguese_guide_with_no_sentence_twic
         others = {k for j, s in enumerate(guide.sections) if j != index for k in guide_sentence_keys(s.body)}
         passages = [document.text[:20_000]]  # the cheat sheet is shorter: every word of it counts as known
         assert checker.check(section.body, sources=passages, seen_sentences=others).ok, section.body
+
+
+def test_every_guide_language_has_prompts_and_a_dictionary_in_that_language() -> None:
+    for language in LANGUAGES:
+        prompts = PROMPTS[language]
+        said = " ".join([prompts.outline_system, prompts.outline_user, prompts.section_system, prompts.section_user])
+        assert detect_text_language(said) in (language, None), language  # short: Spanish is not told for sure
+        assert detect_text_language(said * 3) == language, language
+        assert language in DICTIONARY_LANGUAGES
+    assert supported_language("pt-BR") == "pt" and supported_language("ja") is None
+
+
+def test_the_settings_give_their_own_sampling_over_the_models_defaults() -> None:
+    assert sampling_from(ModelSettings()) is None
+    chosen = sampling_from(ModelSettings(temperature=0.5, top_k=20))
+    assert chosen == replace(BUNDLED_SAMPLING, temperature=0.5, top_k=20)
+    with pytest.raises(SettingsError, match="repeat_penalty"):
+        ModelSettings(repeat_penalty=5)
