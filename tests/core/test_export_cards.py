@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from guideexports import QUESTIONS, TERMS, guide_markdown
 
 from core.export.blocks import Span, parse_blocks, parse_inline
@@ -68,6 +69,29 @@ def test_a_label_alone_on_its_line_stands_for_a_heading():
     assert guide_cards(markdown) == [
         Card(TERM, "Evaporação", "a água vira vapor.", "", "Ciclo"),
         Card(QUESTION, "O que é evaporação?", "A água que vira vapor.", "2", "Ciclo"),
+    ]
+
+
+LABELS = {  # key terms heading, questions heading, question label, answer label, glossary, page citation
+    "es": ("Términos clave", "Preguntas de repaso", "P", "R", "Glosario", "pág. 7"),
+    "fr": ("Termes clés", "Questions de révision", "Q", "R", "Glossaire", "p. 7"),
+    "de": ("Schlüsselbegriffe", "Wiederholungsfragen", "F", "A", "Glossar", "S. 7"),
+    "it": ("Termini chiave", "Domande di ripasso", "D", "R", "Glossario", "p. 7"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(LABELS))
+def test_the_labels_of_every_guide_language_are_read(language: str):
+    terms, questions, q, a, glossary, page = LABELS[language]
+    markdown = (
+        f"# Guide\n\n## Uno\n\nTexto.\n\n### {terms}\n\n- **Alfa**: Alfa is the first letter ({page})\n\n"
+        f"### {questions}\n\n**{q}:** Alfa?\n**{a}:** Alfa is the first letter ({page})\n\n"
+        f"## {glossary}\n\n- **Alfa**: Alfa is the first letter ({page})\n- **Beta**: the second one\n"
+    )
+    assert guide_cards(markdown) == [
+        Card(TERM, "Alfa", "Alfa is the first letter", "7", "Uno"),
+        Card(QUESTION, "Alfa?", "Alfa is the first letter", "7", "Uno"),
+        Card(TERM, "Beta", "the second one", "", glossary),
     ]
 
 
