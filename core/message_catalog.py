@@ -214,6 +214,35 @@ EN: dict[str, str] = {
     "count_plan": "plan: {sections} sections from {tokens} tokens",
     "count_plan_chapters": "plan: {sections} sections from the document's chapters, {tokens} tokens",
     "count_plan_time": "about {minutes} min",
+    # Model downloads (daemon.downloads).
+    "model_server_busy": (
+        "The model's download server is busy or unavailable right now (answer {status}). StudyJobs will try again "
+        "in a while; what was already downloaded is kept."
+    ),
+    "model_forbidden": (
+        "The download server refused to send this model (answer {status}). It may need an account; choose another "
+        "model."
+    ),
+    "model_not_found": "This model file was not found on the download server. Choose another model.",
+    "model_http_error": "The download server gave an unexpected answer ({status}). Try again later.",
+    "model_network": (
+        "The connection broke while downloading the model. StudyJobs will try again; what was already downloaded "
+        "is kept."
+    ),
+    "model_unverifiable": (
+        "StudyJobs could not learn the size and checksum of {file}, so it cannot check the download. Nothing was saved."
+    ),
+    "model_changed": (
+        "The file {file} on the download server is not the one StudyJobs expects. Nothing was saved; choose another "
+        "model or update StudyJobs."
+    ),
+    "model_no_space": (
+        "There is not enough free disk space for this model: it needs {needed_mb} MB and {free_mb} MB are free. "
+        "Free some space or choose a smaller model."
+    ),
+    "model_corrupt": (
+        "The downloaded file {file} was damaged on the way (its checksum does not match), so it was deleted. Try again."
+    ),
 }
 
 PT_BR: dict[str, str] = {
@@ -446,4 +475,34 @@ PT_BR: dict[str, str] = {
     "count_plan": "plano: {sections} seções a partir de {tokens} tokens",
     "count_plan_chapters": "plano: {sections} seções a partir dos capítulos do documento, {tokens} tokens",
     "count_plan_time": "cerca de {minutes} min",
+    # Downloads de modelos (daemon.downloads).
+    "model_server_busy": (
+        "O servidor de download do modelo está ocupado ou indisponível agora (resposta {status}). O StudyJobs vai "
+        "tentar de novo daqui a pouco; o que já foi baixado é mantido."
+    ),
+    "model_forbidden": (
+        "O servidor de download se recusou a enviar este modelo (resposta {status}). Ele pode exigir uma conta; "
+        "escolha outro modelo."
+    ),
+    "model_not_found": "Este arquivo de modelo não foi encontrado no servidor de download. Escolha outro modelo.",
+    "model_http_error": "O servidor de download deu uma resposta inesperada ({status}). Tente de novo mais tarde.",
+    "model_network": (
+        "A conexão caiu durante o download do modelo. O StudyJobs vai tentar de novo; o que já foi baixado é mantido."
+    ),
+    "model_unverifiable": (
+        "O StudyJobs não conseguiu saber o tamanho e a soma de verificação de {file}, então não pode conferir o "
+        "download. Nada foi salvo."
+    ),
+    "model_changed": (
+        "O arquivo {file} no servidor de download não é o que o StudyJobs espera. Nada foi salvo; escolha outro "
+        "modelo ou atualize o StudyJobs."
+    ),
+    "model_no_space": (
+        "Não há espaço livre suficiente no disco para este modelo: ele precisa de {needed_mb} MB e há {free_mb} MB "
+        "livres. Libere espaço ou escolha um modelo menor."
+    ),
+    "model_corrupt": (
+        "O arquivo baixado {file} chegou danificado (a soma de verificação não confere), então foi apagado. Tente "
+        "de novo."
+    ),
 }

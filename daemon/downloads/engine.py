@@ -1,0 +1,277 @@
+"""Download one model file into the models folder: resume, retry, verify, then an atomic rename.
+
+The contract of :func:`download_file`:
+
+* the bytes go to ``<models>/.partial/<key>.part`` (``key`` from repo, revision and file), with a sidecar
+  ``<key>.json`` holding what the first ``HEAD`` said (size, sha256, ETag, commit). A later call — after a
+  network drop, a cancel, a ``kill -9`` — resumes from the partial file with ``Range`` and ``If-Range`` (the ETag),
+  so at most the unwritten tail of one chunk is fetched again; a server that ignores the range (``200``) starts
+  the file over;
+* a branch name as revision is pinned on the first ``HEAD`` to the commit the hub names, so a resumed download
+  never mixes two versions of the file;
+* transient failures (network errors, idle reads longer than ``idle_timeout``, ``408``/``429``/``5xx``) are retried
+  up to ``tries`` times with exponential backoff, a ``Retry-After`` honoured up to ``max_wait``; then the last
+  :class:`~daemon.downloads.hub.DownloadError` is raised (still ``transient``, for the job store's retry);
+* before any byte is fetched the free space of the models folder is checked (:data:`SPACE_MARGIN` kept free);
+* the finished file's size and sha256 are checked (the catalog's sha256, else the hub's LFS sha256 for that
+  revision); a mismatch deletes the partial file and fails. Only a verified file is renamed (``os.replace``,
+  after ``fsync``) to ``<models>/<owner>--<name>/<file>``: nothing unverified is ever in place;
+* ``stop_event`` is checked between chunks and between tries: :class:`DownloadStopped` is raised and the partial
+  file stays for a resume (:func:`discard_partial` deletes it).
+
+Blocking; run it on a worker thread. Two calls for the same file at once are not supported (the job id, derived
+from the same key, makes sure there is one job per file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+import httpx
+
+from daemon.downloads.hub import DownloadError, HubFile, RemoteFile, file_url, head_file, status_error
+
+__all__ = [
+    "CHUNK_SIZE",
+    "SPACE_MARGIN",
+    "DownloadPolicy",
+    "DownloadResult",
+    "DownloadStopped",
+    "discard_partial",
+    "download_file",
+    "file_key",
+    "installed_path",
+    "partial_path",
+]
+
+CHUNK_SIZE = 1 << 20
+"""Bytes read and written at a time; a resume fetches at most this much again."""
+
+SPACE_MARGIN = 256 << 20
+"""Free space left on the disk after the download (the system and the database need some)."""
+
+Progress = Callable[[int, int], None]
+T = TypeVar("T")
+
+
+class DownloadStopped(Exception):
+    """The stop event was set; the partial file stays for a resume."""
+
+
+@dataclass(frozen=True)
+class DownloadPolicy:
+    """Timeouts and retries. ``idle_timeout``: longest wait for the next bytes before the try counts as failed."""
+
+    idle_timeout: float = 30.0
+    connect_timeout: float = 15.0
+    tries: int = 6
+    backoff: float = 1.0
+    max_backoff: float = 60.0
+    max_wait: float = 300.0
+    chunk_size: int = CHUNK_SIZE
+
+
+@dataclass(frozen=True)
+class DownloadResult:
+    """A verified file in place; ``fetched`` counts the bytes this call received (resumes fetch fewer)."""
+
+    path: Path
+    size: int
+    sha256: str
+    fetched: int
+    resumed_from: int
+
+
+def file_key(file: HubFile) -> str:
+    """A file-system-safe name unique to repo, revision and file."""
+    digest = hashlib.sha256(f"{file.repo}\n{file.revision}\n{file.filename}".encode()).hexdigest()[:16]
+    return f"{Path(file.filename).stem}-{digest}"
+
+
+def installed_path(models_dir: Path, file: HubFile) -> Path:
+    """Where the verified file lands: ``<models>/<owner>--<name>/<file name>``."""
+    return models_dir / file.repo.replace("/", "--") / Path(file.filename).name
+
+
+def partial_path(models_dir: Path, file: HubFile) -> Path:
+    """The partial file of an unfinished download."""
+    return models_dir / ".partial" / f"{file_key(file)}.part"
+
+
+def _sidecar(models_dir: Path, file: HubFile) -> Path:
+    return partial_path(models_dir, file).with_suffix(".json")
+
+
+def discard_partial(models_dir: Path, file: HubFile) -> None:
+    """Delete the partial file and its sidecar (a removed or abandoned download). Idempotent."""
+    for path in (partial_path(models_dir, file), _sidecar(models_dir, file)):
+        path.unlink(missing_ok=True)
+
+
+def download_file(
+    file: HubFile,
+    *,
+    hub_url: str,
+    models_dir: Path,
+    stop_event: threading.Event,
+    on_progress: Progress | None = None,
+    on_verify: Progress | None = None,
+    policy: DownloadPolicy | None = None,
+    client: httpx.Client | None = None,
+) -> DownloadResult:
+    """Download, verify and install ``file`` (see the module's contract). Raises :class:`DownloadError`."""
+    policy = policy or DownloadPolicy()
+    timeout = httpx.Timeout(policy.idle_timeout, connect=policy.connect_timeout)
+    owned = client is None
+    http = client or httpx.Client(timeout=timeout, headers={"User-Agent": "StudyJobs"})
+    try:
+        target = installed_path(models_dir, file)
+        remote = _with_retries(policy, stop_event, lambda: _remote(http, hub_url, models_dir, file))
+        size, sha256 = _expected(file, remote)
+        part = partial_path(models_dir, file)
+        resumed_from = part.stat().st_size if part.exists() else 0
+        _check_space(models_dir, size - resumed_from)
+        pinned = HubFile(file.repo, remote.commit or file.revision, file.filename)
+        url = file_url(hub_url, pinned.repo, pinned.revision, pinned.filename)
+        fetched = [0]
+
+        def one_try() -> None:
+            _fetch(http, url, part, remote.etag, size, policy, stop_event, on_progress, fetched)
+
+        _with_retries(policy, stop_event, one_try)
+        _verify(part, size, sha256, stop_event, on_verify, models_dir, file)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(part, target)
+        _sidecar(models_dir, file).unlink(missing_ok=True)
+        return DownloadResult(target, size, sha256, fetched[0], resumed_from)
+    finally:
+        if owned:
+            http.close()
+
+
+def _remote(http: httpx.Client, hub_url: str, models_dir: Path, file: HubFile) -> RemoteFile:
+    """What the hub said on the first try (from the sidecar), else a fresh ``HEAD``, written down at once."""
+    sidecar = _sidecar(models_dir, file)
+    if sidecar.exists() and partial_path(models_dir, file).exists():
+        try:
+            return RemoteFile(**json.loads(sidecar.read_text(encoding="utf-8")))
+        except (ValueError, TypeError):
+            pass  # unreadable: ask again, and start the file over (its ETag is unknown)
+    remote = head_file(http, hub_url, file)
+    partial_path(models_dir, file).unlink(missing_ok=True)
+    sidecar.parent.mkdir(parents=True, exist_ok=True)
+    sidecar.write_text(json.dumps(remote.__dict__), encoding="utf-8")
+    return remote
+
+
+def _expected(file: HubFile, remote: RemoteFile) -> tuple[int, str]:
+    size = file.size if file.size is not None else remote.size
+    sha256 = file.sha256 or remote.sha256
+    if size is None or sha256 is None:
+        raise DownloadError("model_unverifiable", file=file.filename)
+    if file.size is not None and remote.size is not None and file.size != remote.size:
+        raise DownloadError("model_changed", file=file.filename)
+    return size, sha256
+
+
+def _check_space(models_dir: Path, needed: int) -> None:
+    models_dir.mkdir(parents=True, exist_ok=True)
+    free = shutil.disk_usage(models_dir).free
+    if free < needed + SPACE_MARGIN:
+        raise DownloadError("model_no_space", needed_mb=-(-needed // 1_000_000), free_mb=free // 1_000_000)
+
+
+def _with_retries(policy: DownloadPolicy, stop_event: threading.Event, action: Callable[[], T]) -> T:
+    """Run ``action``; retry a transient :class:`DownloadError` with backoff (honouring ``retry_after``)."""
+    for attempt in range(1, policy.tries + 1):
+        if stop_event.is_set():
+            raise DownloadStopped()
+        try:
+            return action()
+        except DownloadError as error:
+            if not error.transient or attempt == policy.tries:
+                raise
+            wait = min(policy.backoff * 2 ** (attempt - 1), policy.max_backoff)
+            if error.retry_after is not None:
+                wait = min(max(wait, error.retry_after), policy.max_wait)
+            if stop_event.wait(wait):
+                raise DownloadStopped() from error
+    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+
+def _fetch(
+    http: httpx.Client,
+    url: str,
+    part: Path,
+    etag: str | None,
+    size: int,
+    policy: DownloadPolicy,
+    stop_event: threading.Event,
+    on_progress: Progress | None,
+    fetched: list[int],
+) -> None:
+    """One try: fetch the rest of the file into ``part`` (transient errors raise ``DownloadError``)."""
+    have = part.stat().st_size if part.exists() else 0
+    if have >= size:
+        return
+    headers = {"Range": f"bytes={have}-"}
+    if have and etag:
+        headers["If-Range"] = etag
+    try:
+        with http.stream("GET", url, headers=headers, follow_redirects=True) as response:
+            if response.status_code == 416:
+                part.unlink(missing_ok=True)  # the range is past the file: the partial file is not this file's
+                raise DownloadError("model_network", transient=True, reason="range")
+            if response.status_code >= 400:
+                raise status_error(response)
+            mode = "ab" if response.status_code == 206 else "wb"  # 200: the server sends the whole file again
+            done = have if mode == "ab" else 0
+            with part.open(mode) as out:
+                for chunk in response.iter_bytes(policy.chunk_size):
+                    out.write(chunk)
+                    done += len(chunk)
+                    fetched[0] += len(chunk)
+                    if on_progress is not None:
+                        on_progress(done, size)
+                    if stop_event.is_set():
+                        out.flush()
+                        raise DownloadStopped()
+    except httpx.TransportError as error:  # a drop, a timeout, a short body
+        raise DownloadError("model_network", transient=True, reason=type(error).__name__) from error
+    if done < size:
+        raise DownloadError("model_network", transient=True, reason="short")
+
+
+def _verify(
+    part: Path,
+    size: int,
+    sha256: str,
+    stop_event: threading.Event,
+    on_verify: Progress | None,
+    models_dir: Path,
+    file: HubFile,
+) -> None:
+    """Check the partial file's size and sha256, ``fsync`` it; a bad file is deleted and fails the download."""
+    actual_size = part.stat().st_size
+    digest = hashlib.sha256()
+    done = 0
+    with part.open("rb") as source:
+        while block := source.read(CHUNK_SIZE * 4):
+            digest.update(block)
+            done += len(block)
+            if on_verify is not None:
+                on_verify(done, actual_size)
+            if stop_event.is_set():
+                raise DownloadStopped()
+        os.fsync(source.fileno())
+    if actual_size != size or digest.hexdigest() != sha256.lower():
+        discard_partial(models_dir, file)
+        raise DownloadError("model_corrupt", file=file.filename)
