@@ -58,34 +58,47 @@ QUESTIONS = [
 ]
 
 
-def guide_parts(title: str = TITLE) -> list[tuple[str, str]]:
-    """The guide's parts, head first: (title, Markdown)."""
-    sections = [*SECTIONS, GLOSSARY, COVERAGE]
+Section = tuple[str, str]
+
+
+def guide_parts(title: str = TITLE, sections: list[Section] | None = None) -> list[tuple[str, str]]:
+    """The guide's parts, head first: (title, Markdown); ``sections`` replace :data:`SECTIONS`."""
+    sections = [*(SECTIONS if sections is None else sections), GLOSSARY, COVERAGE]
     return [(title, head_markdown(title, OVERVIEW)), *((t, section_markdown(t, b)) for t, b in sections)]
 
 
-def guide_markdown(title: str = TITLE) -> str:
+def guide_markdown(title: str = TITLE, sections: list[Section] | None = None) -> str:
     """The whole guide's Markdown."""
-    return join_guide([markdown for _title, markdown in guide_parts(title)])
+    return join_guide([markdown for _title, markdown in guide_parts(title, sections)])
 
 
 async def store_guide(
-    store: JobStore[Job], db: AsyncDatabaseManager, folder: Path, *, finished: bool = True, title: str = TITLE
+    store: JobStore[Job],
+    db: AsyncDatabaseManager,
+    folder: Path,
+    *,
+    finished: bool = True,
+    title: str = TITLE,
+    root_id: uuid.UUID | None = None,
+    sections: list[Section] | None = None,
 ) -> tuple[uuid.UUID, uuid.UUID]:
-    """A done ``ingest`` root and its ``generate`` child that stored the guide's parts (and, when ``finished``,
-    the ``study_guides`` row and its file, and is done); returns the two ids."""
-    root = await store.enqueue("ingest", title=f"{title}.pdf", params={"path": f"/nowhere/{title}.pdf"})
-    assert await store.claim(root.id) is not None
-    await store.succeed(root.id)
-    child = await store.enqueue("generate", title=f"{title}.pdf", columns={"parent_id": root.id})
+    """A done ``ingest`` root (or the root ``root_id``: a guide written again) and its ``generate`` child that
+    stored the guide's parts (and, when ``finished``, the ``study_guides`` row and its file, and is done);
+    returns the two ids."""
+    if root_id is None:
+        root = await store.enqueue("ingest", title=f"{title}.pdf", params={"path": f"/nowhere/{title}.pdf"})
+        assert await store.claim(root.id) is not None
+        await store.succeed(root.id)
+        root_id = root.id
+    child = await store.enqueue("generate", title=f"{title}.pdf", columns={"parent_id": root_id})
     assert await store.claim(child.id) is not None
-    parts = guide_parts(title)
+    parts = guide_parts(title, sections)
     for position, (part_title, markdown) in enumerate(parts):
         await save_guide_part(db, child.id, position, part_title, markdown)
     if finished:
-        path = folder / f"{title}.md"
+        path = folder / f"{title} - {child.id.hex[:8]}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(guide_markdown(title), encoding="utf-8")
+        path.write_text(guide_markdown(title, sections), encoding="utf-8")
         async with db.get_session_context() as session:
             session.add(
                 StudyGuide(
@@ -93,9 +106,9 @@ async def store_guide(
                     title=title,
                     language="en",
                     path=str(path),
-                    markdown=guide_markdown(title),
+                    markdown=guide_markdown(title, sections),
                     section_count=len(parts) - 1,
                 )
             )
         await store.succeed(child.id)
-    return root.id, child.id
+    return root_id, child.id

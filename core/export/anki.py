@@ -3,9 +3,11 @@
 One note per card (:mod:`core.export.cards`): key terms (term → definition) and review questions (question →
 answer), of one note type with the fields Front, Back, Page and Chapter (the section) and the tags ``term`` or
 ``question``. Importing the file again after a new export updates the notes instead of adding copies: Anki
-matches notes by their guid, which is derived — like the note's id — from the guide's id, the card's kind and its
-front text (a card whose front changed is a new note). The deck's id is derived from the document's id, so every
-export of one document's guides goes to one deck; the note type's id is fixed. Cards come due in the guide's order.
+matches notes by their guid, which is derived — like the note's id — from the document's id, the card's kind and
+its front text. The document's id, not the guide's: rewriting a section (or the whole guide) makes a new guide, and
+its unchanged terms and questions still update the notes already imported; a card whose front changed is a new
+note. The deck's id is derived from the document's id too, so every export of one document's guides goes to one
+deck; the note type's id is fixed. Cards come due in the guide's order.
 
 Pure I/O on the calling thread (a worker thread for screens); writes ``path`` only when the file is complete.
 """
@@ -56,14 +58,14 @@ def deck_id(document_key: str) -> int:
     return _number("studyjobs-deck", document_key)
 
 
-def note_guid(guide_key: str, card: Card) -> str:
-    """The guid of ``card`` in the guide ``guide_key`` (the same for every export of that guide)."""
-    return str(genanki.guid_for("studyjobs", guide_key, card.kind, card.front.casefold()))
+def note_guid(document_key: str, card: Card) -> str:
+    """The guid of ``card`` in a guide of the document ``document_key`` (the same in every export)."""
+    return str(genanki.guid_for("studyjobs", document_key, card.kind, card.front.casefold()))
 
 
-def note_id(guide_key: str, card: Card) -> int:
-    """The note id of ``card`` in the guide ``guide_key`` (the same for every export of that guide)."""
-    return _number("studyjobs-note", guide_key, card.kind, card.front.casefold(), low=10**12, span=10**12)
+def note_id(document_key: str, card: Card) -> int:
+    """The note id of ``card`` in a guide of the document ``document_key`` (the same in every export)."""
+    return _number("studyjobs-note", document_key, card.kind, card.front.casefold(), low=10**12, span=10**12)
 
 
 class _StableNote(genanki.Note):  # type: ignore[misc]
@@ -77,7 +79,7 @@ class _StableNote(genanki.Note):  # type: ignore[misc]
         super().write_to_db(cursor, timestamp, deck_id, itertools.chain([self.identifier], id_gen))
 
 
-def write_apkg(cards: Sequence[Card], path: Path, *, deck_name: str, document_key: str, guide_key: str) -> None:
+def write_apkg(cards: Sequence[Card], path: Path, *, deck_name: str, document_key: str) -> None:
     """Write ``cards`` to ``path`` as the deck ``deck_name`` (a temporary file renamed into place)."""
     deck = genanki.Deck(deck_id(document_key), deck_name or "StudyJobs")
     for position, card in enumerate(cards):
@@ -86,8 +88,8 @@ def write_apkg(cards: Sequence[Card], path: Path, *, deck_name: str, document_ke
             "model": _MODEL,
             "fields": fields,
             "tags": [card.kind],
-            "guid": note_guid(guide_key, card),
+            "guid": note_guid(document_key, card),
             "due": position,
         }
-        deck.add_note(_StableNote(note_id(guide_key, card), **options))
+        deck.add_note(_StableNote(note_id(document_key, card), **options))
     write_whole(path, lambda temporary: genanki.Package(deck).write_to_file(str(temporary)))

@@ -2,10 +2,10 @@
 
 :func:`load_export` reads what is stored for a document (or one of its ``generate`` jobs): the guide's Markdown
 (``study_guides.markdown``, else its stored parts, through :func:`core.guides.read_guide`), its title, and the
-keys that keep an Anki deck stable (the document's id, the guide's ``generate`` job id). :func:`write_export`
-writes it in one of :data:`FORMATS` — ``md``, ``docx``, ``anki``, ``csv`` here; ``pdf`` needs Qt's text layout,
-so it is written by :mod:`gui.export_pdf` (in the window directly; from the command line as the subprocess of
-:func:`pdf_command`, with Qt started offscreen).
+keys that keep an Anki deck stable (the document's id; the guide's ``generate`` job id is given too).
+:func:`write_export` writes it in one of :data:`FORMATS` — ``md``, ``docx``, ``anki``, ``csv`` here; ``pdf``
+needs Qt's text layout, so it is written by :mod:`gui.export_pdf` (in the window directly; from the command line
+as the subprocess of :func:`pdf_command`, with Qt started offscreen).
 
 Qt-free. :func:`load_export` runs on the caller's event loop; :func:`write_export` blocks (call it on a worker
 thread from an event loop).
@@ -50,8 +50,8 @@ class GuideExport:
     """A guide as stored, ready to export.
 
     Attributes:
-        document_key: The document's id (its root job's): an Anki deck's id is derived from it.
-        guide_key: The guide's id (its ``generate`` job's): Anki note guids are derived from it.
+        document_key: The document's id (its root job's): an Anki deck's id and its notes' ids are derived from it.
+        guide_key: The guide's id (its ``generate`` job's).
         title: The guide's title.
         markdown: The whole guide.
         complete: Whether the guide is finished (an unfinished one holds the sections written so far).
@@ -97,7 +97,7 @@ def write_export(guide: GuideExport, format_name: str, path: Path) -> None:
         write_docx(guide.markdown, path, guide.title)
     elif format_name == "anki":
         cards = guide_cards(guide.markdown)
-        write_apkg(cards, path, deck_name=guide.title, document_key=guide.document_key, guide_key=guide.guide_key)
+        write_apkg(cards, path, deck_name=guide.title, document_key=guide.document_key)
     elif format_name == "csv":
         write_csv(guide_cards(guide.markdown), path)
     else:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import docx
 import pytest
-from guideexports import QUESTIONS, TERMS, guide_markdown, store_guide
+from guideexports import QUESTIONS, SECTIONS, TERMS, guide_markdown, store_guide
 
 from core.appdb import make_app_store, open_app_database
 from core.db import AsyncDatabaseManager
@@ -104,9 +104,32 @@ async def test_the_anki_deck_holds_a_note_per_term_and_question_and_a_new_export
     assert other is not None
     write_export(other, "anki", tmp_path / "other.apkg")
     other_notes, other_decks = anki_notes(tmp_path / "other.apkg", tmp_path / "c")
-    assert not {g for _i, g, _f, _t in notes} & {g for _i, g, _f, _t in other_notes}  # another guide: other notes
+    assert not {g for _i, g, _f, _t in notes} & {g for _i, g, _f, _t in other_notes}  # another document
     assert not {i for i, _g, _f, _t in notes} & {i for i, _g, _f, _t in other_notes}
     assert set(other_decks) - {"1"} != set(decks) - {"1"}  # another document: another deck (1 is Anki's default)
+
+
+async def test_a_guide_written_again_updates_the_notes_of_its_unchanged_cards(app_db, tmp_path):
+    store = make_app_store(app_db)
+    document, _first = await store_guide(store, app_db, tmp_path)
+    light, calvin = SECTIONS
+    rewritten = (calvin[0], calvin[1].replace("Which enzyme fixes carbon dioxide?", "What does RuBisCO do?"))
+    _same, second = await store_guide(store, app_db, tmp_path, root_id=document, sections=[light, rewritten])
+    newest = await load_export(app_db, document)
+    assert newest is not None and newest.guide_key == str(second)  # the newest finished guide is exported
+    before, after = await load_export(app_db, _first), newest
+    assert before is not None
+    write_export(before, "anki", tmp_path / "before.apkg")
+    write_export(after, "anki", tmp_path / "after.apkg")
+    old, old_decks = anki_notes(tmp_path / "before.apkg", tmp_path / "a")
+    new, new_decks = anki_notes(tmp_path / "after.apkg", tmp_path / "b")
+    old_ids = {f[0]: (i, g) for i, g, f, _t in old}
+    new_ids = {f[0]: (i, g) for i, g, f, _t in new}
+    assert old_decks == new_decks
+    assert {front for front in new_ids if new_ids[front] == old_ids.get(front)} == set(new_ids) - {
+        "What does RuBisCO do?"
+    }
+    assert new_ids["What does RuBisCO do?"] not in old_ids.values()
 
 
 async def test_the_csv_has_a_row_per_term_and_question_with_page_and_section(app_db, tmp_path):
