@@ -14,6 +14,8 @@ While the pages are read, a helper thread inflates the file's compressed streams
 
 from __future__ import annotations
 
+import itertools
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -154,14 +156,30 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
 
 
 _MAX_BOOKMARKS = 2000
+_MAX_OUTLINE_ENTRIES = 10_000
+
+
+class _OutlineWarnings(logging.Filter):
+    """Drops pypdfium2's warnings about an outline deeper than we ask for or looping back on itself: a hostile
+    outline gives one per entry (100,000 log lines for a 100,000-entry chain), and :func:`_bookmarks` bounds the
+    walk itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = str(record.msg)
+        return not (text.startswith("Maximum recursion depth") or text.startswith("A circular bookmark reference"))
+
+
+logging.getLogger("pypdfium2._helpers.document").addFilter(_OutlineWarnings())
 
 
 def _bookmarks(document: Any, page_count: int) -> list[tuple[str, int, int]]:
     """The table of contents as ``(title, 1-based page, level)`` (lock held by the caller); entries without a
-    page in the document are left out, and a damaged outline gives what was read before the damage."""
+    page in the document are left out, and a damaged outline gives what was read before the damage. At most
+    :data:`_MAX_OUTLINE_ENTRIES` entries are visited and :data:`_MAX_BOOKMARKS` kept, so a hostile outline (a
+    long chain, a loop) costs bounded time."""
     found: list[tuple[str, int, int]] = []
     try:
-        for bookmark in document.get_toc(max_depth=4):
+        for bookmark in itertools.islice(document.get_toc(max_depth=4), _MAX_OUTLINE_ENTRIES):
             destination = bookmark.get_dest()
             index = destination.get_index() if destination is not None else None
             name = title_candidate(bookmark.get_title() or "", max_length=120)
