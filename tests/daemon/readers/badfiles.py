@@ -2,8 +2,8 @@
 
 :func:`build_bad_inputs` writes every damaged, protected, empty, mislabelled or text-less document into a folder
 and says which :class:`~daemon.readers.errors.ExtractionError` code each must raise (the hostile archives of
-:mod:`tests.daemon.readers.hostile` included). Later reliability tests can
-use it the same way: ``build_bad_inputs(fetch_corpus(), folder)``.
+:mod:`tests.daemon.readers.hostile` and the hostile PDFs of :mod:`tests.daemon.readers.hostile_pdf` included).
+Later reliability tests can use it the same way: ``build_bad_inputs(fetch_corpus(), folder)``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import pypdfium2 as pdfium
 from daemon.readers.pdf import PDFIUM_LOCK
 from tests.daemon.corpus import Corpus
 from tests.daemon.readers.hostile import build_hostile_inputs
+from tests.daemon.readers.hostile_pdf import build_hostile_pdfs
 from tests.daemon.readers.samples import ENGLISH, PORTUGUESE, write_docx, write_epub
 from tests.daemon.readers.support import BadInput
 
@@ -204,4 +205,5 @@ def build_bad_inputs(corpus: Corpus, folder: Path) -> list[BadInput]:
     add("notes.rtf", "unsupported_format").write_text(r"{\rtf1\ansi Notas de aula}", encoding="utf-8")
     add("picture.png", "unsupported_format").write_bytes(b"\x89PNG\r\n\x1a\n" + random.Random(5).randbytes(2048))
     bad += build_hostile_inputs(folder / "hostile")
+    bad += build_hostile_pdfs(folder / "hostile-pdfs")
     return bad

@@ -20,6 +20,7 @@ from daemon.readers.isolated import ReaderPool
 from daemon.readers.limits import ReadLimits, limits_for
 from tests.daemon.corpus import Corpus
 from tests.daemon.readers.hostile import build_hostile_inputs
+from tests.daemon.readers.hostile_pdf import build_hostile_pdfs
 from tests.daemon.readers.support import ProgressLog
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the limits are set with setrlimit here")
@@ -204,6 +205,7 @@ def test_hostile_files_and_faulting_readers_each_end_within_their_limits_and_the
     pool: ReaderPool, corpus: Corpus, tmp_path: Path
 ) -> None:
     hostile = build_hostile_inputs(tmp_path / "hostile")
+    hostile_pdfs = build_hostile_pdfs(tmp_path / "hostile-pdfs")
     real = corpus.r_manual("R-intro")
     fifo = tmp_path / "fifo.pdf"
     os.mkfifo(fifo)
@@ -213,7 +215,9 @@ def test_hostile_files_and_faulting_readers_each_end_within_their_limits_and_the
     cases: list[tuple[str, Path, str, str, ReadLimits | None]] = [
         (item.name, item.path, "", item.code, None) for item in hostile
     ]
+    cases += [(item.name, item.path, "", item.code, None) for item in hostile_pdfs]
     cases += [
+        (real.name, real, "", "done", None),
         ("fifo.pdf", fifo, "", "file_unreadable", None),
         ("sparse-1GB.pdf", sparse, "", "too_large", None),
         ("crash (SIGSEGV)", real, f"{FAULTS}:crash", "reader_crashed", None),
@@ -224,6 +228,7 @@ def test_hostile_files_and_faulting_readers_each_end_within_their_limits_and_the
     ]
     print(f"\n{'file':<26} {'expected':<21} {'outcome':<21} {'seconds':>8} {'worker MiB':>11} {'child MiB':>10}")
     outcomes: list[tuple[str, str]] = []
+    worker_before_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     for name, path, entry, expected, limits in cases:
         options = {"entry": entry} if entry else {}
         with contextlib.suppress(ExtractionError):
@@ -237,4 +242,6 @@ def test_hostile_files_and_faulting_readers_each_end_within_their_limits_and_the
         outcomes.append((expected, report.outcome))
         assert report.seconds < 20, name
     assert [outcome for outcome, _ in outcomes] == [outcome for _, outcome in outcomes]
-    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 1536 * 1024
+    worker_peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert worker_peak_kib < 1536 * 1024
+    assert worker_peak_kib - worker_before_kib < 64 * 1024, "the worker's own memory grew while its readers read"
