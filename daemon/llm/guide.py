@@ -44,6 +44,7 @@ from daemon.llm.guide_plan import (
 )
 from daemon.llm.prompts import PROMPTS, Language, Prompts, detect_language
 from daemon.llm.sampling import DEFAULT_SAMPLING
+from daemon.llm.study_aids import glossary_markdown, head_overview, key_terms, section_aids
 
 __all__ = [
     "GuidePlan",
@@ -265,7 +266,11 @@ class GuideWriter:
         labels = labels_for(plan.language)
         report = on_progress or (lambda _progress: None)
         heading = title or prompts.guide_title
-        head = head_markdown(heading)
+        terms = [key_terms(plan.passages, numbers, plan.pages, plan.language) for _t, numbers in plan.sections]
+        every_term = [term for found in terms for term in found]
+        all_pages = sorted({page for pages in plan.pages for page in pages})
+        titles = [t for t, _n in plan.sections]
+        head = head_markdown(heading, head_overview(titles, all_pages, every_term, plan.language))
         if on_part is not None:
             await on_part(HEAD_POSITION, heading, head, "model")
         kept = written or {}
@@ -283,14 +288,17 @@ class GuideWriter:
             )
             chapter = section_title if plan.from_chapters else None
             sources = sources_line(numbers, plan.pages, plan.spans, chapter, labels)
-            body = f"{checked.body}\n\n{sources}".strip() if sources else checked.body
+            aids = section_aids(terms[step - 1], plan.language)
+            body = "\n\n".join(part for part in (checked.body, aids, sources) if part)
             if on_part is not None:
                 await on_part(step, section_title, section_markdown(section_title, body), checked.origin)
             sections.append(GuideSection(section_title, tuple(numbers), body, checked.origin, checked.model_text))
+        glossary = glossary_markdown(list(zip(titles, terms, strict=True)), plan.language)
         coverage = coverage_markdown(plan.sections, plan.pages, plan.spans, plan.page_count, labels)
+        closing = f"{glossary}\n\n{coverage}" if glossary else coverage
         if on_part is not None:
-            await on_part(len(plan.sections) + 1, labels["coverage"], coverage, "model")
-        markdown = join_guide([head, *(section_markdown(s.title, s.body) for s in sections), coverage])
+            await on_part(len(plan.sections) + 1, closing.split("\n", 1)[0].removeprefix("## "), closing, "model")
+        markdown = join_guide([head, *(section_markdown(s.title, s.body) for s in sections), closing])
         return StudyGuide(title=heading, language=plan.language, sections=tuple(sections), markdown=markdown)
 
     async def _chunks(self, passages: Sequence[str]) -> list[list[int]]:

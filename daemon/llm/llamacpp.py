@@ -284,6 +284,7 @@ class LlamaCppGenerator:
             raise stopped()
         model.set_abort_check(request.should_stop)
         model.llama.last_n_tokens_size = self.sampling.repeat_last_n  # read per generation, under the lock
+        model.count_prompt(prompt)
         try:
             stream: Any = model.llama.create_completion(
                 prompt,

@@ -84,6 +84,10 @@ class SharedModel:
         self.n_ctx = self.llama.n_ctx()
         self.lock = threading.Lock()
         self.abort_checks = 0
+        self.prompt_tokens_sent = 0
+        """Prompt tokens of every request so far."""
+        self.prompt_tokens_processed = 0
+        """Of those, the tokens llama.cpp evaluated: the rest was the KV cache's prefix from the request before."""
         self._should_abort: Any = None
         # Keep references: a ctypes callback collected while C holds its pointer crashes the process.
         self._callback = llama_cpp.ggml_abort_callback(self._abort_check)
@@ -122,6 +126,19 @@ class SharedModel:
         """The chat template applied to ``messages``, tokenized, ready for the assistant's turn."""
         formatted = self._formatter(messages=list(messages))  # type: ignore[arg-type]
         return self.llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=False, special=True)
+
+    def count_prompt(self, prompt: Sequence[int]) -> None:
+        """Count ``prompt`` before it is sent, as llama-cpp-python will evaluate it: the longest prefix it shares
+        with the tokens in the context is reused (at least its last token is evaluated). Call with :attr:`lock`
+        held."""
+        cached = self.llama.input_ids[: self.llama.n_tokens]
+        shared = 0
+        for held, wanted in zip(cached, prompt[:-1], strict=False):
+            if held != wanted:
+                break
+            shared += 1
+        self.prompt_tokens_sent += len(prompt)
+        self.prompt_tokens_processed += len(prompt) - shared
 
     def recover(self) -> None:
         """Forget the half-computed state after an aborted or failed decode. Call with :attr:`lock` held."""

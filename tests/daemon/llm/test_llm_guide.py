@@ -104,13 +104,23 @@ async def test_tiny_model_guide_is_exact_and_its_garbled_text_is_replaced_by_quo
     guide = await GuideWriter(tiny, section_tokens=40, outline_tokens=300).write(ENGLISH)
     assert guide.language == "en"
     assert [(s.title, s.passages) for s in guide.sections] == [(TINY_TITLE, (1,))]  # short paragraphs merge
-    coverage = f"## Coverage\n\n| Section | Source |\n|---|---|\n| {TINY_TITLE} | paragraphs 1–2 |"
+    definition = (
+        "Photosynthesis is the process by which green plants, algae and some bacteria convert light energy into "
+        "chemical energy."
+    )
+    meaning = definition.removeprefix("Photosynthesis is t")
+    term = f"- **Photosynthesis**: T{meaning}"  # what the passage's own defining sentence says, not generated
+    head = "# Study guide\n\n**Learning objectives**\n\n- Explain what Photosynthesis is."
+    aids = f"### Key terms\n\n{term}\n\n### Review questions\n\n**Q:** What is Photosynthesis?\n**A:** {definition}"
     sources = "*Sources: paragraphs 1–2*"  # a text without pages or chapters cites its paragraphs
     section = guide.sections[0]
     assert (section.origin, section.model_text) == ("quotes", expected_tiny_reply(40))
     quotes = quoted_section([" ".join(ENGLISH.split())], language="en")
-    body = f"{quotes}\n\n{sources}"
-    assert guide.markdown == f"# Study guide\n\n## {TINY_TITLE}\n\n{body}\n\n{coverage}\n"
+    body = f"{quotes}\n\n{aids}\n\n{sources}"
+    glossary = f"## Glossary\n\n- **Photosynthesis**: see the section “{TINY_TITLE}”"
+    coverage = f"## Coverage\n\n| Section | Source |\n|---|---|\n| {TINY_TITLE} | paragraphs 1–2 |"
+    assert section.body == body
+    assert guide.markdown == f"{head}\n\n## {TINY_TITLE}\n\n{body}\n\n{glossary}\n\n{coverage}\n"
 
 
 async def test_portuguese_document_gets_portuguese_prompts_and_title(tiny: LlamaCppGenerator) -> None:
@@ -166,11 +176,12 @@ async def test_each_part_is_handed_over_as_soon_as_it_is_written_and_the_parts_j
     assert len(guide.sections) > 1
     count = len(guide.sections)
     assert [p[0] for p in parts] == list(range(count + 2))  # the head, the sections, the coverage table
-    assert parts[0][:3] == (0, "Topics", "# Topics")
+    assert parts[0][:2] == (0, "Topics")
+    assert parts[0][2].startswith(f"# Topics\n\nThis guide covers {count} sections of the document: ")
     assert [p[1] for p in parts[1:-1]] == [s.title for s in guide.sections]
     assert [p[3] for p in parts[:-1]] == list(range(count + 1))  # each before the next one starts
     assert [p[2] for p in parts[1:-1]] == [f"## {s.title}\n\n{s.body}" for s in guide.sections]
-    assert parts[-1][1] == "Coverage"
+    assert parts[-1][1] == "Coverage"  # no term is defined in this text: no glossary
     assert guide.markdown == "\n\n".join(p[2] for p in parts) + "\n"
 
 
@@ -212,9 +223,9 @@ async def test_stop_while_writing_a_section(tiny: LlamaCppGenerator) -> None:
 
 async def test_an_outline_cut_by_its_token_budget_falls_back_to_one_part(tiny: LlamaCppGenerator) -> None:
     guide = await GuideWriter(tiny, section_tokens=5, outline_tokens=20).write(ENGLISH)
-    sources = "*Sources: paragraphs 1–2*"
     assert [(s.title, s.passages, s.model_text) for s in guide.sections] == [("Part 1", (1,), "abcde")]
-    assert guide.sections[0].body.endswith(sources)
+    assert "\n\n### Key terms\n\n" in guide.sections[0].body
+    assert guide.sections[0].body.endswith("\n\n*Sources: paragraphs 1–2*")
 
 
 async def test_empty_document_is_refused(tiny: LlamaCppGenerator) -> None:
@@ -232,7 +243,7 @@ async def test_default_model_writes_an_outline_and_a_section(text: str, heading:
         text.split("\n\n")[0], on_progress=progress.append
     )
     elapsed = time.perf_counter() - started
-    assert guide.markdown.startswith(heading + "\n\n## ")
+    assert guide.markdown.startswith(heading + "\n\n") and "\n## " in guide.markdown
     assert len(guide.sections) >= 1
     first = guide.sections[0]
     assert first.title and len(first.title) <= 100

@@ -51,3 +51,20 @@ def test_the_details_show_the_plan_in_the_readers_language() -> None:
     assert english == "plan: 12 sections from the document's chapters, 34\u2009000 tokens, about 25 min"
     portuguese = counter_text({**detail, "plan_from_chapters": False, "plan_seconds": None}, "pt_BR")
     assert portuguese == "plano: 12 seções a partir de 34\u2009000 tokens"
+
+
+async def test_each_step_reuses_the_prompt_prefix_the_model_already_processed(tiny_model: Path) -> None:
+    generator = LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1)
+    model = await generator.load()  # shared by every generator of this file in the process: count the difference
+    sent, processed = model.prompt_tokens_sent, model.prompt_tokens_processed
+    writer = GuideWriter(generator, section_tokens=10, outline_tokens=300)
+    plan = await writer.outline(TEXT)
+    await writer.write_sections(plan)
+    sent, processed = model.prompt_tokens_sent - sent, model.prompt_tokens_processed - processed
+    source = sum([await generator.count_tokens(p) for p in plan.passages])
+    steps = len(plan.sections) + 2  # the outline chunks and the sections
+    assert processed < sent - 20 * steps  # the shared instructions (chat template, system message) are reused
+    # every passage is sent twice (its outline chunk, its section) and never more; besides the passages, a step
+    # processes its own instructions (long in the tiny model's one-byte tokens: about 250 per step)
+    assert 2 * source <= processed <= 2 * source + 300 * steps, (processed, sent, source, steps)
+    await generator.aclose()

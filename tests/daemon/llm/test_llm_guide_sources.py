@@ -10,6 +10,7 @@ import docx
 import pytest
 
 from core.document_structure import Chapter, DocumentStructure, paragraphs
+from core.export.cards import guide_cards
 from daemon.llm.guide import GuideWriter
 from daemon.llm.guide_plan import fit_sections, labels_for, passage_spans
 from daemon.llm.llamacpp import LlamaCppGenerator
@@ -124,3 +125,50 @@ def test_a_section_too_long_for_one_prompt_is_split_and_no_passage_is_cut() -> N
     assert [t for t, _ in fitted] == [f"Long ({i})" for i in range(1, len(fitted) + 1)]
     assert [n for _t, numbers in fitted for n in numbers] == list(range(1, len(spans) + 1))
     assert all(sum(costs[n - 1] for n in numbers) <= 700 for _t, numbers in fitted)
+
+
+FILLER = " Este trecho continua a explicação com mais alguns detalhes sobre o mesmo assunto." * 3
+PAGES_TEXT = "\n\n".join(
+    sentence + FILLER
+    for sentence in [
+        "A fotossíntese é o processo pelo qual as plantas verdes transformam a energia da luz em energia química.",
+        "As folhas captam a luz do sol durante o dia e guardam o que produzem para a noite.",
+        "A clorofila é um pigmento verde que absorve a luz vermelha e a luz azul nas folhas das plantas.",
+        "Depois disso as plantas crescem devagar, folha por folha, durante toda a primavera e o verão.",
+    ]
+)  # each paragraph long enough to be a passage of its own
+
+
+async def test_key_terms_and_questions_are_the_documents_own_definitions_with_their_pages(
+    tiny: LlamaCppGenerator,
+) -> None:
+    structure = DocumentStructure(((1, 1), (2, 2), (3, 3), (4, 4)), 4, (Chapter("Luz", 0), Chapter("Cor", 2)))
+    guide = await GuideWriter(tiny, section_tokens=5).write(PAGES_TEXT, language="pt", structure=structure)
+    light, colour = guide.sections
+    definition = PAGES_TEXT.split("\n\n")[0].removesuffix(FILLER)
+    meaning = definition.removeprefix("A fotossíntese é o")
+    assert f"### Termos-chave\n\n- **fotossíntese**: O{meaning} (pág. 1)" in light.body
+    assert f"**P:** O que é fotossíntese?\n**R:** {definition} (pág. 1)" in light.body
+    assert "- **clorofila**: Um pigmento verde que absorve" in colour.body and "(pág. 3)" in colour.body
+    assert guide.markdown.count("**P:**") == 2  # the sentences that define nothing give no question
+    glossary = guide.markdown.split("## Glossário\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert glossary == [
+        "- **clorofila**: ver a seção “Cor” (pág. 3)",
+        "- **fotossíntese**: ver a seção “Luz” (pág. 1)",
+    ]  # an index: no definition printed twice
+    assert "**Objetivos de aprendizagem**\n\n- Explicar o que é fotossíntese.\n- Explicar o que é clorofila." in (
+        guide.markdown
+    )
+    cards = guide_cards(guide.markdown)  # what the Anki and CSV exports read
+    assert {(c.kind, c.front, c.page) for c in cards} >= {
+        ("term", "fotossíntese", "1"),
+        ("question", "O que é fotossíntese?", "1"),
+        ("term", "clorofila", "3"),
+    }
+
+
+async def test_a_section_that_defines_nothing_gets_no_key_terms_or_questions(tiny: LlamaCppGenerator) -> None:
+    text = "\n\n".join(PAGES_TEXT.split("\n\n")[1::2])
+    guide = await GuideWriter(tiny, section_tokens=5).write(text, language="pt")
+    assert "Termos-chave" not in guide.markdown and "**P:**" not in guide.markdown
+    assert "Glossário" not in guide.markdown and "Objetivos" not in guide.markdown

@@ -90,8 +90,8 @@ def test_a_real_generate_job_stores_each_section_while_it_writes_and_the_guide_i
 
     assert guide.section_count > 1
     assert [p.position for p in parts] == list(range(guide.section_count + 2))  # head, sections, coverage
-    assert parts[-1].title == "Cobertura"
-    assert parts[0].title == "longo" and parts[0].markdown == "# longo"
+    assert parts[-1].title == "Glossário" and "\n\n## Cobertura\n\n" in parts[-1].markdown  # the closing part
+    assert parts[0].title == "longo" and parts[0].markdown.startswith("# longo\n\nEste guia cobre ")
     # The tiny model's alphabet fails the check: each section is made of quotes, and the job says so.
     assert all(p.markdown.startswith(f"## {p.title}\n\n") and p.origin == "quotes" for p in parts[1:-1])
     assert len(job.detail["notes"]) == guide.section_count
