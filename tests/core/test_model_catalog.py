@@ -1,0 +1,95 @@
+"""The model catalog is complete, and its RAM formula matches what llama.cpp really takes.
+
+What could be checked on the machine that wrote the catalog (no internet, only package registries):
+
+* checked here: every entry has every field, of the right type; the sizes sit in the 1–5 GB range asked for;
+  Portuguese and English are among each model's languages; the sampling settings are the daemon's own fields;
+  the bundled demo entry is the installed file (its size equals the file's byte count); the RAM formula against
+  the RSS of a real llama.cpp load of the bundled SmolLM2 and the suite's tiny GGUF, context filled;
+* NOT checked here (written from the publishers' model cards, from memory): the hub repositories and file names
+  exist, their commits (``revision`` is ``main``, pinned to the hub's commit on the first request of a download),
+  the byte sizes (``approx_bytes``; ``size_bytes`` and ``sha256`` stay ``null`` so the downloader takes both from
+  the hub's LFS metadata), the licences and their URLs, the languages, the trained context lengths and the layer
+  shapes of the downloadable models, and how well each writes Portuguese.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.model_catalog import CATALOG_PATH, Architecture, CatalogError, load_catalog, ram_needed
+from daemon.llm.memory_probe import measure_rss_growth
+from daemon.llm.models import BUNDLED_FILENAME, bundled_model_path
+from daemon.llm.sampling import SamplingSettings
+from daemon.llm.testing import TinyModelShape, write_tiny_model
+
+GB = 1_000_000_000
+
+
+def test_the_catalog_offers_four_to_six_downloads_of_one_to_five_gigabytes_and_the_bundled_demo() -> None:
+    models = load_catalog()
+    downloads = [model for model in models if not model.bundled]
+    assert 4 <= len(downloads) <= 6
+    assert all(0.9 * GB <= model.approx_bytes <= 5 * GB for model in downloads)
+    assert all(model.filename.lower().endswith(".gguf") and "q4_k_m" in model.filename.lower() for model in downloads)
+    families = {family for model in downloads for family in ("qwen", "llama", "gemma", "phi") if family in model.id}
+    assert len(families) >= 3
+
+
+def test_every_entry_names_its_source_licence_languages_context_and_what_it_is_good_for() -> None:
+    for model in load_catalog():
+        assert model.repo.count("/") == 1 and model.revision, model.id
+        assert model.licence and model.licence_url.startswith("https://"), model.id
+        assert {"pt", "en"} <= set(model.languages) or model.demo, model.id
+        assert model.context_length >= 8192, model.id
+        assert 20 <= len(model.good_for) <= 120 and model.good_for.endswith("."), model.id
+        assert model.sha256 is None or len(model.sha256) == 64, model.id
+
+
+def test_every_entrys_sampling_settings_are_the_daemons_own() -> None:
+    for model in load_catalog():
+        settings = SamplingSettings(**model.sampling)  # type: ignore[arg-type]
+        assert 0.0 <= settings.temperature <= 1.0 and 1.0 <= settings.repeat_penalty <= 1.5, model.id
+
+
+def test_the_bundled_model_stays_as_an_offline_demo_and_is_the_installed_file() -> None:
+    bundled = [model for model in load_catalog() if model.bundled]
+    assert len(bundled) == 1 and bundled[0].demo
+    assert bundled[0].filename == BUNDLED_FILENAME
+    assert bundled[0].size_bytes == bundled_model_path().stat().st_size
+    assert "offline" in bundled[0].good_for
+
+
+def test_a_malformed_entry_is_refused_naming_the_entry_and_the_field(tmp_path: Path) -> None:
+    text = CATALOG_PATH.read_text(encoding="utf-8").replace('"licence_url"', '"licence_link"', 1)
+    broken = tmp_path / "models.json"
+    broken.write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogError, match=r"models\[0\].*licence_url"):
+        load_catalog(broken)
+
+
+def test_the_ram_needed_grows_with_the_context_and_orders_the_models_sensibly() -> None:
+    models = {model.id: model for model in load_catalog()}
+    qwen3b, qwen7b = models["qwen2.5-3b-instruct-q4_k_m"], models["qwen2.5-7b-instruct-q4_k_m"]
+    assert qwen3b.ram_needed(4096) < qwen3b.ram_needed(8192) < qwen7b.ram_needed(8192)
+    assert all(model.ram_needed(8192) > (model.size_bytes or model.approx_bytes) for model in models.values())
+
+
+def test_the_ram_estimate_of_the_bundled_model_is_within_15_percent_of_the_rss_llama_cpp_really_takes() -> None:
+    n_ctx = 2048
+    bundled = next(model for model in load_catalog() if model.bundled)
+    measured = measure_rss_growth(bundled_model_path(), n_ctx)
+    assert abs(bundled.ram_needed(n_ctx) - measured) <= 0.15 * measured, (bundled.ram_needed(n_ctx), measured)
+
+
+def test_the_ram_estimate_of_the_suites_tiny_model_is_within_15_percent_of_the_rss_llama_cpp_really_takes(
+    tmp_path: Path,
+) -> None:
+    shape = TinyModelShape()
+    path = write_tiny_model(tmp_path / "tiny.gguf", shape)
+    arch = Architecture(shape.n_layer, shape.n_head, shape.n_head, shape.n_embd // shape.n_head, 260)
+    measured = measure_rss_growth(path, 2048)
+    estimate = ram_needed(path.stat().st_size, arch, 2048)
+    assert abs(estimate - measured) <= 0.15 * measured, (estimate, measured)
