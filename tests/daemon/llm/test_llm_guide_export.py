@@ -1,5 +1,6 @@
-"""A guide as the guide writer makes it (the tiny deterministic model, pages known) exported to Word: its sections,
-its sources lines and its coverage table come through as headings, italic lines and a table."""
+"""A guide as the guide writer makes it (the tiny deterministic model, pages known), exported: its sections, sources
+lines and coverage table come through to Word as headings, italic lines and a table; its key terms and review
+questions become cards with their pages."""
 
 from __future__ import annotations
 
@@ -34,3 +35,32 @@ async def test_a_written_guide_exports_to_word_with_its_sections_sources_and_cov
     assert len(word.tables[0].rows) == 1 + len(guide.sections)
     assert word.paragraphs[-1].text.startswith("Pages left out: 3, 6")
     assert guide_cards(guide.markdown) == []  # sources lines, the coverage table and its note are not cards
+
+
+async def test_the_key_terms_and_questions_the_writer_finds_become_cards_with_their_pages(
+    tiny_model: Path, tmp_path: Path
+) -> None:
+    tiny = LlamaCppGenerator(tiny_model, n_ctx=4096, n_threads=1)
+    text = "\n\n".join(
+        [
+            "A fotossíntese é o processo pelo qual as plantas transformam a luz em energia química. Ela ocorre nas "
+            "folhas.",
+            "A clorofila é um pigmento verde que absorve a luz vermelha e azul. Ela fica nos cloroplastos.",
+            "O estroma é o líquido que envolve os tilacoides dentro do cloroplasto. Nele o carbono vira açúcar.",
+            "A respiração celular é o processo que libera a energia guardada nos açúcares. Ela ocorre nas "
+            "mitocôndrias.",
+        ]
+    )
+    structure = DocumentStructure(paragraph_pages=((1, 1), (2, 2), (3, 3), (4, 4)), page_count=4)
+    guide = await GuideWriter(tiny, section_tokens=5, outline_tokens=200).write(
+        text, language="pt", structure=structure
+    )
+    assert "### Termos-chave" in guide.markdown and "## Glossário" in guide.markdown
+    cards = guide_cards(guide.markdown)
+    terms = [c.front for c in cards if c.kind == "term"]
+    questions = [c for c in cards if c.kind == "question"]
+    assert terms == ["fotossíntese", "clorofila", "estroma", "respiração celular"]  # the glossary adds no copies
+    assert [q.front for q in questions] == ["O que é fotossíntese?", "O que é clorofila?", "O que é estroma?"]
+    assert questions[0].back.startswith("A fotossíntese é o processo") and "pág." not in questions[0].back
+    assert all(c.page and c.section == guide.sections[0].title for c in cards)
+    assert next(c for c in cards if c.front == "respiração celular").page == "4"
