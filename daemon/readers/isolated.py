@@ -41,6 +41,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
+from core.document_structure import DocumentStructure
 from core.formats import MAX_DOCUMENT_BYTES
 from daemon.readers.base import ExtractedDocument
 from daemon.readers.child import DEFAULT_ENTRY, serve
@@ -348,10 +349,19 @@ def _document(fields: dict[str, Any], text: str) -> ExtractedDocument:
         title=optional("title", str),
         sha256=str(fields["sha256"]),
         size_bytes=int(fields["size_bytes"]),
+        structure=_structure(optional("structure", str)),
     )
     if document.char_count != len(text):
         raise ValueError(f"the reader process sent {len(text)} characters for {document.char_count}")
     return document
+
+
+def _structure(sent: str | None) -> str | None:
+    """The pages and chapters a reader process sent, read and written again by our own parser (whatever does not
+    parse is dropped, never passed on)."""
+    if sent is None:
+        return None
+    return DocumentStructure.from_json(sent).to_json()
 
 
 def _fields(limits: ReadLimits) -> dict[str, Any]:
