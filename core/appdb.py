@@ -63,9 +63,9 @@ __all__ = [
 MIGRATIONS_DIR = Path(__file__).resolve().with_name("migrations")
 """The Alembic script folder (``env.py``, ``script.py.mako``, ``versions/``)."""
 
-APP_MAX_ATTEMPTS: Mapping[str, int] = MappingProxyType({"ingest": 5, "generate": 3})
+APP_MAX_ATTEMPTS: Mapping[str, int] = MappingProxyType({"ingest": 5, "generate": 3, "download_model": 5})
 """Attempt budgets per job kind: reading a file may hit a locked or syncing file; a model call is
-expensive."""
+expensive; a download resumes where it stopped, so another attempt costs little."""
 
 FIRST_SHAPE_COLUMNS = frozenset(
     {

@@ -35,10 +35,25 @@ from sqlalchemy.exc import ArgumentError
 from core.limits import LIMIT_KEYS, LimitSettings
 
 __all__ = [
-    "ENV_DATA_DIR", "ENV_OVERRIDES", "LANGUAGES", "MODEL_KEYS", "MODEL_KINDS", "SETTING_KEYS",
-    "ModelSettings", "Settings", "SettingsError", "default_broker_url", "default_database_url",
-    "default_output_dir", "detect_system_locale", "load_settings", "redact_url", "resolve_language",
-    "save_settings", "settings_document",
+    "DEFAULT_HUB_URL",
+    "ENV_DATA_DIR",
+    "ENV_OVERRIDES",
+    "LANGUAGES",
+    "MODEL_KEYS",
+    "MODEL_KINDS",
+    "SETTING_KEYS",
+    "ModelSettings",
+    "Settings",
+    "SettingsError",
+    "default_broker_url",
+    "default_database_url",
+    "default_output_dir",
+    "detect_system_locale",
+    "load_settings",
+    "redact_url",
+    "resolve_language",
+    "save_settings",
+    "settings_document",
 ]  # fmt: skip
 
 APP_NAME = "StudyJobs"
@@ -52,8 +67,10 @@ MODEL_KINDS = ("bundled", "gguf", "http")
 BROKER_SCHEMES = ("sqlite", "redis", "rediss")
 SETTING_KEYS = (
     "database_url", "broker_url", "output_dir", "language", "worker_threads",
-    "notifications", "hide_to_tray", "autostart", "stale_after", "model", "limits",
+    "notifications", "hide_to_tray", "autostart", "stale_after", "hub_url", "model", "limits",
 )  # fmt: skip
+DEFAULT_HUB_URL = "https://huggingface.co"
+"""Where models are downloaded from; a mirror of the Hugging Face hub works too (setting ``hub_url``)."""
 _TABLES = ("model", "limits")
 MODEL_KEYS = (
     "kind", "gguf_path", "endpoint", "model_name", "n_threads", "temperature", "top_p", "top_k", "repeat_penalty"
@@ -179,6 +196,14 @@ def _stale_after(value: Any) -> float:
     return float(value)
 
 
+def _hub_url(value: Any) -> str:
+    text = _text("hub_url", value).rstrip("/")
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise _Invalid("hub_url", f"{value!r} must be an http:// or https:// address (default {DEFAULT_HUB_URL})")
+    return text
+
+
 def _model_values(raw: Mapping[str, Any]) -> dict[str, Any]:
     kind = raw.get("kind", "bundled")
     if kind not in MODEL_KINDS:
@@ -262,6 +287,7 @@ class Settings:
     hide_to_tray: bool = True
     autostart: bool = False
     stale_after: float = 60.0
+    hub_url: str = DEFAULT_HUB_URL
     origins: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -334,6 +360,7 @@ def _normalised(raw: Mapping[str, Any]) -> dict[str, Any]:
         "hide_to_tray": _flag("hide_to_tray", raw["hide_to_tray"]),
         "autostart": _flag("autostart", raw["autostart"]),
         "stale_after": _stale_after(raw["stale_after"]),
+        "hub_url": _hub_url(raw["hub_url"]),
     }
 
 

@@ -243,6 +243,14 @@ EN: dict[str, str] = {
     "model_corrupt": (
         "The downloaded file {file} was damaged on the way (its checksum does not match), so it was deleted. Try again."
     ),
+    "downloading_model": "Downloading the model: {done_mb} of {total_mb} MB…",
+    "verifying_model": "Checking the downloaded model…",
+    "testing_model": "Opening the model to test it…",
+    "model_downloaded": "The model {file} was downloaded and checked, and is ready to use.",
+    "model_unloadable": (
+        "The downloaded model {file} could not be opened by this version of StudyJobs, so it was deleted. Choose "
+        "another model."
+    ),
 }
 
 PT_BR: dict[str, str] = {
@@ -504,5 +512,13 @@ PT_BR: dict[str, str] = {
     "model_corrupt": (
         "O arquivo baixado {file} chegou danificado (a soma de verificação não confere), então foi apagado. Tente "
         "de novo."
+    ),
+    "downloading_model": "Baixando o modelo: {done_mb} de {total_mb} MB…",
+    "verifying_model": "Conferindo o modelo baixado…",
+    "testing_model": "Abrindo o modelo para testá-lo…",
+    "model_downloaded": "O modelo {file} foi baixado e conferido e está pronto para usar.",
+    "model_unloadable": (
+        "O modelo baixado {file} não pôde ser aberto por esta versão do StudyJobs, então foi apagado. Escolha "
+        "outro modelo."
     ),
 }

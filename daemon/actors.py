@@ -13,11 +13,12 @@ import uuid
 import dramatiq
 
 from daemon.jobs.context import run_job
+from daemon.jobs.download_model import run_download_model
 from daemon.jobs.generate import run_generate
 from daemon.jobs.ingest import run_ingest
 from daemon.runtime import current
 
-__all__ = ["ACTORS", "QUEUE", "dispatch", "dispatch_many", "generate", "ingest"]
+__all__ = ["ACTORS", "QUEUE", "dispatch", "dispatch_many", "download_model", "generate", "ingest"]
 
 QUEUE = "studyjobs"
 
@@ -34,7 +35,13 @@ async def generate(job_id: str) -> None:
     await run_job(current(), "generate", uuid.UUID(job_id), run_generate)
 
 
-ACTORS = {"ingest": ingest, "generate": generate}
+@dramatiq.actor(actor_name="download_model", queue_name=QUEUE)
+async def download_model(job_id: str) -> None:
+    """Run the ``download_model`` job ``job_id``."""
+    await run_job(current(), "download_model", uuid.UUID(job_id), run_download_model)
+
+
+ACTORS = {"ingest": ingest, "generate": generate, "download_model": download_model}
 
 
 def dispatch(kind: str, job_id: uuid.UUID, delay: float = 0.0) -> None:

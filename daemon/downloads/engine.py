@@ -37,6 +37,7 @@ from typing import TypeVar
 
 import httpx
 
+from core import model_downloads
 from daemon.downloads.hub import DownloadError, HubFile, RemoteFile, file_url, head_file, status_error
 
 __all__ = [
@@ -45,9 +46,11 @@ __all__ = [
     "DownloadPolicy",
     "DownloadResult",
     "DownloadStopped",
+    "Fetched",
     "discard_partial",
     "download_file",
-    "file_key",
+    "fetch_file",
+    "install_file",
     "installed_path",
     "partial_path",
 ]
@@ -90,20 +93,14 @@ class DownloadResult:
     resumed_from: int
 
 
-def file_key(file: HubFile) -> str:
-    """A file-system-safe name unique to repo, revision and file."""
-    digest = hashlib.sha256(f"{file.repo}\n{file.revision}\n{file.filename}".encode()).hexdigest()[:16]
-    return f"{Path(file.filename).stem}-{digest}"
-
-
 def installed_path(models_dir: Path, file: HubFile) -> Path:
-    """Where the verified file lands: ``<models>/<owner>--<name>/<file name>``."""
-    return models_dir / file.repo.replace("/", "--") / Path(file.filename).name
+    """Where the verified file lands (:func:`core.model_downloads.installed_path`)."""
+    return model_downloads.installed_path(models_dir, file.repo, file.filename)
 
 
 def partial_path(models_dir: Path, file: HubFile) -> Path:
-    """The partial file of an unfinished download."""
-    return models_dir / ".partial" / f"{file_key(file)}.part"
+    """The partial file of an unfinished download (:func:`core.model_downloads.partial_path`)."""
+    return model_downloads.partial_path(models_dir, file.repo, file.revision, file.filename)
 
 
 def _sidecar(models_dir: Path, file: HubFile) -> Path:
@@ -114,6 +111,17 @@ def discard_partial(models_dir: Path, file: HubFile) -> None:
     """Delete the partial file and its sidecar (a removed or abandoned download). Idempotent."""
     for path in (partial_path(models_dir, file), _sidecar(models_dir, file)):
         path.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A complete, not yet verified partial file and what it must be."""
+
+    part: Path
+    size: int
+    sha256: str
+    fetched: int
+    resumed_from: int
 
 
 def download_file(
@@ -128,33 +136,63 @@ def download_file(
     client: httpx.Client | None = None,
 ) -> DownloadResult:
     """Download, verify and install ``file`` (see the module's contract). Raises :class:`DownloadError`."""
+    fetched = fetch_file(
+        file,
+        hub_url=hub_url,
+        models_dir=models_dir,
+        stop_event=stop_event,
+        on_progress=on_progress,
+        policy=policy,
+        client=client,
+    )
+    path = install_file(file, fetched, models_dir=models_dir, stop_event=stop_event, on_verify=on_verify)
+    return DownloadResult(path, fetched.size, fetched.sha256, fetched.fetched, fetched.resumed_from)
+
+
+def fetch_file(
+    file: HubFile,
+    *,
+    hub_url: str,
+    models_dir: Path,
+    stop_event: threading.Event,
+    on_progress: Progress | None = None,
+    policy: DownloadPolicy | None = None,
+    client: httpx.Client | None = None,
+) -> Fetched:
+    """The download half: ``HEAD``, the space check, the retried ``GET``s into the partial file."""
     policy = policy or DownloadPolicy()
     timeout = httpx.Timeout(policy.idle_timeout, connect=policy.connect_timeout)
     owned = client is None
     http = client or httpx.Client(timeout=timeout, headers={"User-Agent": "StudyJobs"})
     try:
-        target = installed_path(models_dir, file)
         remote = _with_retries(policy, stop_event, lambda: _remote(http, hub_url, models_dir, file))
         size, sha256 = _expected(file, remote)
         part = partial_path(models_dir, file)
         resumed_from = part.stat().st_size if part.exists() else 0
         _check_space(models_dir, size - resumed_from)
-        pinned = HubFile(file.repo, remote.commit or file.revision, file.filename)
-        url = file_url(hub_url, pinned.repo, pinned.revision, pinned.filename)
+        url = file_url(hub_url, file.repo, remote.commit or file.revision, file.filename)
         fetched = [0]
 
         def one_try() -> None:
             _fetch(http, url, part, remote.etag, size, policy, stop_event, on_progress, fetched)
 
         _with_retries(policy, stop_event, one_try)
-        _verify(part, size, sha256, stop_event, on_verify, models_dir, file)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(part, target)
-        _sidecar(models_dir, file).unlink(missing_ok=True)
-        return DownloadResult(target, size, sha256, fetched[0], resumed_from)
+        return Fetched(part, size, sha256, fetched[0], resumed_from)
     finally:
         if owned:
             http.close()
+
+
+def install_file(
+    file: HubFile, fetched: Fetched, *, models_dir: Path, stop_event: threading.Event, on_verify: Progress | None = None
+) -> Path:
+    """The verify half: check size and sha256, then rename into place; a bad file is deleted (``model_corrupt``)."""
+    _verify(fetched.part, fetched.size, fetched.sha256, stop_event, on_verify, models_dir, file)
+    target = installed_path(models_dir, file)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(fetched.part, target)
+    _sidecar(models_dir, file).unlink(missing_ok=True)
+    return target
 
 
 def _remote(http: httpx.Client, hub_url: str, models_dir: Path, file: HubFile) -> RemoteFile:

@@ -289,3 +289,14 @@ def test_the_system_locale_is_read_in_gettext_order():
 )
 def test_passwords_are_masked_in_urls_shown_to_people(url, expected):
     assert redact_url(url) == expected
+
+
+def test_the_hub_address_defaults_to_hugging_face_and_a_mirror_can_be_set(tmp_path: Path) -> None:
+    assert Settings.defaults(tmp_path).hub_url == "https://huggingface.co"
+    path = tmp_path / "settings.toml"
+    path.write_text('hub_url = "http://127.0.0.1:8099/"\n', encoding="utf-8")
+    settings = load_settings(path, env={"STUDYJOBS_DATA_DIR": str(tmp_path)})
+    assert settings.hub_url == "http://127.0.0.1:8099"
+    path.write_text('hub_url = "ftp://mirror"\n', encoding="utf-8")
+    with pytest.raises(SettingsError, match="hub_url"):
+        load_settings(path, env={"STUDYJOBS_DATA_DIR": str(tmp_path)})

@@ -1,0 +1,149 @@
+"""``download_model``: one catalog model's GGUF file into ``<data_dir>/models`` (phases download, verify, test_load).
+
+The bar follows the bytes; the time left comes from the rate measured in this attempt. The engine
+(:mod:`daemon.downloads.engine`) resumes from the partial file, retries transient failures itself and then hands a
+still-transient failure to the store's retry (``APP_MAX_ATTEMPTS``). A stop (Cancel, shutdown, a lost claim) keeps
+the partial file so Retry resumes it; :func:`core.model_downloads.remove_model_files` deletes it. The test load
+opens the verified file in llama.cpp with a small context: a file this llama.cpp cannot load is deleted and the job
+fails with ``model_unloadable``. Once done, ``detail["model_path"]`` names the installed file.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from core.errors import StageInterruptedError
+from core.model_downloads import models_dir
+from core.progress import Phase, PhasePlan
+from daemon.downloads.engine import DownloadStopped, Fetched, fetch_file, install_file
+from daemon.downloads.hub import DownloadError, HubFile
+from daemon.jobs.context import JobContext, UserFacingError
+
+__all__ = ["TransferRate", "run_download_model"]
+
+log = logging.getLogger(__name__)
+_ASSUMED_RATE = 10e6
+"""Bytes per second assumed for the plan's layout before any byte is counted."""
+_VERIFY_RATE = 400e6
+_LOAD_SECONDS = 5.0
+
+
+class TransferRate:
+    """Bytes done and the rate measured since the first count of this attempt. Written by the job's thread,
+    read by the loop (plain attribute writes)."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.total = 0
+        self._first: tuple[float, int] | None = None
+        self._last: tuple[float, int] | None = None
+
+    def record(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        self.done, self.total = done, total
+        if self._first is None:
+            self._first = (now, done)
+        self._last = (now, done)
+
+    def per_second(self) -> float | None:
+        """The measured rate, ``None`` before a second's or a mebibyte's worth of counts."""
+        if self._first is None or self._last is None:
+            return None
+        seconds, moved = self._last[0] - self._first[0], self._last[1] - self._first[1]
+        if (seconds < 1.0 and moved < (1 << 20)) or seconds <= 0 or moved <= 0:
+            return None
+        return moved / seconds
+
+
+def _plan(size: int) -> PhasePlan:
+    return PhasePlan(
+        [
+            Phase("download", max(size / _ASSUMED_RATE, 1.0)),
+            Phase("verify", max(size / _VERIFY_RATE, 0.1)),
+            Phase("test_load", _LOAD_SECONDS),
+        ]
+    )
+
+
+async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
+    """Fetch, verify and test-load the file named by ``params`` (``repo``, ``revision``, ``filename``, and the
+    catalog's ``size_bytes``/``sha256`` when known)."""
+    params = ctx.job.params
+    file = HubFile(
+        str(params["repo"]),
+        str(params["revision"]),
+        str(params["filename"]),
+        size=params.get("size_bytes"),
+        sha256=params.get("sha256"),
+    )
+    folder = models_dir(ctx.runtime.settings.data_dir)
+    rate = TransferRate()
+    plan = _plan(file.size or 1_000_000_000)
+
+    def estimate(phase: str, elapsed: float, done: float | None) -> float | None:
+        per_second = rate.per_second()
+        if phase == "download":
+            if per_second is None or not rate.total:
+                return None
+            return (rate.total - rate.done) / per_second + rate.total / _VERIFY_RATE + _LOAD_SECONDS
+        if phase == "verify":
+            return (1.0 - (done or 0.0)) * rate.total / _VERIFY_RATE + _LOAD_SECONDS
+        return max(_LOAD_SECONDS - elapsed, 0.0)
+
+    tracker = ctx.tracker(plan, estimate=estimate)
+
+    def on_bytes(done: int, total: int) -> None:
+        rate.record(done, total)
+        per_second = rate.per_second()
+        detail = {**ctx.job.detail, "bytes_done": done, "bytes_total": total}
+        if per_second is not None:
+            detail["bytes_per_second"] = round(per_second)
+        message = ctx.text("downloading_model", done_mb=done // 1_000_000, total_mb=max(total // 1_000_000, 1))
+        tracker.count("download", done=done / total if total else 0.0, message=message, detail=detail)
+
+    def on_verify(done: int, total: int) -> None:
+        tracker.count("verify", done=done / total if total else 0.0)
+
+    stop = ctx.stop_event
+    try:
+        fetched: Fetched = await tracker.run(
+            "download",
+            ctx.in_thread(
+                fetch_file,
+                file,
+                hub_url=ctx.runtime.settings.hub_url,
+                models_dir=folder,
+                stop_event=stop,
+                on_progress=on_bytes,
+            ),
+            stop_event=stop,
+            message=ctx.text("downloading_model", done_mb=0, total_mb=max((file.size or 0) // 1_000_000, 1)),
+        )
+        verifying = ctx.in_thread(install_file, file, fetched, models_dir=folder, stop_event=stop, on_verify=on_verify)
+        path: Path = await tracker.run("verify", verifying, stop_event=stop, message=ctx.text("verifying_model"))
+    except DownloadStopped as stopped:
+        raise StageInterruptedError("the download was stopped") from stopped
+    except DownloadError as error:
+        raise UserFacingError(error.code, transient=error.transient, **error.values) from error
+    await tracker.run("test_load", ctx.in_thread(_test_load, path, stop), message=ctx.text("testing_model"))
+    ctx.job.detail = {**ctx.job.detail, "model_path": str(path)}
+    await ctx.runtime.store.report_progress(ctx.job.id, 1.0, detail=ctx.job.detail, attempt=ctx.job.attempts)
+    ctx.done_message = ctx.text("model_downloaded", file=path.name)
+    return None
+
+
+def _test_load(path: Path, stop: threading.Event) -> None:
+    """Open ``path`` in llama.cpp with a small context and free it; delete it and fail when it cannot be opened."""
+    from llama_cpp import Llama
+
+    try:
+        model = Llama(model_path=str(path), n_ctx=256, n_threads=1, n_batch=64, verbose=False)
+    except (ValueError, RuntimeError, OSError) as error:
+        log.warning("the downloaded model %s could not be loaded: %s", path.name, error)
+        path.unlink(missing_ok=True)
+        raise UserFacingError("model_unloadable", file=path.name) from error
+    model.close()
