@@ -87,6 +87,7 @@ def plan_text(detail: Mapping[str, Any] | None, language: str) -> str:
     if not sections:
         return ""
     code = "count_plan_chapters" if found.get("plan_from_chapters") else "count_plan"
+    code += "_one" if sections == 1 else ""
     text = message(code, language, sections=sections, tokens=f"{tokens:,}".replace(",", "\u2009"))
     seconds = _whole(found.get("plan_seconds"))
     if seconds:

@@ -214,6 +214,8 @@ EN: dict[str, str] = {
     "count_plan": "plan: {sections} sections from {tokens} tokens",
     "count_plan_chapters": "plan: {sections} sections from the document's chapters, {tokens} tokens",
     "count_plan_time": "about {minutes} min",
+    "count_plan_one": "plan: one section from {tokens} tokens",
+    "count_plan_chapters_one": "plan: one section from the document's chapters, {tokens} tokens",
     # Model downloads (daemon.downloads).
     "model_server_busy": (
         "The model's download server is busy or unavailable right now (answer {status}). StudyJobs will try again "
@@ -483,6 +485,8 @@ PT_BR: dict[str, str] = {
     "count_plan": "plano: {sections} seções a partir de {tokens} tokens",
     "count_plan_chapters": "plano: {sections} seções a partir dos capítulos do documento, {tokens} tokens",
     "count_plan_time": "cerca de {minutes} min",
+    "count_plan_one": "plano: uma seção a partir de {tokens} tokens",
+    "count_plan_chapters_one": "plano: uma seção a partir dos capítulos do documento, {tokens} tokens",
     # Downloads de modelos (daemon.downloads).
     "model_server_busy": (
         "O servidor de download do modelo está ocupado ou indisponível agora (resposta {status}). O StudyJobs vai "
