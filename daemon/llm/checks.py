@@ -3,7 +3,8 @@
 A text fails (:attr:`CheckResult.problems` not empty) when it
 
 * repeats a sentence, within itself or from what the guide already holds (``"repeated_sentence"``);
-* repeats a run of words (a 4-word run four times, a 6-word run three times: ``"repeated_words"``);
+* repeats a run of words (a 4-word run four times, a 6-word run three times, a 12-word run twice:
+  ``"repeated_words"``);
 * has too many words that are not in the language's dictionary (``"unknown_words"``): proper nouns (capitalised
   inside a sentence), numbers, words with digits or symbols, and every word of the source passages count as
   known;
@@ -43,7 +44,7 @@ DICTIONARY_LANGUAGES = frozenset({"pt", "en", "es", "fr", "de", "it"})
 """Languages whose words are checked against a dictionary; the other checks apply to every language."""
 
 MIN_WORDS = 25
-UNKNOWN_WORD_LIMIT = 0.06
+UNKNOWN_WORD_LIMIT = 0.03
 """Share of a text's words that may be unknown (typos, technical terms the source does not spell out)."""
 COPY_LIMIT_WORDS = 40
 _SENTENCE_MIN_WORDS = 4
@@ -200,7 +201,7 @@ def _repeats_sentence(text: str, seen: set[str]) -> bool:
 
 
 def _repeats_words(words: Sequence[str]) -> bool:
-    for size, limit in ((4, 4), (6, 3)):
+    for size, limit in ((4, 4), (6, 3), (12, 2)):
         grams = Counter(tuple(words[i : i + size]) for i in range(len(words) - size + 1))
         if grams and max(grams.values()) >= limit:
             return True

@@ -114,6 +114,13 @@ def test_a_model_looping_on_a_phrase_fails_on_repeated_words() -> None:
     problems = TextChecker("en").check(looping).problems
     assert "repeated_words" in problems
     assert "repeated_sentence" in problems
+    # What SmolLM2 wrote for the R manual: a long passage said again, cut before its end (no whole sentence twice).
+    said = (
+        "The guide gives several ways for users who want more information about R packages, with documentation "
+        "on the CRAN sites and examples that make it easy to start even without knowing the environment. "
+    )
+    looped = "R is a system for statistics and graphics. " + said + said[: len(said) * 2 // 3]
+    assert TextChecker("en").check(looped).problems == ("repeated_words",)
 
 
 def test_invented_portuguese_words_fail_and_proper_nouns_numbers_and_source_words_are_known() -> None:
