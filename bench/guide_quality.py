@@ -16,7 +16,8 @@ Each is read like the ``ingest`` job reads it (text and page structure), cut to 
 * **prompt/source** — prompt tokens llama.cpp evaluated (its perf counters: a reused prefix is not evaluated
   again) per token of the document's text (goal ≤ 2.2);
 * **decode ÷ bare** — tokens per second between the first and the last token of each generation, against a bare
-  llama.cpp loop (``Llama.eval`` + ``Llama.sample``, greedy) on the same model and threads (goal ≥ 0.9);
+  llama.cpp loop (``Llama.eval`` + ``Llama.sample``, greedy) on the same model and threads after a prompt of
+  ``--bare-context`` tokens, about a section's prompt (goal ≥ 0.9);
 * **min/100 p** — minutes of writing (outline and sections) per 100 pages.
 
 Run: ``.venv/bin/python bench/guide_quality.py [--model PATH] [--threads N] [--pages N] [--docs pt-beamer,…]``.
@@ -135,11 +136,13 @@ def nonword_rate(checker: TextChecker, texts: list[str], source: str) -> float:
     return unknown / words if words else 0.0
 
 
-def bare_decode_speed(model: Path, threads: int, tokens: int = 160) -> float:
-    """Tokens per second of a bare llama.cpp loop (eval one token, sample greedily), first token to last."""
-    llm = Llama(str(model), n_ctx=1024, n_threads=threads, n_batch=256, verbose=False)
+def bare_decode_speed(model: Path, threads: int, context: int, tokens: int = 160) -> float:
+    """Tokens per second of a bare llama.cpp loop (eval one token, sample greedily), first token to last, after
+    a prompt of about ``context`` tokens: each token attends to what is before it, so the depth counts."""
+    llm = Llama(str(model), n_ctx=context + tokens + 64, n_threads=threads, n_batch=256, verbose=False)
     try:
-        prompt = llm.tokenize(b"The cell membrane controls what enters and leaves the cell, and the nucleus")
+        sentence = llm.tokenize(b" The cell membrane controls what enters and leaves the cell, and the nucleus.")
+        prompt = (sentence * (context // len(sentence) + 1))[:context]
         llm.eval(prompt)
         token = llm.sample(temp=0.0)
         started = time.perf_counter()
@@ -258,14 +261,19 @@ async def main() -> None:
     parser.add_argument("--threads", type=int, default=default_n_threads())
     parser.add_argument("--pages", type=int, default=8, help="write from the first N pages of each document")
     parser.add_argument("--docs", default=DEFAULT_DOCS, help=f"comma-separated, of {', '.join(DOCUMENTS)}")
+    parser.add_argument("--bare-context", type=int, default=1500, help="prompt tokens before the bare loop")
     parser.add_argument("--excerpts", type=Path, default=None, help="write each guide's Markdown into this folder")
     args = parser.parse_args()
     path = args.model or bundled_model_path()
     sampling = DEFAULT_SAMPLING if args.model else BUNDLED_SAMPLING
     n_ctx = 4096 if args.model else BUNDLED_CONTEXT
     generator = LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=args.threads, sampling=sampling)
-    bare = bare_decode_speed(path, args.threads)
-    print(f"model {path.name}, {args.threads} thread(s), bare llama.cpp decode {bare:.1f} tokens/s", flush=True)
+    bare = bare_decode_speed(path, args.threads, args.bare_context)
+    print(
+        f"model {path.name}, {args.threads} thread(s), bare llama.cpp decode {bare:.1f} tokens/s "
+        f"after {args.bare_context} prompt tokens",
+        flush=True,
+    )
     rows = []
     for key in args.docs.split(","):
         row, markdown = await run_document(key, generator, args.pages, bare)
