@@ -25,16 +25,20 @@ from the same key, makes sure there is one job per file).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import os
 import shutil
+import ssl
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+import certifi
 import httpx
 
 from core import model_downloads
@@ -91,6 +95,31 @@ class DownloadResult:
     sha256: str
     fetched: int
     resumed_from: int
+
+
+_LOCKS: dict[Path, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+@contextlib.contextmanager
+def _exclusive(part: Path, stop_event: threading.Event) -> Iterator[None]:
+    """Hold the process's lock on one partial file: a stopped run's thread, still writing its last piece, ends
+    before a new run (a Retry right after a Cancel) reads the file's length or verifies it."""
+    with _LOCKS_GUARD:
+        lock = _LOCKS.setdefault(part, threading.Lock())
+    while not lock.acquire(timeout=0.05):
+        if stop_event.is_set():
+            raise DownloadStopped()
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """One verifying TLS context per process (building one reads the CA bundle: ~20 ms per client otherwise)."""
+    return ssl.create_default_context(cafile=certifi.where())
 
 
 def installed_path(models_dir: Path, file: HubFile) -> Path:
@@ -163,21 +192,22 @@ def fetch_file(
     policy = policy or DownloadPolicy()
     timeout = httpx.Timeout(policy.idle_timeout, connect=policy.connect_timeout)
     owned = client is None
-    http = client or httpx.Client(timeout=timeout, headers={"User-Agent": "StudyJobs"})
+    http = client or httpx.Client(timeout=timeout, headers={"User-Agent": "StudyJobs"}, verify=_tls_context())
     try:
-        remote = _with_retries(policy, stop_event, lambda: _remote(http, hub_url, models_dir, file))
-        size, sha256 = _expected(file, remote)
-        part = partial_path(models_dir, file)
-        resumed_from = part.stat().st_size if part.exists() else 0
-        _check_space(models_dir, size - resumed_from)
-        url = file_url(hub_url, file.repo, remote.commit or file.revision, file.filename)
-        fetched = [0]
+        with _exclusive(partial_path(models_dir, file), stop_event):
+            remote = _with_retries(policy, stop_event, lambda: _remote(http, hub_url, models_dir, file))
+            size, sha256 = _expected(file, remote)
+            part = partial_path(models_dir, file)
+            resumed_from = part.stat().st_size if part.exists() else 0
+            _check_space(models_dir, size - resumed_from)
+            url = file_url(hub_url, file.repo, remote.commit or file.revision, file.filename)
+            fetched = [0]
 
-        def one_try() -> None:
-            _fetch(http, url, part, remote.etag, size, policy, stop_event, on_progress, fetched)
+            def one_try() -> None:
+                _fetch(http, url, part, remote.etag, size, policy, stop_event, on_progress, fetched)
 
-        _with_retries(policy, stop_event, one_try)
-        return Fetched(part, size, sha256, fetched[0], resumed_from)
+            _with_retries(policy, stop_event, one_try)
+            return Fetched(part, size, sha256, fetched[0], resumed_from)
     finally:
         if owned:
             http.close()
@@ -187,12 +217,19 @@ def install_file(
     file: HubFile, fetched: Fetched, *, models_dir: Path, stop_event: threading.Event, on_verify: Progress | None = None
 ) -> Path:
     """The verify half: check size and sha256, then rename into place; a bad file is deleted (``model_corrupt``)."""
+    with _exclusive(fetched.part, stop_event):
+        _install(file, fetched, models_dir, stop_event, on_verify)
+    return installed_path(models_dir, file)
+
+
+def _install(
+    file: HubFile, fetched: Fetched, models_dir: Path, stop_event: threading.Event, on_verify: Progress | None
+) -> None:
     _verify(fetched.part, fetched.size, fetched.sha256, stop_event, on_verify, models_dir, file)
     target = installed_path(models_dir, file)
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(fetched.part, target)
     _sidecar(models_dir, file).unlink(missing_ok=True)
-    return target
 
 
 def _remote(http: httpx.Client, hub_url: str, models_dir: Path, file: HubFile) -> RemoteFile:
@@ -273,7 +310,7 @@ def _fetch(
             mode = "ab" if response.status_code == 206 else "wb"  # 200: the server sends the whole file again
             done = have if mode == "ab" else 0
             with part.open(mode) as out:
-                for chunk in response.iter_bytes(policy.chunk_size):
+                for chunk in response.iter_bytes():  # as the socket gives them: no copy into chunk-sized buffers
                     out.write(chunk)
                     done += len(chunk)
                     fetched[0] += len(chunk)

@@ -1,0 +1,133 @@
+"""Model downloads and the RAM estimate: our downloader vs ``curl`` from the same loopback hub, the bytes fetched
+again after an interruption, and :func:`core.model_catalog.ram_needed` vs the RSS llama.cpp really takes.
+
+    .venv/bin/python bench/model_bench.py            # about 2 minutes on 2 cores
+    .venv/bin/python bench/model_bench.py --mb 200 --rounds 3
+
+What runs, in one process: a :class:`daemon.downloads.testing.FakeHub` on 127.0.0.1 serves a file of ``--mb``
+MiB (the suite's tiny GGUF padded with random bytes) as the hub does (a ``HEAD`` with the LFS headers, a redirect,
+``Range``/``ETag``). Per round, alternately: ``curl -sSL -o <file>`` of the same address, and
+:func:`daemon.downloads.engine.fetch_file` (the download phase, no checksum) into a fresh models folder; the
+median of each gives the throughput ratio (goal ≥ 0.9). Then one full download (fetch + sha256 + rename) whose
+connection the hub drops halfway: the bytes fetched again are the bytes received beyond the file's size (goal
+≤ 1 MiB). Last, the RAM estimate against the RSS growth of a fresh process that loads the model and fills its
+context (:func:`daemon.llm.memory_probe.measure_rss_growth`), for the bundled SmolLM2 and the tiny GGUF.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from core.model_catalog import Architecture, load_catalog, ram_needed  # noqa: E402
+from daemon.downloads.engine import download_file, fetch_file  # noqa: E402
+from daemon.downloads.hub import HubFile, file_url  # noqa: E402
+from daemon.downloads.testing import FakeHub  # noqa: E402
+from daemon.llm.memory_probe import measure_rss_growth  # noqa: E402
+from daemon.llm.models import bundled_model_path  # noqa: E402
+from daemon.llm.testing import TinyModelShape, write_tiny_model  # noqa: E402
+
+REPO, NAME = "bench/padded-GGUF", "padded.gguf"
+MIB = 1 << 20
+
+
+def _padded_file(folder: Path, mib: int) -> Path:
+    path = folder / NAME
+    write_tiny_model(path)
+    with path.open("ab") as out:
+        while path.stat().st_size < mib * MIB:
+            out.write(os.urandom(4 * MIB))
+            out.flush()
+    return path
+
+
+def _curl(url: str, target: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run(["curl", "-sSL", "-o", str(target), url], check=True)
+    return time.perf_counter() - started
+
+
+def _ours(hub: FakeHub, folder: Path) -> float:
+    started = time.perf_counter()
+    fetched = fetch_file(HubFile(REPO, "main", NAME), hub_url=hub.url, models_dir=folder, stop_event=threading.Event())
+    seconds = time.perf_counter() - started
+    fetched.part.unlink()
+    return seconds
+
+
+def throughput(hub: FakeHub, size: int, rounds: int, work: Path) -> None:
+    url = file_url(hub.url, REPO, "main", NAME)
+    curl_times, our_times = [], []
+    for index in range(rounds):
+        curl_times.append(_curl(url, work / "curl.out"))
+        (work / "curl.out").unlink()
+        our_times.append(_ours(hub, work / f"models-{index}"))
+    curl_rate, our_rate = size / statistics.median(curl_times) / 1e6, size / statistics.median(our_times) / 1e6
+    print(f"download of {size / MIB:.0f} MiB, median of {rounds}: curl {curl_rate:.0f} MB/s, ours {our_rate:.0f} MB/s")
+    print(f"  ratio ours / curl = {our_rate / curl_rate:.2f} (goal >= 0.9); curl s {curl_times}, ours s {our_times}")
+
+
+def interruption(hub: FakeHub, size: int, work: Path) -> None:
+    hub.faults.drop_after = size // 2
+    started = time.perf_counter()
+    result = download_file(
+        HubFile(REPO, "main", NAME), hub_url=hub.url, models_dir=work / "resume", stop_event=threading.Event()
+    )
+    seconds = time.perf_counter() - started
+    again = result.fetched - size
+    print(
+        f"dropped halfway: fetched again {again} bytes ({again / MIB:.3f} MiB, goal <= 1 MiB); whole download "
+        f"with sha256 and rename {seconds:.1f} s"
+    )
+
+
+def ram(work: Path) -> None:
+    bundled = next(model for model in load_catalog() if model.bundled)
+    shape = TinyModelShape()
+    tiny = write_tiny_model(work / "tiny.gguf", shape)
+    tiny_arch = Architecture(shape.n_layer, shape.n_head, shape.n_head, shape.n_embd // shape.n_head, 260)
+    cases = [("SmolLM2-135M Q4_1", bundled_model_path(), bundled.architecture, n) for n in (2048, 4096)]
+    cases += [("tiny GGUF", tiny, tiny_arch, n) for n in (2048, 8192)]
+    print("RAM estimate vs RSS growth after loading and filling the context:")
+    for name, path, arch, n_ctx in cases:
+        estimate = ram_needed(path.stat().st_size, arch, n_ctx)
+        measured = measure_rss_growth(path, n_ctx)
+        print(
+            f"  {name} n_ctx {n_ctx}: estimate {estimate / 1e6:.0f} MB, measured {measured / 1e6:.0f} MB, "
+            f"estimate / measured {estimate / measured:.2f}"
+        )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    print(f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    with tempfile.TemporaryDirectory(prefix="model-bench-") as temp:
+        work = Path(temp)
+        source = _padded_file(work, args.mb)
+        size = source.stat().st_size
+        with FakeHub({f"{REPO}/{NAME}": source}) as hub:
+            hub.sha256(f"{REPO}/{NAME}")
+            throughput(hub, size, args.rounds, work)
+            interruption(hub, size, work)
+        shutil.rmtree(work / "resume", ignore_errors=True)
+        ram(work)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
