@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, case, delete, false, func, or_, select
 from sqlalchemy.orm import aliased
 
+from core.model_downloads import DOWNLOAD_KIND
 from core.pipeline_view import PART_COLUMNS, DocumentView, PartSnapshot, document_view
 from core.schema import Job
 from core.status import CANCELLABLE_JOB_STATUSES, JobStatus
@@ -84,6 +85,7 @@ class _Query:
         if wanted is not None and not wanted:
             raise ValueError("statuses is empty")
         clauses: list[ColumnElement[bool]] = [self.root.parent_id.is_(None) if counting else self.is_root]
+        clauses.append(self.root.kind != DOWNLOAD_KIND)  # a model download is not a document
         if wanted is not None:
             clauses.append(self.status.in_(wanted))
         if search:

@@ -15,6 +15,7 @@ from core.model_downloads import (
     partial_path,
     remove_model_files,
 )
+from core.pipelines import Pipelines
 
 
 async def test_queueing_a_model_twice_follows_the_one_job_of_its_file(database_url: str) -> None:
@@ -28,6 +29,8 @@ async def test_queueing_a_model_twice_follows_the_one_job_of_its_file(database_u
         assert first.kind == DOWNLOAD_KIND and first.max_attempts == APP_MAX_ATTEMPTS[DOWNLOAD_KIND]
         assert first.params["repo"] == model.repo and first.params["sha256"] is None
         assert len(await store.list_recent(limit=10)) == 1
+        documents = Pipelines(store)
+        assert await documents.count() == 0 and not await documents.list_recent()  # a download is not a document
     finally:
         await db.dispose()
 
