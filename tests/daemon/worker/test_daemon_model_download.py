@@ -15,6 +15,7 @@ from faults import add, database_url_of, job, wait_ended, wait_job
 from workerhome import DaemonHome, poll, run
 
 from core.appdb import make_app_store, open_app_database
+from core.messages import message, render
 from core.model_catalog import CatalogModel, load_catalog
 from core.model_downloads import enqueue_download, installed_path, models_dir, partial_path
 from daemon.downloads.engine import CHUNK_SIZE
@@ -122,3 +123,18 @@ def test_cancel_mid_download_keeps_the_partial_file_and_retry_fetches_at_most_on
     assert kept - start <= CHUNK_SIZE and start > 0  # bytes fetched again: at most one chunk
     assert installed_path(models_dir(home.data_dir), REPO, FILE_NAME).read_bytes() == tiny_gguf.read_bytes()
     assert job(home, job_id) is not None
+
+
+def test_a_model_missing_on_the_hub_fails_once_with_a_plain_message_and_installs_nothing(
+    home: DaemonHome, hub: FakeHub
+) -> None:
+    home.settings.update(hub_url=hub.url)
+    home.write_settings()
+    hub.faults.missing = True
+    home.start()
+    job_id = _queue_download(home)
+    state = wait_ended(home, [job_id], timeout=60)
+    row = state.jobs[job_id]
+    assert row.status == "failed" and row.attempts == 1
+    assert render(row.error, "pt_BR") == message("model_not_found", "pt_BR")
+    assert not installed_path(models_dir(home.data_dir), REPO, FILE_NAME).exists()
