@@ -158,7 +158,7 @@ async def _plan(
     if estimate is not None:
         estimate.outlined([sum(len(plan.passages[n - 1]) for n in numbers) for _title, numbers in plan.sections])
     ctx.job.detail.update(_plan_detail(plan, estimate))
-    await tracker.report("outline", done=1.0, message=ctx.text("outlining"), detail=ctx.job.detail)
+    await tracker.report("outline", done=1.0, detail=ctx.job.detail)  # the last part's message stays
     return plan
 
 
