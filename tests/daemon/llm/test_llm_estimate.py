@@ -55,6 +55,7 @@ def bigger_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 async def test_a_cold_load_is_estimated_from_the_model_files_size_and_a_loaded_model_costs_nothing(
     runtime_for, tiny_model: Path
 ):
+    unload_all()  # cold: earlier tests of this process may have loaded the same file
     runtime = await runtime_for(ModelSettings(kind="gguf", gguf_path=tiny_model, n_threads=1))
     made = await generate_estimate(runtime)
     assert made is not None
