@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -118,14 +119,16 @@ def test_a_new_user_gets_one_row_honest_time_left_and_the_guide_on_screen(tmp_pa
     assert samples and all(s["rows"] == 1 for s in samples), "one document must be one row"
     running = [s for s in samples if s["status"] == "running"]
     assert running, "the document was never seen running"
-    assert any("1" in s["counters"] for s in samples if s["counters"]), [s["counters"] for s in samples]
-    # the time left: never wild (the whole run took `took` seconds), and said from the first second of work
-    ends_at = samples[-1]["t"]
+    counters = " ".join(s["counters"] for s in samples)
+    assert re.search(r"página \d+ de \d+", counters) and re.search(r"seção \d+ de \d+", counters), counters
+    # the time left: said from the first second of work, and never wild while there is time left to speak of
+    ends_at = next(s["t"] for s in samples if s["status"] == "done")
     for sample in running:
-        shown = sample["eta_seconds"]
-        actual = ends_at - sample["t"]
-        if shown is not None and sample["t"] - running[0]["t"] > 5:
-            assert shown <= max(3 * actual, 60), (sample, actual)
+        shown, actual = sample["eta_seconds"], ends_at - sample["t"]
+        if shown is None or sample["t"] - running[0]["t"] <= 5 or actual <= 15:
+            continue
+        assert shown <= 3 * actual or shown < 60, (sample, actual)
+        assert shown >= actual / 3 or actual < 60, (sample, actual)
     assert all(s["cells"]["eta"] for s in running), [s["cells"]["eta"] for s in running]
     assert took < 600
 
