@@ -139,7 +139,7 @@ class _Session:
             if not connection.poll(min(_POLL_SECONDS, remaining)):
                 continue
             try:
-                message = json.loads(connection.recv_bytes(_MAX_MESSAGE))
+                message = json.loads(connection.recv_bytes(self._message_limit()))
             except (EOFError, OSError, ValueError):
                 raise self._ended() from None
             try:
@@ -155,6 +155,11 @@ class _Session:
                 raise ExtractionError("reader_crashed", detail=f"reader process {self.reader.pid}: {broken}") from None
             if self.on_progress is not None:
                 self.on_progress(self.done, self.total)
+
+    def _message_limit(self) -> int:
+        """The longest message the reader process may send: a progress line or a verdict, whose document structure
+        (pages and chapters, a few bytes per paragraph) grows with the text, so it is bounded by the text's limit."""
+        return _MAX_MESSAGE + 8 * self.limits.max_text_chars
 
     def _verdict(self, message: dict[str, Any]) -> ExtractedDocument:
         self.peak_rss_kib = int(message.get("peak_rss_kib", 0))

@@ -78,6 +78,14 @@ def test_a_real_pdf_read_in_a_reader_process_is_the_document_read_here_with_ever
     assert report.pid in pool.processes()  # kept for the next document
 
 
+def test_a_long_manual_comes_back_whole_with_the_pages_of_every_paragraph(pool: ReaderPool, corpus: Corpus) -> None:
+    path = corpus.r_manual("refman")  # 2,415 pages: its page map alone is far longer than a progress message
+    document = pool.read(path, on_progress=lambda done, total: None)
+    assert document.page_count == 2415
+    assert document.structure is not None and len(document.structure) > 64 * 1024
+    assert document == read_document(path)
+
+
 def test_a_reader_that_faults_in_native_code_fails_as_crashed_and_the_next_document_is_read(
     pool: ReaderPool, corpus: Corpus
 ) -> None:
