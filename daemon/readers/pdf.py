@@ -14,6 +14,7 @@ While the pages are read, a helper thread inflates the file's compressed streams
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import logging
 import threading
@@ -195,9 +196,10 @@ def _bookmarks(document: Any, page_count: int) -> list[tuple[str, int, int]]:
 def _structure(spans: list[tuple[int, int]], page_count: int, bookmarks: list[tuple[str, int, int]]) -> str:
     """The document's structure as JSON: each paragraph's pages, and each bookmark at the first paragraph
     that starts on or after its page (bookmarks past the last paragraph are left out)."""
+    firsts = [first for first, _last in spans]  # non-decreasing: paragraphs come in page order
     chapters: list[Chapter] = []
     for name, page, level in bookmarks:
-        paragraph = next((i for i, (first, _last) in enumerate(spans) if first >= page), None)
-        if paragraph is not None:
+        paragraph = bisect.bisect_left(firsts, page)
+        if paragraph < len(firsts):
             chapters.append(Chapter(name, paragraph, level))
     return DocumentStructure(tuple(spans), page_count, tuple(chapters)).to_json()
