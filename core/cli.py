@@ -26,6 +26,7 @@ from core.counters import counter_text
 from core.errors import JobNotFoundError
 from core.export.command import add_export_parser, export_command
 from core.messages import decode, render
+from core.model_cli import add_models_parser, models_command
 from core.pipeline_view import DocumentView, PartSnapshot
 from core.pipelines import Pipelines
 from core.progress import eta_seconds
@@ -206,6 +207,7 @@ COMMANDS: dict[str, Command] = {
     "cancel": _cancel,
     "retry": _retry,
     "export": export_command,
+    "models": models_command,
 }
 
 
@@ -232,6 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "cancel":
             command.add_argument("--reason", default=None)
     add_export_parser(sub, common)
+    add_models_parser(sub, common)
     return parser
 
 

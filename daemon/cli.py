@@ -24,6 +24,7 @@ from core.errors import JobNotFoundError
 from core.formats import ADDED_KEY, MAX_DOCUMENT_BYTES, added_params, is_supported
 from core.guide_languages import GUIDE_LANGUAGES
 from core.messages import render
+from core.model_cli import models_command
 from core.pipeline_view import DocumentView
 from core.pipelines import Pipelines
 from core.schema import Job
@@ -216,7 +217,11 @@ def _daemon(settings: Settings, args: argparse.Namespace) -> int:
     return code
 
 
-COMMANDS: dict[str, store_cli.Command] = {**store_cli.COMMANDS, "add": _add, "workers": _workers}
+async def _models(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
+    return await models_command(store, settings, args, start_worker=start_daemon_in_background)
+
+
+COMMANDS: dict[str, store_cli.Command] = {**store_cli.COMMANDS, "add": _add, "workers": _workers, "models": _models}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,12 +21,14 @@ from typing import Any
 from core.appdb import make_app_store, open_app_database
 from core.config import Settings
 from core.db import AsyncDatabaseManager
+from core.model_catalog import CatalogError
+from core.model_library import catalog_entry_for, library_catalog
 from core.schema import Job
 from core.store import JobStore
 from daemon.llm import ModelChoice, create_generator
 from daemon.llm.base import TextGenerator
 from daemon.llm.hanging import hanging_from_env
-from daemon.llm.sampling import sampling_from
+from daemon.llm.sampling import SamplingSettings, catalog_sampling, sampling_from
 from daemon.outbox import Outbox
 
 __all__ = ["RunningJob", "Runtime", "current", "install"]
@@ -140,7 +142,7 @@ class Runtime:
                     model_name=model.model_name,
                     n_threads=model.n_threads,
                     request_timeout=self.settings.limits.request_seconds,
-                    sampling=sampling_from(model),
+                    sampling=sampling_from(model, _catalog_base(self.settings)),
                 )
                 self._generator = hanging_from_env(create_generator(choice))  # a test knob; unset: the model
             return self._generator
@@ -248,3 +250,15 @@ def current() -> Runtime:
     if _current is None:
         raise RuntimeError("no StudyJobs runtime is installed in this process")
     return _current
+
+
+def _catalog_base(settings: Settings) -> SamplingSettings | None:
+    """The catalog's sampling settings for a downloaded catalog model (``None``: not one, or no catalog)."""
+    if settings.model.kind != "gguf":
+        return None
+    try:
+        entry = catalog_entry_for(settings, library_catalog())
+    except CatalogError:
+        log.warning("the model catalog cannot be read; the model's default sampling applies", exc_info=True)
+        return None
+    return catalog_sampling(entry) if entry is not None else None

@@ -5,7 +5,8 @@ The bar follows the bytes; the time left comes from the rate measured in this at
 still-transient failure to the store's retry (``APP_MAX_ATTEMPTS``). A stop (Cancel, shutdown, a lost claim) keeps
 the partial file so Retry resumes it; :func:`core.model_downloads.remove_model_files` deletes it. The test load
 opens the verified file in llama.cpp with a small context: a file this llama.cpp cannot load is deleted and the job
-fails with ``model_unloadable``. Once done, ``detail["model_path"]`` names the installed file.
+fails with ``model_unloadable``. Once done, ``detail["model_path"]`` names the installed file and ``bytes_done`` and
+``bytes_total`` are its size.
 """
 
 from __future__ import annotations
@@ -130,7 +131,8 @@ async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
     except DownloadError as error:
         raise UserFacingError(error.code, transient=error.transient, **error.values) from error
     await tracker.run("test_load", ctx.in_thread(_test_load, path, stop), message=ctx.text("testing_model"))
-    ctx.job.detail = {**ctx.job.detail, "model_path": str(path)}
+    size = fetched.size
+    ctx.job.detail = {**ctx.job.detail, "model_path": str(path), "bytes_done": size, "bytes_total": size}
     await ctx.runtime.store.report_progress(ctx.job.id, 1.0, detail=ctx.job.detail, attempt=ctx.job.attempts)
     ctx.done_message = ctx.text("model_downloaded", file=path.name)
     return None

@@ -15,8 +15,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from core.config import ModelSettings
+from core.model_catalog import CatalogModel
 
-__all__ = ["BUNDLED_SAMPLING", "DEFAULT_SAMPLING", "SamplingSettings", "retry_sampling", "sampling_from"]
+__all__ = [
+    "BUNDLED_SAMPLING",
+    "DEFAULT_SAMPLING",
+    "SamplingSettings",
+    "catalog_sampling",
+    "retry_sampling",
+    "sampling_from",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +74,31 @@ def retry_sampling(first: SamplingSettings) -> SamplingSettings:
     )
 
 
-def sampling_from(model: ModelSettings) -> SamplingSettings | None:
-    """The sampling the user's settings ask for: the model's own defaults with the values the settings give
-    replaced; ``None`` when the settings give none (the model's defaults apply)."""
+def catalog_sampling(entry: CatalogModel) -> SamplingSettings:
+    """The sampling settings the catalog gives for ``entry`` (the bundled demo keeps :data:`BUNDLED_SAMPLING`)."""
+    if entry.bundled:
+        return BUNDLED_SAMPLING
+    values = entry.sampling
+    return replace(
+        DEFAULT_SAMPLING,
+        temperature=float(values["temperature"]),
+        top_p=float(values["top_p"]),
+        top_k=int(values["top_k"]),
+        min_p=float(values["min_p"]),
+        repeat_penalty=float(values["repeat_penalty"]),
+        repeat_last_n=int(values["repeat_last_n"]),
+    )
+
+
+def sampling_from(model: ModelSettings, base: SamplingSettings | None = None) -> SamplingSettings | None:
+    """The sampling the user's settings ask for: ``base`` (the catalog's settings for a catalog model), else the
+    model's own defaults, with the values the settings give replaced; ``None`` when neither ``base`` nor the
+    settings give any (the model's defaults apply)."""
     given: dict[str, Any] = {
         key: getattr(model, key)
         for key in ("temperature", "top_p", "top_k", "repeat_penalty")
         if getattr(model, key) is not None
     }
     if not given:
-        return None
-    return replace(BUNDLED_SAMPLING if model.kind == "bundled" else DEFAULT_SAMPLING, **given)
+        return base
+    return replace(base or (BUNDLED_SAMPLING if model.kind == "bundled" else DEFAULT_SAMPLING), **given)

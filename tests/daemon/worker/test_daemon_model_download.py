@@ -4,14 +4,18 @@ resumes the file; Cancel then Retry fetches at most one chunk again; the downloa
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import signal
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from faults import add, database_url_of, job, wait_ended, wait_job
+from modelcatalog import TINY_ID, write_test_catalog
 from workerhome import DaemonHome, poll, run
 
 from core.appdb import make_app_store, open_app_database
@@ -138,3 +142,42 @@ def test_a_model_missing_on_the_hub_fails_once_with_a_plain_message_and_installs
     assert row.status == "failed" and row.attempts == 1
     assert render(row.error, "pt_BR") == message("model_not_found", "pt_BR")
     assert not installed_path(models_dir(home.data_dir), REPO, FILE_NAME).exists()
+
+
+def _models_cli(home: DaemonHome, catalog: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "daemon.cli", "models", *args],
+        env=home.env(STUDYJOBS_CATALOG=str(catalog)),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_the_command_line_lists_the_catalog_downloads_a_model_with_wait_and_removes_it(
+    home: DaemonHome, hub: FakeHub, tiny_gguf: Path, tmp_path: Path
+) -> None:
+    catalog = write_test_catalog(tmp_path / "catalog.json", REPO, FILE_NAME)
+    home.settings.update(hub_url=hub.url)
+    home.write_settings()
+    home.start(STUDYJOBS_CATALOG=str(catalog))
+    listed = {entry["id"]: entry for entry in json.loads(_models_cli(home, catalog, "--json").stdout)}
+    assert listed[TINY_ID]["fits"] and not listed[TINY_ID]["downloaded"] and listed[TINY_ID]["download"] is None
+    assert listed["smollm2-135m-demo"]["in_use"] is False and listed["smollm2-135m-demo"]["demo"]
+    text = _models_cli(home, catalog).stdout
+    assert TINY_ID in text and "fits" in text and "not downloaded" in text
+    done = _models_cli(home, catalog, "download", TINY_ID, "--wait", "--json")
+    assert done.returncode == 0, done.stderr
+    finished = json.loads(done.stdout.strip().splitlines()[-1])
+    assert finished["status"] == "done" and finished["bytes_done"] == tiny_gguf.stat().st_size
+    target = installed_path(models_dir(home.data_dir), REPO, FILE_NAME)
+    assert target.read_bytes() == tiny_gguf.read_bytes()
+    listed = {entry["id"]: entry for entry in json.loads(_models_cli(home, catalog, "--json").stdout)}
+    assert listed[TINY_ID]["downloaded"] and listed[TINY_ID]["path"] == str(target)
+    unknown = _models_cli(home, catalog, "download", "no-such-model")
+    assert unknown.returncode == 1 and "no-such-model" in unknown.stderr
+    removed = _models_cli(home, catalog, "remove", TINY_ID, "--json")
+    assert removed.returncode == 0 and json.loads(removed.stdout)["freed_bytes"] == tiny_gguf.stat().st_size
+    assert not target.exists()
+    listed = {entry["id"]: entry for entry in json.loads(_models_cli(home, catalog, "--json").stdout)}
+    assert not listed[TINY_ID]["downloaded"] and listed[TINY_ID]["download"] is None

@@ -1,0 +1,119 @@
+"""The catalog as this computer sees it: what fits, what is downloaded, what is in use, and one download per model
+that Download, Retry and Remove move through its states; the time a 50-page guide takes before any job runs."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from core.appdb import make_app_store, open_app_database
+from core.config import ModelSettings, Settings
+from core.guide_time import guide_seconds, measured_speeds
+from core.model_catalog import load_catalog
+from core.model_downloads import partial_path
+from core.model_library import (
+    catalog_entry_for,
+    catalog_path,
+    current_model_id,
+    download_jobs,
+    model_setting,
+    model_states,
+    recommended,
+    remove_model,
+    start_download,
+)
+
+GB = 1_000_000_000
+
+
+def _downloaded(settings: Settings, index: int) -> Path:
+    model = model_setting(settings, load_catalog()[index])
+    assert model.gguf_path is not None
+    model.gguf_path.parent.mkdir(parents=True, exist_ok=True)
+    model.gguf_path.write_bytes(b"GGUF")
+    return model.gguf_path
+
+
+def test_each_entry_fits_or_not_by_its_ram_and_the_first_download_that_fits_is_recommended(tmp_path: Path) -> None:
+    settings = Settings.defaults(tmp_path)
+    catalog = load_catalog()
+    roomy = model_states(settings, catalog, ram=64 * GB)
+    assert all(state.fits for state in roomy)
+    assert recommended(roomy) is not None and recommended(roomy).model.id == catalog[1].id  # type: ignore[union-attr]
+    tight = model_states(settings, catalog, ram=catalog[1].ram_needed(8192))
+    assert tight[0].fits and tight[1].fits and not tight[2].fits  # the demo fits nearly anywhere
+    too_small = model_states(settings, catalog, ram=catalog[1].ram_needed(8192) - 1)
+    assert too_small[0].fits and not any(state.fits for state in too_small[1:])
+    assert recommended(too_small) is None
+
+
+def test_the_bundled_demo_is_in_use_on_a_fresh_install_and_a_downloaded_entry_after_use(tmp_path: Path) -> None:
+    settings = Settings.defaults(tmp_path)
+    catalog = load_catalog()
+    states = model_states(settings, catalog, ram=64 * GB)
+    assert [s.model.id for s in states if s.in_use] == [catalog[0].id]
+    assert states[0].downloaded and not states[1].downloaded
+    path = _downloaded(settings, 2)
+    chosen = dataclasses.replace(settings, model=model_setting(settings, catalog[2]))
+    assert chosen.model.kind == "gguf" and chosen.model.gguf_path == path
+    states = model_states(chosen, catalog, ram=64 * GB)
+    assert states[2].downloaded and states[2].in_use and states[2].path == path
+    assert catalog_entry_for(chosen, catalog) == catalog[2] and current_model_id(chosen, catalog) == catalog[2].id
+    back = dataclasses.replace(chosen, model=model_setting(chosen, catalog[0]))
+    assert back.model.kind == "bundled" and current_model_id(back, catalog) == catalog[0].id
+
+
+def test_a_file_or_a_server_outside_the_catalog_is_no_catalog_entry(tmp_path: Path) -> None:
+    settings = Settings.defaults(tmp_path)
+    own = dataclasses.replace(settings, model=ModelSettings(kind="gguf", gguf_path=tmp_path / "mine.gguf"))
+    server = dataclasses.replace(settings, model=ModelSettings(kind="http", endpoint="http://127.0.0.1:8080/v1"))
+    assert current_model_id(own, load_catalog()) is None and current_model_id(server, load_catalog()) is None
+
+
+def test_the_catalog_file_can_be_replaced_by_an_environment_variable(tmp_path: Path) -> None:
+    assert catalog_path({"STUDYJOBS_CATALOG": str(tmp_path / "c.json")}) == tmp_path / "c.json"
+    assert catalog_path({}).name == "models.json"
+
+
+async def test_download_follows_the_running_job_retry_resumes_and_remove_frees_the_disk_and_forgets_it(
+    database_url: str, tmp_path: Path
+) -> None:
+    settings = Settings.defaults(tmp_path)
+    model = load_catalog()[1]
+    db = await open_app_database(database_url)
+    try:
+        store = make_app_store(db)
+        first = await start_download(store, model)
+        assert (await start_download(store, model)).id == first.id
+        assert (await download_jobs(store))[model.id].status == "queued"
+        await store.cancel(first.id)
+        again = await start_download(store, model)
+        assert again.id == first.id and again.status == "queued"  # Retry: the same job, resuming its file
+        part = partial_path(tmp_path / "models", model.repo, model.revision, model.filename)
+        part.parent.mkdir(parents=True)
+        part.write_bytes(b"x" * 100)
+        freed = await remove_model(store, settings, model)  # cancels the queued download, deletes its partial file
+        assert freed == 100 and not part.exists() and not await download_jobs(store)
+        fresh = await start_download(store, model)
+        assert fresh.id == first.id and fresh.status == "queued" and fresh.attempts == 0
+    finally:
+        await db.dispose()
+
+
+def test_a_50_page_guide_takes_longer_with_a_bigger_model_and_the_measured_speed_wins(tmp_path: Path) -> None:
+    small = guide_seconds(98_362_432, data_dir=tmp_path, threads=1)
+    big = guide_seconds(2 * GB, data_dir=tmp_path, threads=1)
+    assert small is not None and big is not None and not small[1] and not big[1]
+    assert 10 < small[0] < big[0]
+    assert guide_seconds(2 * GB, pages=100, data_dir=tmp_path, threads=1)[0] > big[0]  # type: ignore[index]
+    figures = json.loads(Path("resources/plans/generate-speeds.json").read_text(encoding="utf-8"))["speeds"]
+    slower = {k: v / 2 if k.endswith("rate") and k != "load_bytes_per_second" else v for k, v in figures.items()}
+    (tmp_path / "speeds.json").write_text(
+        json.dumps({"version": 1, "models": {"SmolLM2-135M-Instruct.Q4_1.gguf|98362432|1": {**slower, "jobs": 2}}}),
+        encoding="utf-8",
+    )
+    measured = measured_speeds(tmp_path)
+    assert measured is not None and measured.measured_here
+    here = guide_seconds(2 * GB, data_dir=tmp_path, threads=1)
+    assert here is not None and here[1] and here[0] > big[0]
