@@ -107,7 +107,7 @@ def fit(samples: list[tuple[float, dict[str, float]]], names: tuple[str, ...]) -
 
 async def run_jobs(home: BenchHome, ingest_only: list[Path], pipeline: list[Path], timeout: float) -> list[Any]:
     """Enqueue the documents, wait for every job (the follow-up ``generate`` too), return the finished rows."""
-    from daemon.jobs.ingest import generate_job_id_for
+    from core.job_ids import generate_job_id_for
 
     async with open_store(home.database_url) as store:
         ids: list[uuid.UUID] = []

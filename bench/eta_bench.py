@@ -48,8 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_support import GENERATE_SIZES, ROOT, BenchHome, held_out, open_store, text_corpus
 
 from core.errors import JobNotFoundError
+from core.job_ids import generate_job_id_for
 from core.progress import document_eta_seconds
-from daemon.jobs.ingest import generate_job_id_for
 from daemon.llm.models import bundled_model_path
 from daemon.speeds import CALIBRATED_SPEEDS_PATH, ModelKey
 

@@ -20,18 +20,7 @@ from core.schema import Document, Job, StudyGuide
 from core.status import JobStatus
 from gui.jobs_model import JobRow
 
-__all__ = ["GENERATE_NAMESPACE", "find_output", "follow_up_job_id", "newest_guide", "source_path"]
-
-GENERATE_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b002")
-"""The namespace of the ``generate`` job id an ``ingest`` job makes first.
-
-A copy of ``daemon.jobs.ingest.GENERATE_NAMESPACE`` (the GUI never imports the daemon): the two must stay equal.
-"""
-
-
-def follow_up_job_id(ingest_job_id: uuid.UUID) -> uuid.UUID:
-    """The id of the first ``generate`` job an ``ingest`` job queues (the same on every attempt)."""
-    return uuid.uuid5(GENERATE_NAMESPACE, str(ingest_job_id))
+__all__ = ["find_output", "newest_guide", "source_path"]
 
 
 async def newest_guide(db: AsyncDatabaseManager, document_id: uuid.UUID) -> StudyGuide | None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from core.counters import PAGES, PARTS
 from core.formats import ADDED_KEY, changed_since_added, document_format
+from core.job_ids import document_id_for, generate_job_id_for
 from core.progress import EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 from core.schema import DOCUMENT_STAGES, Document
 from core.stages import StageStatus
@@ -27,26 +28,14 @@ from daemon.readers import ExtractedDocument
 from daemon.readers.cleanup import to_nfc
 from daemon.readers.isolated import read_isolated
 
-__all__ = ["GENERATE_NAMESPACE", "clean_text", "document_id_for", "generate_job_id_for", "run_ingest"]
+__all__ = ["clean_text", "run_ingest"]
 
-DOCUMENT_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b001")
-GENERATE_NAMESPACE = uuid.UUID("6f0c2a8e-3b7d-4d0e-9a55-2f61c7d0b002")
 log = logging.getLogger(__name__)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _BLANKS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 _PLAIN_FORMATS = frozenset({"text", "markdown", "html"})
 _PDF_CHARS_PER_BYTE = 0.27
 _COUNTED_CHARS = 50_000
-
-
-def document_id_for(job_id: uuid.UUID) -> uuid.UUID:
-    """The id of the document an ``ingest`` job makes (the same on every attempt)."""
-    return uuid.uuid5(DOCUMENT_NAMESPACE, str(job_id))
-
-
-def generate_job_id_for(ingest_job_id: uuid.UUID) -> uuid.UUID:
-    """The id of the ``generate`` job an ``ingest`` job enqueues (the same on every attempt)."""
-    return uuid.uuid5(GENERATE_NAMESPACE, str(ingest_job_id))
 
 
 def clean_text(text: str) -> str:

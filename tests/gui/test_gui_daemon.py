@@ -34,10 +34,10 @@ from sqlalchemy import select
 from core.appdb import make_app_store, open_app_database
 from core.config import ENV_DATA_DIR, Settings, default_database_url, load_settings, save_settings
 from core.formats import added_params
+from core.job_ids import generate_job_id_for
 from core.schema import StudyGuide
 from core.workers import alive_workers
 from gui.daemon_process import DEFAULT_COMMAND, ENV_DAEMON_COMMAND, DaemonLauncher
-from gui.results import follow_up_job_id
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAGRAPH = (
@@ -194,7 +194,7 @@ def test_a_document_added_in_the_window_becomes_a_study_guide_through_the_real_d
             assert dialog is not None and dialog.guide.isChecked() and not dialog.only_extract
             dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
             (ingest,) = await wait_until(lambda: store.list_recent(limit=5), message="the ingest job")
-            ids["ingest"], ids["generate"] = ingest.id, follow_up_job_id(ingest.id)
+            ids["ingest"], ids["generate"] = ingest.id, generate_job_id_for(ingest.id)
             assert ingest.params == {"path": str(source), "only_extract": False, "added": added_params(source)}
             await wait_until(lambda: window.select_job(ingest.id), message="the document in the table")
             await wait_until(lambda: window.daemon_bar.alive, timeout=30, message="the worker in the status bar")
@@ -306,7 +306,7 @@ def test_the_app_quits_in_under_two_seconds_while_its_daemon_runs_a_real_job(tmp
                 await asyncio.sleep(0.1)
             store = make_app_store(db)
             job = await store.enqueue("ingest", title=source.name, params={"path": str(source)})
-            generate = follow_up_job_id(job.id)
+            generate = generate_job_id_for(job.id)
             while True:
                 found = await store.list_recent(limit=5)
                 if any(j.id == generate and j.status == "running" for j in found):
@@ -378,7 +378,7 @@ def test_choosing_another_model_in_settings_restarts_the_worker_and_the_next_gui
             assert add is not None
             add.buttons.button(add.buttons.StandardButton.Ok).click()
             (ingest,) = await wait_until(lambda: store.list_recent(kind="ingest", limit=5), message="the ingest job")
-            generate = follow_up_job_id(ingest.id)
+            generate = generate_job_id_for(ingest.id)
 
             async def guide_done() -> bool:
                 return any(j.id == generate and j.status == "done" for j in await store.list_recent(limit=10))

@@ -21,11 +21,11 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
 
+from core.job_ids import generate_job_id_for
 from core.messages import decode, message
 from core.schema import StudyGuide
 from gui.i18n import install_translations, remove_translations
 from gui.jobs_model import COLUMNS
-from gui.results import follow_up_job_id
 from gui.tray import Tray
 from tests.daemon.readers.samples import ENGLISH, wrap, write_text_pdf
 
@@ -165,7 +165,7 @@ def test_the_panel_counts_the_pages_and_the_sections_of_a_real_pdf_run_by_the_re
     async def guide() -> StudyGuide:
         async with app_db.get_session_context() as session:
             return (
-                await session.scalars(select(StudyGuide).where(StudyGuide.job_id == follow_up_job_id(ingest_id)))
+                await session.scalars(select(StudyGuide).where(StudyGuide.job_id == generate_job_id_for(ingest_id)))
             ).one()
 
     count = run(guide()).section_count

@@ -23,12 +23,12 @@ from core.appdb import make_app_store, open_app_database
 from core.db import AsyncDatabaseManager
 from core.guide_markdown import head_markdown, join_guide, section_markdown
 from core.guides import save_guide_part
+from core.job_ids import generate_job_id_for
 from core.pipelines import Pipelines
 from core.schema import Document, Job, StudyGuide
 from core.store import JobStore
 from gui.error_dialog import ErrorReporter
 from gui.guide_viewer import GuideViewer
-from gui.results import follow_up_job_id
 from gui.tasks import TaskGroup
 
 SECTIONS = [
@@ -70,7 +70,7 @@ async def make_document(
     root = await store.enqueue("ingest", title="cells.txt", params={"path": "/nowhere/cells.txt"})
     assert await store.claim(root.id) is not None
     await store.succeed(root.id)
-    child = await store.enqueue("generate", title="cells.txt", job_id=follow_up_job_id(root.id),
+    child = await store.enqueue("generate", title="cells.txt", job_id=generate_job_id_for(root.id),
                                 columns={"parent_id": root.id})  # fmt: skip
     assert await store.claim(child.id) is not None
     head = head_markdown("cells")

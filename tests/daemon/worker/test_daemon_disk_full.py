@@ -12,8 +12,8 @@ from faults import PORTUGUESE, add, state, wait_ended, write_documents
 from smalldisk import fill, free_bytes, small_disk
 from workerhome import DaemonHome, poll
 
+from core.job_ids import document_id_for, generate_job_id_for
 from core.messages import encode, render
-from daemon.jobs.ingest import document_id_for, generate_job_id_for
 
 FAST = {"STUDYJOBS_BACKOFF": "0.5,0.5", "STUDYJOBS_REDISPATCH_AFTER": "2"}
 

@@ -17,8 +17,8 @@ from workerhome import DaemonHome, run
 
 from core.appdb import make_app_store, open_app_database
 from core.errors import JobNotFoundError
+from core.job_ids import generate_job_id_for
 from core.progress import ETA_AT, ETA_SECONDS, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, document_eta_seconds
-from daemon.jobs.ingest import generate_job_id_for
 
 
 @dataclass(frozen=True)

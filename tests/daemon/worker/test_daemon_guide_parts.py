@@ -18,8 +18,8 @@ from workerhome import DaemonHome, poll, run
 from core.appdb import open_app_database
 from core.guide_rewrite import rewrite_section
 from core.guides import PLAN_POSITION, StoredPart, read_guide, read_guide_parts
+from core.job_ids import generate_job_id_for
 from core.schema import GuideSection, Job, StudyGuide
-from daemon.jobs.ingest import generate_job_id_for
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from sqlalchemy import func, select
 from workerhome import DaemonHome, poll, run
 
 from core.appdb import make_app_store, open_app_database
+from core.job_ids import generate_job_id_for
 from core.messages import decode, message, render
 from core.schema import Document, StudyGuide
-from daemon.jobs.ingest import generate_job_id_for
 
 
 async def _snapshot(home: DaemonHome) -> dict:

@@ -27,8 +27,8 @@ from faults import (
 )
 from workerhome import DaemonHome, poll
 
+from core.job_ids import generate_job_id_for
 from core.messages import decode, render
-from daemon.jobs.ingest import generate_job_id_for
 from daemon.outbox import TRIGGERS
 
 FAST = {"STUDYJOBS_BACKOFF": "0.5,0.5", "STUDYJOBS_REDISPATCH_AFTER": "2"}
