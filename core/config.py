@@ -73,8 +73,11 @@ DEFAULT_HUB_URL = "https://huggingface.co"
 """Where models are downloaded from; a mirror of the Hugging Face hub works too (setting ``hub_url``)."""
 _TABLES = ("model", "limits")
 MODEL_KEYS = (
-    "kind", "gguf_path", "endpoint", "model_name", "n_threads", "temperature", "top_p", "top_k", "repeat_penalty"
+    "kind", "gguf_path", "endpoint", "model_name", "n_threads", "context", "temperature", "top_p", "top_k",
+    "repeat_penalty",
 )  # fmt: skip
+CONTEXT_RANGE = (256, 1 << 20)
+"""The ``model.context`` values allowed besides ``0`` (automatic), in tokens."""
 _SAMPLING_RANGES: Mapping[str, tuple[float, float]] = {
     "temperature": (0.0, 2.0),
     "top_p": (0.0, 1.0),
@@ -125,6 +128,15 @@ def _flag(key: str, value: Any) -> bool:
 def _count(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise _Invalid(key, f"{value!r} must be a whole number of at least 1")
+    return int(value)
+
+
+def _context(value: Any) -> int:
+    if value is None or value == "":
+        return 0
+    low, high = CONTEXT_RANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or low <= value <= high):
+        raise _Invalid("model.context", f"{value!r} must be 0 (automatic) or a number of tokens from {low} to {high}")
     return int(value)
 
 
@@ -215,6 +227,7 @@ def _model_values(raw: Mapping[str, Any]) -> dict[str, Any]:
         "endpoint": None if endpoint is None else _text("model.endpoint", endpoint),
         "model_name": None if name is None else _text("model.model_name", name),
         "n_threads": None if threads is None else _count("model.n_threads", threads),
+        "context": _context(raw.get("context")),
     }
     for key in _SAMPLING_RANGES:
         value = raw.get(key)
@@ -239,6 +252,8 @@ class ModelSettings:
         endpoint: ``http(s)://…`` (required for ``"http"``).
         model_name: The model to ask the server for, or a display name.
         n_threads: CPU threads for a local model; ``None`` lets the runtime choose.
+        context: The context window in tokens; ``0`` chooses it from the model's trained context and the memory
+            available (:func:`core.model_fit.fit_model`). A server's own context size wins where it tells it.
         temperature, top_p, top_k, repeat_penalty: Sampling settings for a local model; ``None`` keeps the
             model's own (tuned for the bundled model, general defaults for another GGUF).
     """
@@ -248,6 +263,7 @@ class ModelSettings:
     endpoint: str | None = None
     model_name: str | None = None
     n_threads: int | None = None
+    context: int = 0
     temperature: float | None = None
     top_p: float | None = None
     top_k: int | None = None

@@ -253,6 +253,24 @@ EN: dict[str, str] = {
         "The downloaded model {file} could not be opened by this version of StudyJobs, so it was deleted. Choose "
         "another model."
     ),
+    "model_too_big": (
+        "The model {model} needs {needed_mb} MB of memory with a context of {context} tokens, but only "
+        "{available_mb} MB are free on this computer. Choose a smaller model, such as {suggestion}, in Settings, or "
+        "close other programs and try again."
+    ),
+    "model_too_big_computer": (
+        "The model {model} needs {needed_mb} MB of memory with a context of {context} tokens, more than this "
+        "computer has ({total_mb} MB), so it was not downloaded. Choose a smaller model in Settings."
+    ),
+    "model_downloaded_untested": (
+        "The model {file} was downloaded and checked. It was not opened for a test: it needs {needed_mb} MB of "
+        "memory and {available_mb} MB are free now. Close other programs before using it."
+    ),
+    "model_too_big_no_smaller": (
+        "The model {model} needs {needed_mb} MB of memory with a context of {context} tokens, but only "
+        "{available_mb} MB are free on this computer, too little for any model StudyJobs offers for download. Close "
+        "other programs and try again, or choose the built-in demo model or a model server in Settings."
+    ),
 }
 
 PT_BR: dict[str, str] = {
@@ -524,5 +542,24 @@ PT_BR: dict[str, str] = {
     "model_unloadable": (
         "O modelo baixado {file} não pôde ser aberto por esta versão do StudyJobs, então foi apagado. Escolha "
         "outro modelo."
+    ),
+    "model_too_big": (
+        "O modelo {model} precisa de {needed_mb} MB de memória com um contexto de {context} tokens, mas só há "
+        "{available_mb} MB livres neste computador. Escolha nas Configurações um modelo menor, como {suggestion}, "
+        "ou feche outros programas e tente de novo."
+    ),
+    "model_too_big_computer": (
+        "O modelo {model} precisa de {needed_mb} MB de memória com um contexto de {context} tokens, mais do que "
+        "este computador tem ({total_mb} MB), então não foi baixado. Escolha nas Configurações um modelo menor."
+    ),
+    "model_downloaded_untested": (
+        "O modelo {file} foi baixado e conferido. Ele não foi aberto para um teste: precisa de {needed_mb} MB de "
+        "memória e há {available_mb} MB livres agora. Feche outros programas antes de usá-lo."
+    ),
+    "model_too_big_no_smaller": (
+        "O modelo {model} precisa de {needed_mb} MB de memória com um contexto de {context} tokens, mas só há "
+        "{available_mb} MB livres neste computador, pouco demais para qualquer modelo que o StudyJobs oferece para "
+        "baixar. Feche outros programas e tente de novo, ou escolha nas Configurações o modelo de demonstração "
+        "embutido ou um servidor de modelo."
     ),
 }

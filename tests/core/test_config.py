@@ -300,3 +300,18 @@ def test_the_hub_address_defaults_to_hugging_face_and_a_mirror_can_be_set(tmp_pa
     path.write_text('hub_url = "ftp://mirror"\n', encoding="utf-8")
     with pytest.raises(SettingsError, match="hub_url"):
         load_settings(path, env={"STUDYJOBS_DATA_DIR": str(tmp_path)})
+
+
+def test_the_context_setting_is_automatic_by_default_and_takes_a_number_of_tokens(tmp_path: Path) -> None:
+    env = {"STUDYJOBS_DATA_DIR": str(tmp_path)}
+    assert Settings.defaults(tmp_path).model.context == 0
+    path = tmp_path / "settings.toml"
+    path.write_text("[model]\ncontext = 16384\n", encoding="utf-8")
+    settings = load_settings(path, env=env)
+    assert settings.model.context == 16384
+    save_settings(dataclasses.replace(settings, model=dataclasses.replace(settings.model, context=0)))
+    assert load_settings(path, env=env).model.context == 0
+    for bad in ("context = 100", "context = -1", 'context = "big"', "context = true"):
+        path.write_text(f"[model]\n{bad}\n", encoding="utf-8")
+        with pytest.raises(SettingsError, match=r"model\.context"):
+            load_settings(path, env=env)
