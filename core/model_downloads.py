@@ -14,7 +14,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from core.model_catalog import CatalogModel
+from core.model_catalog import Architecture, CatalogModel
+from core.model_fit import ModelShape
 
 __all__ = [
     "DOWNLOAD_KIND",
@@ -26,6 +27,7 @@ __all__ = [
     "models_dir",
     "partial_path",
     "remove_model_files",
+    "shape_from_params",
 ]
 
 DOWNLOAD_KIND = "download_model"
@@ -59,7 +61,9 @@ def download_job_id(repo: str, revision: str, filename: str) -> uuid.UUID:
 
 
 def download_params(model: CatalogModel) -> dict[str, Any]:
-    """The job's ``params``: what the daemon needs to fetch and check the file."""
+    """The job's ``params``: what the daemon needs to fetch and check the file, and to tell whether the model can
+    fit this computer's memory at all before fetching it (``shape``: :func:`shape_from_params`)."""
+    arch = model.architecture
     return {
         "catalog_id": model.id,
         "repo": model.repo,
@@ -67,7 +71,29 @@ def download_params(model: CatalogModel) -> dict[str, Any]:
         "filename": model.filename,
         "size_bytes": model.size_bytes,
         "sha256": model.sha256,
+        "shape": {
+            "name": model.name,
+            "weights_bytes": model.size_bytes or model.approx_bytes,
+            "trained_context": model.context_length,
+            "architecture": {key: getattr(arch, key) for key in Architecture.__slots__},
+        },
     }
+
+
+def shape_from_params(params: dict[str, Any]) -> ModelShape | None:
+    """The model's :class:`~core.model_fit.ModelShape` from a download job's ``params``; ``None`` when absent."""
+    shape = params.get("shape")
+    if not isinstance(shape, dict):
+        return None
+    try:
+        return ModelShape(
+            name=str(shape["name"]),
+            weights_bytes=int(shape["weights_bytes"]),
+            architecture=Architecture(**{key: int(shape["architecture"][key]) for key in Architecture.__slots__}),
+            trained_context=int(shape["trained_context"]),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 async def enqueue_download(store: Any, model: CatalogModel) -> Any:

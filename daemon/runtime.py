@@ -141,6 +141,7 @@ class Runtime:
                     endpoint=model.endpoint,
                     model_name=model.model_name,
                     n_threads=model.n_threads,
+                    n_ctx=model.context or None,
                     request_timeout=self.settings.limits.request_seconds,
                     sampling=sampling_from(model, _catalog_base(self.settings)),
                 )

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import autostart
-from core.config import ModelSettings, Settings, SettingsError, save_settings
+from core.config import Settings, SettingsError, save_settings
 from gui.theme import error_text_style
 
 __all__ = ["AUTOSTART_AVAILABLE", "SettingsDialog"]
@@ -175,12 +175,12 @@ class SettingsDialog(QDialog):
     def edited(self) -> Settings:
         """The settings as edited (raises :class:`SettingsError` for a bad value)."""
         kind = self.model_kind()
-        model = ModelSettings(
+        model = dataclasses.replace(  # keeps what this dialog does not show (context, threads, sampling)
+            self.settings.model,
             kind=kind,
             gguf_path=Path(self.gguf_path.text().strip()) if self.gguf_path.text().strip() else None,
             endpoint=self.endpoint.text().strip() or None,
             model_name=self.model_name.text().strip() or None,
-            n_threads=self.settings.model.n_threads,
         )
         return dataclasses.replace(
             self.settings,

@@ -7,6 +7,11 @@ the partial file so Retry resumes it; :func:`core.model_downloads.remove_model_f
 opens the verified file in llama.cpp with a small context: a file this llama.cpp cannot load is deleted and the job
 fails with ``model_unloadable``. Once done, ``detail["model_path"]`` names the installed file and ``bytes_done`` and
 ``bytes_total`` are its size.
+
+Fit before load: a model that needs more memory than this computer has, even at the smallest context, is refused
+before any byte is fetched (``model_too_big_computer``, both numbers and a smaller model). The test load happens
+only when the model fits the memory available at that moment; otherwise the job ends downloaded and checked but
+untested (``model_downloaded_untested``), rather than loading it into memory it does not fit.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import uuid
 from pathlib import Path
 
 from core.errors import StageInterruptedError
-from core.model_downloads import models_dir
+from core.model_downloads import models_dir, shape_from_params
+from core.model_fit import MIN_CONTEXT, Fit, ModelFileError, fit_at, refusal
 from core.progress import Phase, PhasePlan
 from daemon.downloads.engine import DownloadStopped, Fetched, fetch_file, install_file
 from daemon.downloads.hub import DownloadError, HubFile
@@ -31,6 +37,8 @@ _ASSUMED_RATE = 10e6
 """Bytes per second assumed for the plan's layout before any byte is counted."""
 _VERIFY_RATE = 400e6
 _LOAD_SECONDS = 5.0
+_TEST_CONTEXT = 256
+_TEST_BATCH = 64
 
 
 class TransferRate:
@@ -81,6 +89,7 @@ async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
         size=params.get("size_bytes"),
         sha256=params.get("sha256"),
     )
+    _refuse_too_big(params)
     folder = models_dir(ctx.runtime.settings.data_dir)
     rate = TransferRate()
     plan = _plan(file.size or 1_000_000_000)
@@ -130,22 +139,63 @@ async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
         raise StageInterruptedError("the download was stopped") from stopped
     except DownloadError as error:
         raise UserFacingError(error.code, transient=error.transient, **error.values) from error
-    await tracker.run("test_load", ctx.in_thread(_test_load, path, stop), message=ctx.text("testing_model"))
+    untested: Fit | None = await tracker.run(
+        "test_load", ctx.in_thread(_test_load, path, stop), message=ctx.text("testing_model")
+    )
     size = fetched.size
     ctx.job.detail = {**ctx.job.detail, "model_path": str(path), "bytes_done": size, "bytes_total": size}
     await ctx.runtime.store.report_progress(ctx.job.id, 1.0, detail=ctx.job.detail, attempt=ctx.job.attempts)
-    ctx.done_message = ctx.text("model_downloaded", file=path.name)
+    if untested is None:
+        ctx.done_message = ctx.text("model_downloaded", file=path.name)
+    else:
+        ctx.done_message = ctx.text(
+            "model_downloaded_untested",
+            file=path.name,
+            needed_mb=-(-untested.needed // 1_000_000),
+            available_mb=untested.available // 1_000_000,
+        )
     return None
 
 
-def _test_load(path: Path, stop: threading.Event) -> None:
-    """Open ``path`` in llama.cpp with a small context and free it; delete it and fail when it cannot be opened."""
+def _refuse_too_big(params: dict[str, object]) -> None:
+    """Fail, before any byte is fetched, a model that needs more memory than this computer has."""
+    shape = shape_from_params(dict(params))
+    if shape is None:
+        return
+    fit = fit_at(shape, min(MIN_CONTEXT, shape.trained_context))
+    if not fit.fits_computer:
+        code, values = refusal(fit, now=False)
+        log.warning("the model %s needs %d bytes of RAM; this computer has %d", shape.name, fit.needed, fit.total)
+        raise UserFacingError(code, **values)
+
+
+def _test_load(path: Path, stop: threading.Event) -> Fit | None:
+    """Open ``path`` in llama.cpp with a small context and free it; delete it and fail when it cannot be opened.
+
+    Returns ``None`` once tested, or the :class:`~core.model_fit.Fit` of a model that does not fit the memory
+    available now (then it is not opened).
+    """
     from llama_cpp import Llama
 
     try:
-        model = Llama(model_path=str(path), n_ctx=256, n_threads=1, n_batch=64, verbose=False)
+        fit = fit_at(path, _TEST_CONTEXT, n_batch=_TEST_BATCH)
+    except ModelFileError as error:
+        log.warning("the downloaded model %s has no readable GGUF header: %s", path.name, error)
+        path.unlink(missing_ok=True)
+        raise UserFacingError("model_unloadable", file=path.name) from error
+    if not fit.fits:
+        log.warning(
+            "the downloaded model %s was not test-loaded: %d bytes needed, %d available",
+            path.name,
+            fit.needed,
+            fit.available,
+        )
+        return fit
+    try:
+        model = Llama(model_path=str(path), n_ctx=_TEST_CONTEXT, n_threads=1, n_batch=_TEST_BATCH, verbose=False)
     except (ValueError, RuntimeError, OSError) as error:
         log.warning("the downloaded model %s could not be loaded: %s", path.name, error)
         path.unlink(missing_ok=True)
         raise UserFacingError("model_unloadable", file=path.name) from error
     model.close()
+    return None

@@ -21,6 +21,7 @@ __all__ = [
     "InvalidOutputError",
     "LLMError",
     "ModelMissingError",
+    "ModelTooBigError",
     "ModelUnreadableError",
     "PermanentLLMError",
     "RateLimitedError",
@@ -75,6 +76,20 @@ class ModelUnreadableError(PermanentLLMError):
     """The model file exists but cannot be read or is not a GGUF model llama.cpp can load."""
 
     code = "model_unreadable"
+
+
+class ModelTooBigError(PermanentLLMError):
+    """The model needs more memory than is available: refused before llama.cpp loads it.
+
+    ``code`` and ``values`` are :func:`core.model_fit.refusal`'s: both numbers, the context and a smaller model.
+    """
+
+    code = "model_too_big"
+
+    def __init__(self, message: str, *, code: str, values: dict[str, object]) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 class CPUUnsupportedError(PermanentLLMError):

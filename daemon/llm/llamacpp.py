@@ -28,11 +28,13 @@ from llama_cpp import StoppingCriteriaList
 from llama_cpp.llama_grammar import LlamaGrammar
 from pydantic import BaseModel
 
+from core.model_fit import DAEMON_N_BATCH
 from daemon.llm.base import ChatMessage, ModelT, TokenCallback, TokenProgress, parse_structured, schema_for
 from daemon.llm.errors import ContextOverflowError, GenerationFailedError, GenerationStoppedError
 from daemon.llm.local_model import (
     SharedModel,
     check_model_file,
+    context_for,
     default_n_threads,
     is_loaded,
     shared_model,
@@ -93,7 +95,10 @@ class LlamaCppGenerator:
 
     Args:
         model_path: The GGUF file.
-        n_ctx: Context window in tokens.
+        n_ctx: Context window in tokens, exactly; ``None`` decides it from ``context`` (:func:`context_for`).
+        context: The ``context`` setting used when ``n_ctx`` is ``None``: ``0`` is automatic (the model's trained
+            context, at most :data:`core.model_fit.MAX_AUTO_CONTEXT`, lowered to fit the memory available), a
+            number is kept up to the trained context.
         n_threads: CPU threads for prompt and generation; ``None`` means cores − 1 (at least 1).
         n_batch: Prompt tokens per ``llama_decode`` call.
         sampling: Top-p, top-k, min-p, repetition penalty and seed (:mod:`daemon.llm.sampling`); the
@@ -104,22 +109,32 @@ class LlamaCppGenerator:
         self,
         model_path: Path,
         *,
-        n_ctx: int = 4096,
+        n_ctx: int | None = None,
+        context: int = 0,
         n_threads: int | None = None,
-        n_batch: int = 256,
+        n_batch: int = DAEMON_N_BATCH,
         sampling: SamplingSettings = DEFAULT_SAMPLING,
     ) -> None:
         self.model_path = Path(model_path)
-        self.n_ctx = n_ctx
+        self._n_ctx = n_ctx
+        self.context_setting = context
+        self._loaded_ctx: int | None = None
         self.n_threads = n_threads if n_threads is not None else default_n_threads()
         self.n_batch = n_batch
         self.sampling = sampling
         self._grammars: dict[type[BaseModel], LlamaGrammar] = {}
 
     @property
+    def n_ctx(self) -> int:
+        """The context size this generator loads the model with (decided on first use: reads the file's header)."""
+        if self._n_ctx is None:
+            self._n_ctx = context_for(self.model_path, setting=self.context_setting, n_batch=self.n_batch)
+        return self._n_ctx
+
+    @property
     def context_window(self) -> int:
-        """The context size requested (llama.cpp may round it; see :attr:`SharedModel.n_ctx`)."""
-        return self.n_ctx
+        """The loaded model's context size (:attr:`SharedModel.n_ctx`); before loading, :attr:`n_ctx`."""
+        return self._loaded_ctx or self.n_ctx
 
     def with_sampling(self, sampling: SamplingSettings) -> LlamaCppGenerator:
         """The same model (shared, not loaded twice) with other sampling settings."""
@@ -128,18 +143,23 @@ class LlamaCppGenerator:
         )
 
     def _model(self) -> SharedModel:
-        return shared_model(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, n_batch=self.n_batch)
+        model = shared_model(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, n_batch=self.n_batch)
+        self._loaded_ctx = model.n_ctx
+        return model
 
     @property
     def loaded(self) -> bool:
-        """Whether the model is in memory already (then :meth:`load` returns at once)."""
-        return is_loaded(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, n_batch=self.n_batch)
+        """Whether the model is in memory already (then :meth:`load` returns at once). Reads no file: a generator
+        whose context is not decided yet has not loaded its model."""
+        if self._n_ctx is None:
+            return False
+        return is_loaded(self.model_path, n_ctx=self._n_ctx, n_threads=self.n_threads, n_batch=self.n_batch)
 
     async def load(self) -> SharedModel:
         """Load the model now (in a worker thread) instead of on the first request.
 
         Raises:
-            ModelMissingError, ModelUnreadableError: As :func:`shared_model`.
+            ModelMissingError, ModelUnreadableError, ModelTooBigError: As :func:`shared_model`.
         """
         return await asyncio.to_thread(self._model)
 

@@ -18,11 +18,21 @@ import llama_cpp
 from llama_cpp import Llama
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
+from core.model_fit import Fit, ModelFileError, fit_at, fit_model, refusal
 from daemon.llm.base import ChatMessage
 from daemon.llm.cpu import missing_cpu_features
-from daemon.llm.errors import CPUUnsupportedError, ModelMissingError, ModelUnreadableError
+from daemon.llm.errors import CPUUnsupportedError, ModelMissingError, ModelTooBigError, ModelUnreadableError
 
-__all__ = ["SharedModel", "check_model_file", "default_n_threads", "is_loaded", "shared_model", "unload_all"]
+__all__ = [
+    "SharedModel",
+    "check_fits",
+    "check_model_file",
+    "context_for",
+    "default_n_threads",
+    "is_loaded",
+    "shared_model",
+    "unload_all",
+]
 
 _CHATML = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
@@ -51,6 +61,58 @@ def check_model_file(path: Path) -> None:
         raise ModelUnreadableError(f"The model file {path} cannot be read ({exc.strerror}).") from exc
     if magic != b"GGUF":
         raise ModelUnreadableError(f"The file {path} is not a GGUF model.")
+
+
+def _file_error(error: ModelFileError) -> ModelMissingError | ModelUnreadableError:
+    if error.code == "model_missing":
+        return ModelMissingError(f"The model file {error.path} does not exist.")
+    return ModelUnreadableError(f"The file {error.path} is not a GGUF model StudyJobs can read.", detail=str(error))
+
+
+def check_fits(path: Path, *, n_ctx: int, n_batch: int) -> Fit:
+    """Refuse, before llama.cpp loads anything, a model that needs more memory than is available now.
+
+    Raises:
+        ModelTooBigError: With :func:`core.model_fit.refusal`'s code and values (both numbers, a smaller model).
+        ModelMissingError, ModelUnreadableError: The file is missing or its header is not a GGUF header.
+    """
+    try:
+        fit = fit_at(path, n_ctx, n_batch=n_batch)
+    except ModelFileError as error:
+        raise _file_error(error) from error
+    if not fit.fits:
+        code, values = refusal(fit)
+        raise ModelTooBigError(
+            f"The model {path.name} needs {values['needed_mb']} MB of memory at {n_ctx} tokens of context; "
+            f"{values['available_mb']} MB are available.",
+            code=code,
+            values=values,
+        )
+    return fit
+
+
+_CONTEXTS: dict[tuple[str, int, int], int] = {}
+
+
+def context_for(path: Path, *, setting: int, n_batch: int) -> int:
+    """The context size ``path`` is loaded with: :func:`core.model_fit.fit_model`'s choice for the ``context``
+    ``setting`` (``0``: automatic, from the trained context and the memory available), decided once per process
+    for these arguments so that every generator on the model shares one loaded copy. Reads the file's header.
+
+    Raises:
+        ModelMissingError, ModelUnreadableError: The file is missing or its header is not a GGUF header.
+    """
+    key = (str(path.resolve()), setting, n_batch)
+    with _MODELS_LOCK:
+        found = _CONTEXTS.get(key)
+    if found is not None:
+        return found
+    try:
+        chosen = fit_model(path, context=setting, n_batch=n_batch).n_ctx
+    except ModelFileError as error:
+        raise _file_error(error) from error
+    with _MODELS_LOCK:
+        return _CONTEXTS.setdefault(key, chosen)
 
 
 class SharedModel:
@@ -160,12 +222,15 @@ def shared_model(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> Sha
     Raises:
         ModelMissingError: No file at ``path``.
         ModelUnreadableError: The file is not a loadable GGUF model.
+        ModelTooBigError: The model at ``n_ctx`` needs more memory than is available (:func:`check_fits`).
         CPUUnsupportedError: This processor lacks an instruction set llama.cpp was compiled for.
     """
     key = (str(path.resolve()), n_ctx, n_threads, n_batch)
     with _MODELS_LOCK:
         model = _MODELS.get(key)
         if model is None:
+            check_model_file(path)
+            check_fits(path, n_ctx=n_ctx, n_batch=n_batch)
             model = SharedModel(path, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch)
             _MODELS[key] = model
         return model

@@ -47,8 +47,9 @@ class ModelChoice:
         endpoint: Server URL for ``kind="http"``.
         model_name: Model name on the server for ``kind="http"``.
         n_threads: CPU threads for local models; ``None`` means cores − 1.
-        n_ctx: Context window in tokens; ``None`` means the default for the kind (8,192 bundled, 4,096
-            otherwise).
+        n_ctx: The ``context`` setting in tokens; ``None`` (or 0) means automatic: for a local model the trained
+            context (at most 8,192) lowered to fit the memory available (:func:`core.model_fit.fit_model`), for a
+            server the context it tells (:mod:`daemon.llm.server_context`), else 4,096.
         api_key: Bearer token for ``kind="http"``, if the server wants one.
         request_timeout: The longest one request to a server (``kind="http"``) may take, first byte to last.
         sampling: Sampling settings for a local model; ``None`` means the bundled model's tuned ones
@@ -113,18 +114,16 @@ def create_generator(choice: ModelChoice | None = None) -> TextGenerator:
             choice.endpoint,
             choice.model_name,
             api_key=choice.api_key,
-            context_window=choice.n_ctx or 4096,
+            context_window=choice.n_ctx or None,
             total_timeout=choice.request_timeout,
         )
     if choice.kind == "gguf":
         if choice.path is None:
             raise ModelMissingError("No model file was chosen.")
         path = Path(choice.path).expanduser()
-        n_ctx = choice.n_ctx or 4096
         sampling = choice.sampling or DEFAULT_SAMPLING
     else:
         path = bundled_model_path()
-        n_ctx = choice.n_ctx or BUNDLED_CONTEXT
         sampling = choice.sampling or BUNDLED_SAMPLING
     check_model_file(path)
-    return LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=n_threads, sampling=sampling)
+    return LlamaCppGenerator(path, context=choice.n_ctx or 0, n_threads=n_threads, sampling=sampling)

@@ -36,6 +36,7 @@ from daemon.llm.errors import (
     UnauthorizedError,
     UnknownModelError,
 )
+from daemon.llm.server_context import DEFAULT_SERVER_CONTEXT, server_context
 
 __all__ = ["OpenAICompatibleGenerator", "normalize_base_url"]
 
@@ -73,7 +74,9 @@ class OpenAICompatibleGenerator:
             Studio).
         model_name: The model as the server names it.
         api_key: Sent as a bearer token when given.
-        context_window: The model's context size in tokens (servers do not report it in a standard way).
+        context_window: The ``context`` setting in tokens (``None`` or 0: automatic). :meth:`load` asks the
+            server for the context it runs the model with (:mod:`daemon.llm.server_context`); the setting caps it,
+            and stands in (4,096 when automatic) for a server that does not tell.
         connect_timeout: Seconds to establish the connection.
         read_timeout: Longest silence, in seconds, between two pieces of the answer (a CPU server can think
             for minutes over a long prompt before the first token).
@@ -88,7 +91,7 @@ class OpenAICompatibleGenerator:
         model_name: str,
         *,
         api_key: str | None = None,
-        context_window: int = 4096,
+        context_window: int | None = None,
         connect_timeout: float = 5.0,
         read_timeout: float = 300.0,
         total_timeout: float = 900.0,
@@ -98,7 +101,9 @@ class OpenAICompatibleGenerator:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise BadRequestError(f"The server address {endpoint!r} is not a valid http(s) URL.")
         self.model_name = model_name
-        self._context_window = context_window
+        self._context_setting = context_window or 0
+        self._context_window = self._context_setting or DEFAULT_SERVER_CONTEXT
+        self._context_source: str | None = None
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._timeout = httpx.Timeout(connect=connect_timeout, read=read_timeout, write=30.0, pool=connect_timeout)
         self.total_timeout = total_timeout
@@ -108,8 +113,21 @@ class OpenAICompatibleGenerator:
 
     @property
     def context_window(self) -> int:
-        """As given to the constructor."""
+        """The server's context for the model once :meth:`load` asked it; until then the setting (or 4,096)."""
         return self._context_window
+
+    @property
+    def context_source(self) -> str | None:
+        """Where :attr:`context_window` came from (``"server"``, ``"trained"``, ``"setting"``); ``None`` before
+        :meth:`load`."""
+        return self._context_source
+
+    async def load(self) -> None:
+        """Ask the server, once, for the context size it runs the model with (never raises; a few requests)."""
+        if self._context_source is not None:
+            return
+        size, source = await server_context(self._http(), self.base_url, self.model_name, setting=self._context_setting)
+        self._context_window, self._context_source = size, source
 
     async def count_tokens(self, text: str) -> int:
         """An estimate from the UTF-8 size (OpenAI's API has no tokenizer endpoint); errs on the high side."""
