@@ -94,7 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
-        return loop.run_until_complete(_run(app, settings, instance, files, start_daemon=not args.no_daemon))
+        first_run = not settings.settings_path.exists()  # a fresh install: the welcome panel, once
+        return loop.run_until_complete(
+            _run(app, settings, instance, files, start_daemon=not args.no_daemon, first_run=first_run)
+        )
     finally:
         instance.close()
         loop.close()
@@ -102,7 +105,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def _run(
-    app: QApplication, settings: Settings, instance: SingleInstance, files: list[str], *, start_daemon: bool
+    app: QApplication,
+    settings: Settings,
+    instance: SingleInstance,
+    files: list[str],
+    *,
+    start_daemon: bool,
+    first_run: bool = False,
 ) -> int:
     loop = asyncio.get_running_loop()
     quit_event = asyncio.Event()
@@ -120,7 +129,7 @@ async def _run(
         store = make_app_store(db, stale_after=settings.stale_after)
         tray = Tray(app_icon(), notifications=settings.notifications)
         launcher = DaemonLauncher(None if start_daemon else ["off"], log_dir=settings.log_dir)
-        window = MainWindow(db=db, store=store, settings=settings, launcher=launcher, tray=tray)
+        window = MainWindow(db=db, store=store, settings=settings, launcher=launcher, tray=tray, first_run=first_run)
         reporter = window.reporter
 
         def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:

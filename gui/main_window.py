@@ -44,6 +44,7 @@ from gui.guide_viewer import GuideViewer, Opener
 from gui.job_feed import JobFeed
 from gui.jobs_model import JobRow, JobsModel
 from gui.jobs_view import JobsView
+from gui.model_controls import ModelControls
 from gui.results import find_output, source_path
 from gui.settings_dialog import SettingsDialog
 from gui.tasks import TaskGroup
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         watch_interval: Seconds between the details panel's looks.
         feed_interval: Seconds between the table's change checks.
         open_url: Hands a file to the system (default ``QDesktopServices.openUrl``); see :mod:`gui.guide_viewer`.
+        first_run: A fresh install (no settings file): show the welcome panel (:mod:`gui.welcome_panel`) once.
 
     Signals:
         quit_requested: The user asked to quit (menu, or closing without hiding to the tray).
@@ -86,6 +88,7 @@ class MainWindow(QMainWindow):
         watch_interval: float = 0.25,
         feed_interval: float = 0.1,
         open_url: Opener | None = None,
+        first_run: bool = False,
     ) -> None:
         super().__init__()
         self.db, self.store, self.settings, self.tray = db, store, settings, tray
@@ -118,6 +121,10 @@ class MainWindow(QMainWindow):
         self._make_widgets(launcher or DaemonLauncher(["off"]))
         add_menus(self, self.window_actions)
         self.worker_controls = install_worker_controls(self)  # Pause/Resume, restarts for new settings, job logs
+        self.models = ModelControls(
+            store, self.tasks, self.statusBar(), lambda: self.settings, self._settings_saved, self.open_model_settings
+        )
+        self.models.offer_welcome(self.central_layout, first_run=first_run)
         restore_window_state(self.settings.data_dir, self, self.view, self.splitter)
         self._update_actions(None)
 
@@ -143,6 +150,7 @@ class MainWindow(QMainWindow):
     def _make_widgets(self, launcher: DaemonLauncher) -> None:
         central = QWidget()
         layout = QVBoxLayout(central)
+        self.central_layout = layout
         self.filter_bar = FilterBar()
         self.filter_buttons = self.filter_bar.buttons
         self.search = self.filter_bar.search
@@ -178,12 +186,14 @@ class MainWindow(QMainWindow):
         """Load the table and start following the store (call once, with the qasync loop set)."""
         self.feed.start()
         self.daemon_bar.resume()
+        self.models.start()
 
     async def shutdown(self) -> None:
         """Stop every timer and task and remember the layout; the engine can be disposed afterwards."""
         self._save_layout()
         self.feed.pause()
         self.daemon_bar.pause()
+        self.models.stop()
         self.filter_bar.stop()
         await self.tasks.close(cancel_first=[self.follower.task])
 
@@ -198,6 +208,7 @@ class MainWindow(QMainWindow):
         if self.tasks.tasks or self.model.rows or self.feed.polling is False:
             self.feed.resume()
             self.daemon_bar.resume()
+            self.models.start()
             if self.selected_id is not None and not self.follower.active:
                 self.follower.follow(self.selected_id)
 
@@ -206,6 +217,7 @@ class MainWindow(QMainWindow):
         super().hideEvent(event)
         self.feed.pause()
         self.daemon_bar.pause()
+        self.models.stop()
         self.follower.stop()
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -338,12 +350,22 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         """Open the settings dialog (non-modal)."""
-        self.settings_dialog = SettingsDialog(self.settings, self)
+        self.settings_dialog = SettingsDialog(
+            self.settings, self, store=self.store, tasks=self.tasks, feed=self.models.feed
+        )
         self.settings_dialog.saved.connect(self._settings_saved)
         self.settings_dialog.open()
 
+    def open_model_settings(self) -> None:
+        """Open the settings dialog on its Model tab."""
+        self.open_settings()
+        if self.settings_dialog is not None:
+            self.settings_dialog.tabs.setCurrentIndex(0)
+
     def _settings_saved(self, settings: Settings) -> None:
         old, self.settings = self.settings, settings
+        if self.settings_dialog is not None and self.settings_dialog.model_page is not None:
+            self.settings_dialog.model_page.set_settings(settings)
         self.worker_controls.restart.settings_saved(old, settings)
         if self.tray is not None:
             self.tray.notifications = settings.notifications

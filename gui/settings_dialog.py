@@ -1,5 +1,9 @@
 """The settings dialog: model, worker threads, output folder, language, notifications and the tray.
 
+Two tabs: Model (the catalog page, :mod:`gui.model_page`, when the window gives the store; then a model file or a
+server) and General. Use on the Model page saves the model setting at once (the rest of the dialog keeps its
+edits until Save) and emits :attr:`SettingsDialog.saved`, so the worker starts again on the new model.
+
 Saved with :func:`core.config.save_settings` (values set by an environment variable are shown locked). "Test
 connection" asks ``<endpoint>/models`` with a plain HTTP GET through Qt's network stack (asynchronous, no thread,
 no daemon code). "Start the worker when I log in" registers the worker with the system (core.autostart).
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QUrl, Signal
 from PySide6.QtNetwork import QNetworkAccessManager, QNetworkReply, QNetworkRequest
@@ -28,12 +33,18 @@ from PySide6.QtWidgets import (
     QPushButton,
     QRadioButton,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from core import autostart
-from core.config import Settings, SettingsError, save_settings
+from core.config import ModelSettings, Settings, SettingsError, save_settings
+from core.model_catalog import CatalogModel
+from core.model_library import model_setting
+from gui.download_feed import DownloadFeed
+from gui.model_page import ModelPage
+from gui.tasks import TaskGroup
 from gui.theme import error_text_style
 
 __all__ = ["AUTOSTART_AVAILABLE", "SettingsDialog"]
@@ -53,15 +64,36 @@ class SettingsDialog(QDialog):
     saved = Signal(object)
     connection_tested = Signal(bool, str)
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        parent: QWidget | None = None,
+        *,
+        store: Any = None,
+        tasks: TaskGroup | None = None,
+        feed: DownloadFeed | None = None,
+    ) -> None:
         super().__init__(parent)
         self.settings = settings
         self.setWindowTitle(QCoreApplication.translate("SettingsDialog", "Settings"))
         self.network = QNetworkAccessManager(self)
         self.reply: QNetworkReply | None = None
-        layout = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        self.tabs = QTabWidget()
+        outer.addWidget(self.tabs, 1)
+        model_tab = QWidget()
+        model_tab_layout = QVBoxLayout(model_tab)
+        self.model_page: ModelPage | None = None
+        if store is not None and tasks is not None and feed is not None:
+            self.model_page = ModelPage(settings, store, tasks, feed)
+            self.model_page.use_requested.connect(self.use_model)
+            model_tab_layout.addWidget(self.model_page, 1)
+        self.tabs.addTab(model_tab, QCoreApplication.translate("SettingsDialog", "Model"))
+        general_tab = QWidget()
+        layout = QVBoxLayout(general_tab)
+        self.tabs.addTab(general_tab, QCoreApplication.translate("SettingsDialog", "General"))
 
-        model_box = QGroupBox(QCoreApplication.translate("SettingsDialog", "Language model"))
+        model_box = QGroupBox(QCoreApplication.translate("SettingsDialog", "Other models: a file or a server"))
         model_layout = QVBoxLayout(model_box)
         self.kind_group = QButtonGroup(self)
         self.bundled = QRadioButton(
@@ -103,8 +135,8 @@ class SettingsDialog(QDialog):
         test_row.addWidget(self.test_button)
         test_row.addWidget(self.test_result, 1)
         model_layout.addLayout(test_row)
-        {"bundled": self.bundled, "gguf": self.gguf, "http": self.http}[settings.model.kind].setChecked(True)
-        layout.addWidget(model_box)
+        self._check_kind(settings.model)
+        model_tab_layout.addWidget(model_box)
 
         general = QFormLayout()
         self.threads = QSpinBox()
@@ -147,6 +179,7 @@ class SettingsDialog(QDialog):
             box.setAccessibleName(box.text())
             general.addRow(box)
         layout.addLayout(general)
+        layout.addStretch(1)
         self.note = QLabel(
             QCoreApplication.translate("SettingsDialog", "A new language applies the next time StudyJobs starts.")
         )
@@ -155,7 +188,7 @@ class SettingsDialog(QDialog):
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet(error_text_style(self.palette()))
-        layout.addWidget(self.error)
+        outer.addWidget(self.error)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setText(
             QCoreApplication.translate("SettingsDialog", "Save")
@@ -165,8 +198,26 @@ class SettingsDialog(QDialog):
         )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
-        layout.addWidget(self.buttons)
+        outer.addWidget(self.buttons)
         self._update_model_fields()
+
+    def _check_kind(self, model: ModelSettings) -> None:
+        {"bundled": self.bundled, "gguf": self.gguf, "http": self.http}[model.kind].setChecked(True)
+        self.gguf_path.setText(str(model.gguf_path or ""))
+
+    def use_model(self, model: CatalogModel) -> None:
+        """Use the catalog's ``model`` now: save the model setting (only it) and emit :attr:`saved`."""
+        settings = dataclasses.replace(self.settings, model=model_setting(self.settings, model))
+        try:
+            save_settings(settings)
+        except (SettingsError, OSError) as exc:
+            self.error.setText(str(exc))
+            return
+        self.settings = settings
+        self._check_kind(settings.model)
+        if self.model_page is not None:
+            self.model_page.set_settings(settings)
+        self.saved.emit(settings)
 
     def model_kind(self) -> str:
         """The chosen model kind."""

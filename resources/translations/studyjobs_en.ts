@@ -206,6 +206,29 @@
     </message>
 </context>
 <context>
+    <name>DownloadNote</name>
+    <message>
+        <source>Model download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model download: waiting for the worker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model download: {percent} % · {left}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (+{n} more)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{name}: open Settings → Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DuplicateDialog</name>
     <message>
         <source>Already added</source>
@@ -682,6 +705,132 @@ StudyJobs reads {kinds} files.</source>
     </message>
 </context>
 <context>
+    <name>ModelCard</name>
+    <message>
+        <source>{n} GB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} MB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A guide of 50 pages: {time}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(estimated from the bundled model&apos;s speed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fits this computer?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fits this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too big for this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Demo · works offline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{size} · needs {ram} of RAM · languages: {languages} · licence: {licence}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose another model first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the worker…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download failed: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download stopped. Retry continues where it stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the download…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{done} of {total}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{rate}/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelPage</name>
+    <message>
+        <source>the file {file}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{model} on the server {endpoint}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the bundled demo model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model in use: {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model catalog cannot be read: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PhaseBars</name>
     <message>
         <source>Saving the text</source>
@@ -742,7 +891,15 @@ StudyJobs reads {kinds} files.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Language model</source>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other models: a file or a server</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -937,6 +1094,69 @@ StudyJobs reads {kinds} files.</source>
     </message>
     <message>
         <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePanel</name>
+    <message>
+        <source>Welcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Welcome to StudyJobs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model that comes with StudyJobs is a small demo: it works offline and lets you try the app, but its study guides are short and often wrong. For real study guides, download a better model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recommended model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other models…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None of the catalog&apos;s models fits in the memory this computer has free ({ram}); the demo model stays in use. Settings → Model lists them all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recommended for this computer: {name} — a {size} download that needs {ram} of RAM.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model server answers on this computer: {servers}. Settings → Model can use it instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{name} is downloaded and ready.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try again</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

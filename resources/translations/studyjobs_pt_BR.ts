@@ -206,6 +206,29 @@
     </message>
 </context>
 <context>
+    <name>DownloadNote</name>
+    <message>
+        <source>Model download</source>
+        <translation>Download do modelo</translation>
+    </message>
+    <message>
+        <source>Model download: waiting for the worker</source>
+        <translation>Download do modelo: esperando o processador</translation>
+    </message>
+    <message>
+        <source>Model download: {percent} % · {left}</source>
+        <translation>Download do modelo: {percent} % · {left}</translation>
+    </message>
+    <message>
+        <source> (+{n} more)</source>
+        <translation> (+{n})</translation>
+    </message>
+    <message>
+        <source>{name}: open Settings → Model</source>
+        <translation>{name}: abrir Configurações → Modelo</translation>
+    </message>
+</context>
+<context>
     <name>DuplicateDialog</name>
     <message>
         <source>Already added</source>
@@ -685,6 +708,132 @@ O StudyJobs lê arquivos {kinds}.</translation>
     </message>
 </context>
 <context>
+    <name>ModelCard</name>
+    <message>
+        <source>{n} GB</source>
+        <translation>{n} GB</translation>
+    </message>
+    <message>
+        <source>{n} MB</source>
+        <translation>{n} MB</translation>
+    </message>
+    <message>
+        <source>A guide of 50 pages: {time}</source>
+        <translation>Um guia de 50 páginas: {time}</translation>
+    </message>
+    <message>
+        <source>(estimated from the bundled model&apos;s speed)</source>
+        <translation>(estimado pela velocidade do modelo incluído)</translation>
+    </message>
+    <message>
+        <source>Fits this computer?</source>
+        <translation>Cabe neste computador?</translation>
+    </message>
+    <message>
+        <source>Download progress</source>
+        <translation>Progresso do download</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Baixar</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Tentar de novo</translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation>Usar</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Remover</translation>
+    </message>
+    <message>
+        <source>Fits this computer</source>
+        <translation>Cabe neste computador</translation>
+    </message>
+    <message>
+        <source>Too big for this computer</source>
+        <translation>Grande demais para este computador</translation>
+    </message>
+    <message>
+        <source>Demo · works offline</source>
+        <translation>Demonstração · funciona sem internet</translation>
+    </message>
+    <message>
+        <source>In use</source>
+        <translation>Em uso</translation>
+    </message>
+    <message>
+        <source>Downloaded</source>
+        <translation>Baixado</translation>
+    </message>
+    <message>
+        <source>{size} · needs {ram} of RAM · languages: {languages} · licence: {licence}</source>
+        <translation>{size} · precisa de {ram} de RAM · idiomas: {languages} · licença: {licence}</translation>
+    </message>
+    <message>
+        <source>Choose another model first</source>
+        <translation>Escolha outro modelo primeiro</translation>
+    </message>
+    <message>
+        <source>Waiting for the worker…</source>
+        <translation>Esperando o processador…</translation>
+    </message>
+    <message>
+        <source>The download failed: {error}</source>
+        <translation>O download falhou: {error}</translation>
+    </message>
+    <message>
+        <source>Download stopped. Retry continues where it stopped.</source>
+        <translation>Download interrompido. Tentar de novo continua de onde parou.</translation>
+    </message>
+    <message>
+        <source>Starting the download…</source>
+        <translation>Iniciando o download…</translation>
+    </message>
+    <message>
+        <source>{done} of {total}</source>
+        <translation>{done} de {total}</translation>
+    </message>
+    <message>
+        <source>{rate}/s</source>
+        <translation>{rate}/s</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPage</name>
+    <message>
+        <source>the file {file}</source>
+        <translation>o arquivo {file}</translation>
+    </message>
+    <message>
+        <source>{model} on the server {endpoint}</source>
+        <translation>{model} no servidor {endpoint}</translation>
+    </message>
+    <message>
+        <source>the bundled demo model</source>
+        <translation>o modelo de demonstração incluído</translation>
+    </message>
+    <message>
+        <source>Model in use: {name}</source>
+        <translation>Modelo em uso: {name}</translation>
+    </message>
+    <message>
+        <source>Model in use</source>
+        <translation>Modelo em uso</translation>
+    </message>
+    <message>
+        <source>The model catalog cannot be read: {error}</source>
+        <translation>Não foi possível ler o catálogo de modelos: {error}</translation>
+    </message>
+</context>
+<context>
     <name>PhaseBars</name>
     <message>
         <source>Saving the text</source>
@@ -745,8 +894,16 @@ O StudyJobs lê arquivos {kinds}.</translation>
         <translation>Configurações</translation>
     </message>
     <message>
-        <source>Language model</source>
-        <translation>Modelo de linguagem</translation>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>Geral</translation>
+    </message>
+    <message>
+        <source>Other models: a file or a server</source>
+        <translation>Outros modelos: um arquivo ou um servidor</translation>
     </message>
     <message>
         <source>The model that comes with StudyJobs (small, works offline)</source>
@@ -941,6 +1098,69 @@ O StudyJobs lê arquivos {kinds}.</translation>
     <message>
         <source>Quit</source>
         <translation>Sair</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePanel</name>
+    <message>
+        <source>Welcome</source>
+        <translation>Boas-vindas</translation>
+    </message>
+    <message>
+        <source>Welcome to StudyJobs</source>
+        <translation>Boas-vindas ao StudyJobs</translation>
+    </message>
+    <message>
+        <source>The model that comes with StudyJobs is a small demo: it works offline and lets you try the app, but its study guides are short and often wrong. For real study guides, download a better model.</source>
+        <translation>O modelo que vem com o StudyJobs é uma pequena demonstração: funciona sem internet e permite experimentar o aplicativo, mas seus guias de estudo são curtos e muitas vezes errados. Para guias de estudo de verdade, baixe um modelo melhor.</translation>
+    </message>
+    <message>
+        <source>Recommended model</source>
+        <translation>Modelo recomendado</translation>
+    </message>
+    <message>
+        <source>Download progress</source>
+        <translation>Progresso do download</translation>
+    </message>
+    <message>
+        <source>Download {name}</source>
+        <translation>Baixar {name}</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Baixar</translation>
+    </message>
+    <message>
+        <source>Use it</source>
+        <translation>Usar este modelo</translation>
+    </message>
+    <message>
+        <source>Other models…</source>
+        <translation>Outros modelos…</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>Agora não</translation>
+    </message>
+    <message>
+        <source>None of the catalog&apos;s models fits in the memory this computer has free ({ram}); the demo model stays in use. Settings → Model lists them all.</source>
+        <translation>Nenhum modelo do catálogo cabe na memória livre deste computador ({ram}); o modelo de demonstração continua em uso. Configurações → Modelo lista todos.</translation>
+    </message>
+    <message>
+        <source>Recommended for this computer: {name} — a {size} download that needs {ram} of RAM.</source>
+        <translation>Recomendado para este computador: {name} — um download de {size} que precisa de {ram} de RAM.</translation>
+    </message>
+    <message>
+        <source>A model server answers on this computer: {servers}. Settings → Model can use it instead.</source>
+        <translation>Um servidor de modelos responde neste computador: {servers}. Em Configurações → Modelo você pode usá-lo.</translation>
+    </message>
+    <message>
+        <source>{name} is downloaded and ready.</source>
+        <translation>{name} foi baixado e está pronto.</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>Tentar de novo</translation>
     </message>
 </context>
 <context>

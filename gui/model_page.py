@@ -1,0 +1,159 @@
+"""Settings → Model: the model in use, the catalog with what fits this computer, downloads, Use and Remove.
+
+:class:`ModelPage` lists the catalog (:func:`core.model_library.library_catalog`) as :class:`~gui.model_card.ModelCard`
+cards: size, RAM needed, languages, licence, "good for", a fits / too big badge for this computer's available
+memory, and the time a 50-page guide would take. Download queues the model's one ``download_model`` job (the worker
+fetches it); the card then shows the job's live bar from the :class:`~gui.download_feed.DownloadFeed`, with Cancel,
+and Retry after a failure or a Cancel (it resumes the partial file). A downloaded model has Use and Remove (which
+deletes the file, and the partial file of an unfinished download). The bundled model stays, as a demo that works
+offline. Use emits :attr:`ModelPage.use_requested`: the settings dialog saves the model setting at once and the
+window restarts the worker for it (:mod:`gui.worker_restart`).
+
+UI thread only; store calls run on the window's task group.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from core.config import Settings
+from core.model_catalog import CatalogError, CatalogModel
+from core.model_library import (
+    available_ram,
+    catalog_entry_for,
+    library_catalog,
+    model_states,
+    remove_model,
+    start_download,
+)
+from core.store import JobStore
+from gui.download_feed import DownloadFeed
+from gui.model_card import ModelCard, guide_time_text
+from gui.tasks import TaskGroup
+
+__all__ = ["ModelPage", "current_model_text"]
+
+
+def current_model_text(settings: Settings, catalog: list[CatalogModel]) -> str:
+    """The model in use, in words: a catalog model's name, a file's name, or a server's model and address."""
+    entry = catalog_entry_for(settings, catalog)
+    model = settings.model
+    if entry is not None:
+        name = entry.name
+    elif model.kind == "gguf" and model.gguf_path is not None:
+        name = QCoreApplication.translate("ModelPage", "the file {file}").format(file=model.gguf_path.name)
+    elif model.kind == "http":
+        name = QCoreApplication.translate("ModelPage", "{model} on the server {endpoint}").format(
+            model=model.model_name or "?", endpoint=model.endpoint
+        )
+    else:
+        name = QCoreApplication.translate("ModelPage", "the bundled demo model")
+    return QCoreApplication.translate("ModelPage", "Model in use: {name}").format(name=name)
+
+
+class ModelPage(QWidget):
+    """The Model page.
+
+    Args:
+        settings: The saved settings (:meth:`set_settings` after each save).
+        store: The job store (download jobs).
+        tasks: Where the store calls run.
+        feed: The window's download feed (the page refreshes on each of its changes).
+        ram: The memory to judge "fits" against (default: what the system says is available).
+
+    Signals:
+        use_requested: The user chose a downloaded (or the bundled) model (the :class:`CatalogModel`).
+    """
+
+    use_requested = Signal(object)
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: JobStore[Any],
+        tasks: TaskGroup,
+        feed: DownloadFeed,
+        *,
+        ram: int | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.settings, self.store, self.tasks, self.feed, self._ram = settings, store, tasks, feed, ram
+        layout = QVBoxLayout(self)
+        self.current = QLabel()
+        self.current.setWordWrap(True)
+        self.current.setAccessibleName(QCoreApplication.translate("ModelPage", "Model in use"))
+        layout.addWidget(self.current)
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        layout.addWidget(self.problem)
+        self.cards: dict[str, ModelCard] = {}
+        holder = QWidget()
+        self.list_layout = QVBoxLayout(holder)
+        try:
+            self.catalog = library_catalog()
+        except CatalogError as error:
+            self.catalog = []
+            self.problem.setText(
+                QCoreApplication.translate("ModelPage", "The model catalog cannot be read: {error}").format(error=error)
+            )
+        self.problem.setVisible(bool(self.problem.text()))
+        self._timings = {
+            m.id: guide_time_text(m, settings.data_dir, settings.model.n_threads) for m in self.catalog if not m.demo
+        }
+        for state in self._states():
+            card = ModelCard(state)
+            card.action.connect(self._act)
+            self.cards[state.model.id] = card
+            self.list_layout.addWidget(card)
+        self.list_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(holder)
+        layout.addWidget(scroll, 1)
+        self.extra = QVBoxLayout()
+        """Room below the catalog for other model sources (a file, a server)."""
+        layout.addLayout(self.extra)
+        feed.changed.connect(lambda _jobs: self.refresh())
+        self.refresh()
+
+    def _states(self) -> list[Any]:
+        ram = self._ram if self._ram is not None else available_ram()
+        return model_states(self.settings, self.catalog, self.feed.jobs, ram=ram)
+
+    def set_settings(self, settings: Settings) -> None:
+        """Show ``settings``' model as the one in use."""
+        self.settings = settings
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the current model and every card's state again (after a download job changed, or a save)."""
+        self.current.setText(current_model_text(self.settings, self.catalog))
+        for state in self._states():
+            card = self.cards.get(state.model.id)
+            if card is not None:
+                card.show_state(state, self._timings.get(state.model.id, ""))
+
+    def card(self, model_id: str) -> ModelCard:
+        """The card of catalog entry ``model_id``."""
+        return self.cards[model_id]
+
+    def _act(self, action: str, model: CatalogModel) -> None:
+        if action == "use":
+            self.use_requested.emit(model)
+            return
+        calls = {
+            "download": lambda: start_download(self.store, model),
+            "retry": lambda: start_download(self.store, model),
+            "cancel": lambda: self.store.cancel(self.cards[model.id].state.job.id),
+            "remove": lambda: remove_model(self.store, self.settings, model),
+        }
+        self.tasks.start(self._then_refresh(calls[action]()), name=f"model-{action}")
+
+    async def _then_refresh(self, call: Any) -> None:
+        await call
+        self.feed.refresh_now()
+        self.refresh()

@@ -1,0 +1,178 @@
+"""Settings → Model and the first run's welcome: the catalog with its fits badges, a download's live bar from its
+job row, Cancel, Retry, Use and Remove; the welcome panel once on a fresh install; a download is not a document.
+
+The worker's side of a download is played by writes to the real job store (claim, progress with the byte counts,
+succeed), as the daemon makes them; ``test_gui_model_download_live.py`` runs the real worker against a hub."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from modelcatalog import TINY_ID, TINY_NAME, write_test_catalog
+
+from core.config import Settings, load_settings
+from core.model_downloads import installed_path, models_dir, partial_path
+from core.model_library import download_jobs, model_setting
+from gui.i18n import install_translations
+from gui.model_page import ModelPage
+from gui.settings_dialog import SettingsDialog
+from gui.welcome_panel import WelcomePanel, welcome_shown
+
+REPO, FILE = "tests/tiny-GGUF", "tiny-q8_0.gguf"
+GB = 1_000_000_000
+
+
+@pytest.fixture(autouse=True)
+def english(qapp: Any) -> None:
+    """The window in English (numbers too: an earlier test may have left Portuguese installed)."""
+    install_translations(qapp, "en")
+
+
+@pytest.fixture
+def catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = write_test_catalog(tmp_path / "catalog.json", REPO, FILE)
+    monkeypatch.setenv("STUDYJOBS_CATALOG", str(path))
+    return path
+
+
+def _job(run: Any, store: Any) -> Any:
+    return run(download_jobs(store))[TINY_ID]
+
+
+async def _progress(store: Any, job_id: Any, done: int, total: int, rate: int) -> None:
+    now = datetime.now(UTC).isoformat()
+    detail = {"bytes_done": done, "bytes_total": total, "bytes_per_second": rate, "eta_seconds": 90.0, "eta_at": now}
+    await store.report_progress(job_id, done / total, stage="download", detail=detail)
+
+
+def test_the_real_catalog_shows_size_ram_languages_licence_and_a_fits_or_too_big_badge(
+    qtbot: Any, window: Any, settings: Settings
+) -> None:
+    page = ModelPage(settings, window.store, window.tasks, window.models.feed, ram=3 * GB)
+    qtbot.addWidget(page)
+    qwen, phi, demo = page.card("qwen2.5-3b-instruct-q4_k_m"), page.card("phi-3.5-mini-instruct-q4_k_m"), None
+    demo = page.card("smollm2-135m-demo")
+    assert "Fits this computer" in qwen.badges.text() and "Too big for this computer" in phi.badges.text()
+    assert "2.1 GB" in qwen.facts.text() and "needs 2.8 GB of RAM" in qwen.facts.text()
+    assert "pt" in qwen.facts.text() and "Qwen Research License" in qwen.facts.text()
+    assert qwen.good_for.text().startswith("Laptops with 8 GB") and "A guide of 50 pages" in qwen.timing.text()
+    assert "Demo · works offline" in demo.badges.text() and "In use" in demo.badges.text()
+    assert page.current.text() == "Model in use: SmolLM2 135M (demo)"
+    assert not qwen.buttons["download"].isHidden() and qwen.buttons["use"].isHidden()
+    assert demo.buttons["download"].isHidden() and demo.buttons["remove"].isHidden()
+
+
+def test_download_shows_a_live_bar_with_bytes_rate_and_time_left_then_cancel_retry_use_and_remove(
+    qtbot: Any, window: Any, store: Any, settings: Settings, catalog: Path, run: Any, wait_until: Any
+) -> None:
+    window.open_settings()
+    dialog = window.settings_dialog
+    assert isinstance(dialog, SettingsDialog) and dialog.model_page is not None
+    assert dialog.tabs.tabText(0) == "Model"
+    card = dialog.model_page.card(TINY_ID)
+    card.buttons["download"].click()
+    run(wait_until(lambda: not card.buttons["cancel"].isHidden(), message="the queued download"))
+    assert card.status.text() == "Waiting for the worker…" and window.models.note.isVisible()
+    job = _job(run, store)
+    run(store.claim(job.id))
+    run(_progress(store, job.id, 3_000_000, 10_000_000, 2_000_000))
+    run(wait_until(lambda: card.bar.value() == 300, message="the bar at 30 %"))
+    assert card.status.text().startswith("3.0 MB of 10 MB · 2.0 MB/s · about")
+    assert window.models.note.text().startswith("Model download: 30 %")
+    assert window.model.rowCount() == 0  # a download is not a document
+    card.buttons["cancel"].click()
+    run(wait_until(lambda: not card.buttons["retry"].isHidden(), message="Retry after the Cancel"))
+    assert "Retry continues where it stopped" in card.status.text() and not card.buttons["remove"].isHidden()
+    assert not window.models.note.isVisible()
+    card.buttons["retry"].click()
+    run(wait_until(lambda: card.buttons["retry"].isHidden(), message="the download queued again"))
+    assert _job(run, store).status == "queued"
+    claimed = run(store.claim(job.id))
+    target = installed_path(models_dir(settings.data_dir), REPO, FILE)
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"GGUF" + b"\0" * 100)
+    run(store.succeed(job.id, attempt=claimed.attempts))
+    run(wait_until(lambda: not card.buttons["use"].isHidden(), message="Use once downloaded"))
+    assert "Downloaded" in card.badges.text() and card.bar.isHidden()
+    card.buttons["use"].click()
+    run(wait_until(lambda: window.settings.model.gguf_path == target, message="the window on the new model"))
+    assert load_settings(settings.settings_path).model.gguf_path == target  # saved
+    assert dialog.gguf.isChecked() and dialog.gguf_path.text() == str(target)
+    assert "In use" in card.badges.text() and not card.buttons["remove"].isEnabled()
+    assert dialog.model_page.current.text() == f"Model in use: {TINY_NAME}"
+    dialog.model_page.card("smollm2-135m-demo").buttons["use"].click()
+    run(wait_until(lambda: window.settings.model.kind == "bundled", message="back on the demo"))
+    run(wait_until(lambda: card.buttons["remove"].isEnabled(), message="Remove enabled"))
+    card.buttons["remove"].click()
+    run(wait_until(lambda: not card.buttons["download"].isHidden(), message="Download again after Remove"))
+    assert not target.exists() and not run(download_jobs(store))
+    dialog.reject()
+
+
+def test_removing_a_stopped_download_deletes_its_partial_file(
+    qtbot: Any, window: Any, store: Any, settings: Settings, catalog: Path, run: Any, wait_until: Any
+) -> None:
+    page = ModelPage(settings, store, window.tasks, window.models.feed)
+    qtbot.addWidget(page)
+    card = page.card(TINY_ID)
+    card.buttons["download"].click()
+    run(wait_until(lambda: not card.buttons["cancel"].isHidden(), message="the queued download"))
+    part = partial_path(models_dir(settings.data_dir), REPO, "main", FILE)
+    part.parent.mkdir(parents=True)
+    part.write_bytes(b"x" * 1000)
+    card.buttons["cancel"].click()
+    run(wait_until(lambda: not card.buttons["remove"].isHidden(), message="Remove after the Cancel"))
+    card.buttons["remove"].click()
+    run(wait_until(lambda: not part.exists() and not card.buttons["download"].isHidden(), message="the partial gone"))
+
+
+def test_a_fresh_install_shows_the_welcome_once_with_the_recommended_download_and_its_guide_time(
+    make_window: Any, settings: Settings, store: Any, run: Any, wait_until: Any
+) -> None:
+    window = make_window(first_run=True)
+    panel = window.models.welcome
+    assert isinstance(panel, WelcomePanel) and panel.isVisible() and welcome_shown(settings.data_dir)
+    assert panel.choice is not None and panel.choice.fits and not panel.choice.model.demo
+    offer = panel.offer.text()
+    assert f"Recommended for this computer: {panel.choice.model.name}" in offer and "of RAM" in offer
+    assert "A guide of 50 pages: " in offer
+    panel.download_button.click()
+    run(wait_until(lambda: panel.bar.isVisible(), message="the welcome's bar"))
+    assert run(download_jobs(store))[panel.choice.model.id].status == "queued"
+    assert window.add_action.isEnabled()  # the window stays usable
+    assert make_window(first_run=True).models.welcome is None  # once
+    assert make_window().models.welcome is None
+
+
+def test_the_welcome_says_so_when_no_download_fits_and_names_the_servers_found(
+    qtbot: Any, window: Any, settings: Settings
+) -> None:
+    panel = WelcomePanel(settings, window.store, window.tasks, window.models.feed, ram=GB // 2, servers=["Ollama"])
+    qtbot.addWidget(panel)
+    assert panel.choice is None and "None of the catalog's models fits" in panel.offer.text()
+    assert panel.download_button.isHidden() and "Ollama" in panel.servers.text()
+
+
+def test_using_the_downloaded_model_from_the_welcome_saves_it(
+    make_window: Any, settings: Settings, store: Any, catalog: Path, run: Any, wait_until: Any
+) -> None:
+    window = make_window(first_run=True)
+    panel = window.models.welcome
+    assert panel is not None and panel.choice is not None and panel.choice.model.id == TINY_ID
+    panel.download_button.click()
+    run(wait_until(lambda: TINY_ID in window.models.feed.jobs, message="the download"))
+    job = window.models.feed.jobs[TINY_ID]
+    claimed = run(store.claim(job.id))
+    target = model_setting(settings, panel.choice.model).gguf_path
+    assert target is not None
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"GGUF")
+    run(store.succeed(job.id, attempt=claimed.attempts))
+    run(wait_until(lambda: panel.use_button.isVisible(), message="Use it"))
+    panel.use_button.click()
+    assert window.settings == dataclasses.replace(settings, model=model_setting(settings, panel.choice.model))
+    assert not panel.isVisible()
