@@ -14,7 +14,8 @@ is not loaded, no speeds are remembered), the second on the same, now *warm* wor
   ``~/.cache/studyjobs/models``): a bigger file, run with a different thread count.
 
 While a document runs, its two job rows are read every 0.1 s and the time left a screen shows for the whole
-document is computed as the window does (``core.progress.document_eta_seconds``). Afterwards each sample's actual
+document is what the window shows (``core.pipelines.Pipelines.get``, whose ``eta`` is
+``core.pipeline_view.document_time_left``: the same query and function as the screen). Afterwards each sample's actual
 time left is known (the generate job's ``finished_at``). Printed per run: the ratio shown ÷ actual at 10 %, 25 %
 and 50 % of the document's duration, the samples that said "estimating…", and the worst ratio after the first
 5 s. Summary: the median ratio at 25 % (goal 0.75–1.33) and whether any sample after the first 5 s is outside
@@ -49,7 +50,7 @@ from bench_support import GENERATE_SIZES, ROOT, BenchHome, held_out, open_store,
 
 from core.errors import JobNotFoundError
 from core.job_ids import generate_job_id_for
-from core.progress import document_eta_seconds
+from core.pipelines import Pipelines
 from daemon.llm.models import bundled_model_path
 from daemon.speeds import CALIBRATED_SPEEDS_PATH, ModelKey
 
@@ -123,6 +124,7 @@ async def follow(home: BenchHome, path: Path, label: str, timeout: float) -> Run
     run = Run(label)
     async with open_store(home.database_url) as store:
         began = time.monotonic()
+        documents = Pipelines(store)
         ingest = await store.enqueue("ingest", title=path.name, params={"path": str(path), "only_extract": False})
         generate_id = generate_job_id_for(ingest.id)
         while True:
@@ -136,7 +138,8 @@ async def follow(home: BenchHome, path: Path, label: str, timeout: float) -> Run
                 if job is not None and job.status in ("failed", "cancelled"):
                     raise RuntimeError(f"{label}: {job.kind} job {job.status}: {job.error}")
             if first is not None and (first.status == "running" or second is not None):
-                run.samples.append((at, document_eta_seconds(first, second, now)))
+                view = await documents.get(ingest.id)
+                run.samples.append((at, view.eta if view is not None else None))
             if at > timeout:
                 raise TimeoutError(f"{label}: not done after {timeout:.0f} s")
             await asyncio.sleep(SAMPLE_EVERY)

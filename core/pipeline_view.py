@@ -3,7 +3,8 @@
 The jobs stay separate in the store — their own attempts, errors and retry budgets — but a person who dropped one
 file expects one row. :func:`document_view` turns the pair into a :class:`DocumentView`: the pipeline's status, one
 progress over reading → planning → writing → saving, every phase of both parts with its state, the message and
-error of the part that matters, and the time left for the whole document.
+error of the part that matters, and the time left for the whole document (:func:`document_time_left`: the one
+implementation the window, the CLI and ``bench/eta_bench.py`` use).
 
 The pipeline status (:func:`pipeline_status`):
 
@@ -26,6 +27,7 @@ Everything here is pure and Qt-free; a view is a plain frozen snapshot, safe to 
 from __future__ import annotations
 
 import json
+import math
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +36,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from core.progress import eta_seconds
+from core.progress import ETA_AT, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, eta_seconds
 from core.status import JobStatus
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "DocumentView",
     "PartSnapshot",
     "PipelinePhase",
+    "document_time_left",
     "document_view",
     "pipeline_status",
     "planned_seconds",
@@ -329,20 +332,48 @@ def _part_progress(part: PartSnapshot | None) -> float:
     return 1.0 if part.status == JobStatus.DONE else min(max(part.progress, 0.0), 1.0)
 
 
-def _time_left(root: PartSnapshot, guide: PartSnapshot | None, wants_guide: bool, status: str) -> float | None:
-    """Seconds left for the whole document, or ``None`` (not open, or no estimate yet)."""
+def document_time_left(root: PartSnapshot, guide: PartSnapshot | None, now: datetime | None = None) -> float | None:
+    """Seconds left for the whole document at ``now`` (default: the clock): what the window and the CLI show.
+
+    ``root`` is the document's root part, ``guide`` its newest child (:meth:`PartSnapshot.of` a job row). ``None``
+    while the part that matters has no estimate (the screen says "estimating…"), or when the document is not open.
+
+    * the root (``ingest``) open: its time left (the worker's figure while it runs, its expected seconds while it
+      waits) plus the guide's share (:func:`_guide_share_seconds`) when a guide is wanted; ``None`` while it runs
+      without a figure, or when it wrote ``follow_up_seconds`` as ``None`` (no basis for the guide yet);
+    * the guide wanted but its job not made yet: the guide's share;
+    * the guide (``generate``) waiting: its ``expected_seconds``; running: its worker's figure, or before its
+      first write its ``expected_seconds`` counted down from its start.
+    """
+    detail = root.detail
+    wants_guide = guide is not None or not bool(root.params.get("only_extract", False))
+    status = pipeline_status(root.status, wants_guide, guide.status if guide is not None else None)
     if status not in _OPEN:
         return None
-    follow_up = _guide_share_seconds(root, guide) if wants_guide else 0.0
     if root.status in _OPEN:
-        left = eta_seconds(root) if root.status == JobStatus.RUNNING else _expected(root, "ingest")
-        return None if left is None else left + follow_up
+        left = eta_seconds(root, now) if root.status == JobStatus.RUNNING else _expected(root, "ingest")
+        if left is None or not wants_guide:
+            return left
+        if FOLLOW_UP_SECONDS in detail and not _positive(detail[FOLLOW_UP_SECONDS]):
+            return None
+        return left + _guide_share_seconds(root, guide)
     if guide is None:
-        return follow_up
+        return _guide_share_seconds(root, None)
+    expected = _positive(guide.detail.get(EXPECTED_SECONDS))
     if guide.status == JobStatus.RUNNING:
-        return eta_seconds(guide)
-    given = guide.detail.get("expected_seconds")
-    return float(given) if isinstance(given, int | float) and given > 0 else follow_up
+        left = eta_seconds(guide, now)
+        if left is not None or ETA_AT in guide.detail or expected is None or guide.started_at is None:
+            return left
+        since = ((now or datetime.now(UTC)) - guide.started_at).total_seconds()  # before the worker's first write
+        return max(expected - max(since, 0.0), 0.0)
+    return expected if expected is not None else _guide_share_seconds(root, guide)
+
+
+def _positive(value: Any) -> float | None:
+    """``value`` as a number of seconds when it is one (finite, above zero), else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
+        return None
+    return float(value)
 
 
 def document_view(root: PartSnapshot, guide: PartSnapshot | None) -> DocumentView:
@@ -382,7 +413,7 @@ def document_view(root: PartSnapshot, guide: PartSnapshot | None) -> DocumentVie
         started_at=root.started_at,
         finished_at=(active.finished_at if active is not None else root.finished_at) if ended else None,
         updated_at=max(root.updated_at, guide.updated_at) if guide is not None else root.updated_at,
-        eta=_time_left(root, guide, wants_guide, status),
+        eta=document_time_left(root, guide),
     )
 
 

@@ -24,8 +24,9 @@ document from the first second:
 * the ``generate`` job is enqueued with ``detail["expected_seconds"]`` (:data:`EXPECTED_SECONDS`), the same
   figure, kept while it waits in the queue.
 
-:func:`document_eta_seconds` combines them: the ingest job's time left plus its ``follow_up_seconds`` while it
-runs, then the ``generate`` job's ``expected_seconds`` while it waits, then its own estimate.
+:func:`core.pipeline_view.document_time_left` combines them: the ingest job's time left plus its
+``follow_up_seconds`` while it runs, then the ``generate`` job's ``expected_seconds`` while it waits, then its own
+estimate.
 """
 
 from __future__ import annotations
@@ -48,7 +49,6 @@ __all__ = [
     "FOLLOW_UP_SECONDS",
     "Phase",
     "PhasePlan",
-    "document_eta_seconds",
     "eta_seconds",
     "plan_remaining_seconds",
 ]
@@ -283,34 +283,6 @@ def eta_seconds(job: Any, now: datetime | None = None) -> float | None:
         return None
     detail = getattr(job, "detail", None) or {}
     return _counted_down(detail, now)
-
-
-def document_eta_seconds(ingest: Any, generate: Any | None, now: datetime | None = None) -> float | None:
-    """Seconds left for a whole document (its ``ingest`` job and, once enqueued, its ``generate`` job).
-
-    While the ingest job runs: its time left plus its ``follow_up_seconds`` (just its time left when it wants no
-    guide). While the generate job waits: its ``expected_seconds``. While it runs: its own estimate (before its
-    first write, ``expected_seconds`` counted down from its start). ``None``
-    when the part that matters has no estimate, or nothing is running or waiting.
-    """
-    if generate is not None and getattr(generate, "status", None) in ("queued", "running"):
-        detail = getattr(generate, "detail", None) or {}
-        expected = _number(detail.get(EXPECTED_SECONDS))
-        if generate.status == "queued":
-            return expected
-        if ETA_AT in detail or expected is None or getattr(generate, "started_at", None) is None:
-            return eta_seconds(generate, now)
-        started: datetime = generate.started_at
-        since = ((now or datetime.now(UTC)) - started).total_seconds()  # before its first write
-        return max(expected - max(since, 0.0), 0.0)
-    if getattr(ingest, "status", None) != "running":
-        return None
-    left = eta_seconds(ingest, now)
-    detail = getattr(ingest, "detail", None) or {}
-    if left is None or FOLLOW_UP_SECONDS not in detail:
-        return left
-    follow_up = _number(detail.get(FOLLOW_UP_SECONDS))
-    return None if follow_up is None else left + follow_up
 
 
 def _counted_down(detail: Mapping[str, Any], now: datetime | None) -> float | None:

@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import threading
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from jobtesting import async_wait_for
 
 from core import JobStatus, JobStore, Phase, PhasePlan, ProgressTracker, StageInterruptedError, eta_seconds
-from core.progress import ETA_AT, ETA_SECONDS, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, document_eta_seconds
+from core.progress import ETA_AT, ETA_SECONDS
 
 
 def test_phases_are_laid_end_to_end_in_proportion_to_their_medians():
@@ -329,29 +328,3 @@ async def test_an_estimate_that_fails_shows_estimating_and_never_stops_the_job(s
     assert await tracker.run("read", asyncio.sleep(0.05, result="text")) == "text"
     row = await store.get(job.id)
     assert row.progress == pytest.approx(1.0) and eta_seconds(row) is None
-
-
-@dataclass
-class _Row:
-    status: str
-    detail: dict
-    started_at: datetime | None = None
-
-
-def test_a_document_shows_its_ingest_time_left_plus_its_guide_then_the_guides_own():
-    now = datetime.now(UTC)
-    stamp = {ETA_AT: now.isoformat()}
-    reading = _Row("running", {ETA_SECONDS: 2.0, FOLLOW_UP_SECONDS: 60.0, **stamp})
-    assert document_eta_seconds(reading, None, now) == pytest.approx(62.0)
-    unknown_guide = _Row("running", {ETA_SECONDS: 2.0, FOLLOW_UP_SECONDS: None, **stamp})
-    assert document_eta_seconds(unknown_guide, None, now) is None
-    text_only = _Row("running", {ETA_SECONDS: 2.0, **stamp})
-    assert document_eta_seconds(text_only, None, now) == pytest.approx(2.0)
-    read = _Row("done", {})
-    waiting = _Row("queued", {EXPECTED_SECONDS: 58.0})
-    assert document_eta_seconds(read, waiting, now) == pytest.approx(58.0)
-    starting = _Row("running", {EXPECTED_SECONDS: 58.0}, started_at=now)  # before its first write
-    assert document_eta_seconds(read, starting, now + timedelta(seconds=1)) == pytest.approx(57.0)
-    writing = _Row("running", {ETA_SECONDS: 40.0, EXPECTED_SECONDS: 58.0, **stamp}, started_at=now)
-    assert document_eta_seconds(read, writing, now + timedelta(seconds=10)) == pytest.approx(30.0)
-    assert document_eta_seconds(read, _Row("done", {}), now) is None

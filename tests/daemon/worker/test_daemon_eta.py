@@ -18,7 +18,8 @@ from workerhome import DaemonHome, run
 from core.appdb import make_app_store, open_app_database
 from core.errors import JobNotFoundError
 from core.job_ids import generate_job_id_for
-from core.progress import ETA_AT, ETA_SECONDS, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, document_eta_seconds
+from core.pipeline_view import PartSnapshot, document_time_left
+from core.progress import ETA_AT, ETA_SECONDS, EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,9 @@ async def _follow(home: DaemonHome, ingest_id: uuid.UUID, began: float, timeout:
                 if generate is not None and generate.status == "running" and ETA_AT in generate.detail:
                     written = (generate.detail[ETA_SECONDS], generate.detail[ETA_AT])
                 stage = generate.stage if generate is not None else f"ingest {ingest.stage}"
-                samples.append(Sample(at, document_eta_seconds(ingest, generate, now), stage or "", written))
+                guide = PartSnapshot.of(generate) if generate is not None else None
+                shown = document_time_left(PartSnapshot.of(ingest), guide, now)
+                samples.append(Sample(at, shown, stage or "", written))
             await asyncio.sleep(0.05)
     finally:
         await db.dispose()
