@@ -7,6 +7,8 @@
 
 The file holds the top-level keys of :data:`SETTING_KEYS`, a ``[model]`` table of :data:`MODEL_KEYS` and a
 ``[limits]`` table of :data:`core.limits.LIMIT_KEYS` (the jobs' time limits).
+An API key is not a setting: a ``model.api_key`` found in the file is moved to the system keyring as the file is
+loaded, and removed from it (:mod:`core.api_keys`; with no keyring it stays until the user can move it).
 ``STUDYJOBS_DATABASE_URL`` and ``STUDYJOBS_BROKER_URL`` win over the file (an empty variable counts as unset).
 Unknown keys are errors: a typo must never be silently ignored. Relative SQLite paths are taken relative to
 ``data_dir``, never to the working directory (which differs between the GUI and the daemon).
@@ -32,6 +34,7 @@ import tomli_w
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from core.api_keys import migrate_file_key
 from core.limits import LIMIT_KEYS, LimitSettings
 
 __all__ = [
@@ -458,6 +461,7 @@ def load_settings(path: str | Path | None = None, *, env: Mapping[str, str] = os
     settings_path = Path(path).expanduser() if path is not None else data_dir / "settings.toml"
 
     raw = _read_toml(settings_path)
+    migrate_file_key(settings_path, raw, lambda document: _write_document(settings_path, document))
     _check_keys(raw, SETTING_KEYS, "", settings_path)
     model_raw = raw.get("model", {})
     if not isinstance(model_raw, dict):
@@ -515,6 +519,9 @@ def settings_document(settings: Settings) -> dict[str, Any]:
                     section[key] = existing[key]
             elif value is not None and (origin == "file" or value != getattr(default, key)):
                 section[key] = str(value) if isinstance(value, Path) else value
+    kept = existing.get("model")
+    if isinstance(kept, dict) and "api_key" in kept:  # no keyring took it (core.api_keys): the file keeps it
+        doc["model"]["api_key"] = kept["api_key"]
     for name in _TABLES:
         if not doc[name]:
             del doc[name]
@@ -526,8 +533,11 @@ def save_settings(settings: Settings) -> Path:
 
     A reader never sees a half-written file, and a crash leaves the old file intact. Returns the path.
     """
-    path = settings.settings_path
-    data = tomli_w.dumps(settings_document(settings))
+    return _write_document(settings.settings_path, settings_document(settings))
+
+
+def _write_document(path: Path, document: Mapping[str, Any]) -> Path:
+    data = tomli_w.dumps(document)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

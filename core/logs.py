@@ -8,6 +8,9 @@ A line written while a job runs carries that job's id (``job=<uuid>`` after the 
 :data:`CURRENT_JOB` around each job (:func:`job_logging`), a filter on our handlers copies it into the record, and
 :func:`job_log_lines` reads a job's lines back (the window's details show them).
 
+Secrets never reach a file: :func:`redact` registers a text (an API key) that every handler installed here
+replaces with ``***`` in the message, its arguments and the traceback of each record.
+
 One file has one writing process: :class:`logging.handlers.RotatingFileHandler` cannot rotate a file that
 another process holds open (on Windows it fails, on POSIX the other process keeps writing to the rotated
 file). Processes of a pool pass distinct program names (``"daemon-1"``, ``"daemon-2"``).
@@ -32,10 +35,13 @@ __all__ = [
     "LEVEL_VARIABLE",
     "LOG_FORMAT",
     "JobTagFilter",
+    "RedactFilter",
     "SizedRotatingFileHandler",
     "configure_logging",
     "job_log_lines",
     "job_logging",
+    "redact",
+    "redacted",
     "reset_logging",
 ]
 
@@ -78,6 +84,47 @@ class SizedRotatingFileHandler(RotatingFileHandler):
             raise
         except Exception:
             self.handleError(record)
+
+
+_SECRETS: set[str] = set()
+_MIN_SECRET = 4  # shorter texts would blank out ordinary words
+
+
+def redact(secret: str) -> None:
+    """Never write ``secret`` to a log: the handlers of :func:`configure_logging` replace it with ``***`` (in this
+    process, from now on). Texts shorter than 4 characters are not secrets worth the name and are ignored."""
+    if len(secret) >= _MIN_SECRET:
+        _SECRETS.add(secret)
+
+
+def redacted(text: str) -> str:
+    """``text`` with every registered secret replaced by ``***``."""
+    for secret in sorted(_SECRETS, key=len, reverse=True):
+        if secret in text:
+            text = text.replace(secret, "***")
+    return text
+
+
+class RedactFilter(logging.Filter):
+    """Replaces the secrets registered with :func:`redact` in a record's message and traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not _SECRETS:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: the handler reports it as usual
+            return True
+        clean = redacted(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redacted(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redacted(record.stack_info)
+        return True
 
 
 class JobTagFilter(logging.Filter):
@@ -206,6 +253,8 @@ def configure_logging(
 def _tag_jobs(handler: logging.Handler) -> None:
     if not any(isinstance(f, JobTagFilter) for f in handler.filters):
         handler.addFilter(JobTagFilter())
+    if not any(isinstance(f, RedactFilter) for f in handler.filters):
+        handler.addFilter(RedactFilter())
 
 
 LEVEL_VARIABLE = "STUDYJOBS_LOG_LEVEL"

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.api_keys import find_api_key
 from core.appdb import make_app_store, open_app_database
 from core.config import Settings
 from core.db import AsyncDatabaseManager
@@ -135,6 +136,7 @@ class Runtime:
         async with self._generator_lock:
             if self._generator is None:
                 model = self.settings.model
+                api_key = await asyncio.to_thread(self._api_key)  # the keyring may wait on D-Bus
                 choice = ModelChoice(
                     kind=model.kind,  # type: ignore[arg-type]
                     path=model.gguf_path,
@@ -142,11 +144,20 @@ class Runtime:
                     model_name=model.model_name,
                     n_threads=model.n_threads,
                     n_ctx=model.context or None,
+                    api_key=api_key,
                     request_timeout=self.settings.limits.request_seconds,
                     sampling=sampling_from(model, _catalog_base(self.settings)),
                 )
                 self._generator = hanging_from_env(create_generator(choice))  # a test knob; unset: the model
             return self._generator
+
+    def _api_key(self) -> str | None:
+        """The server's API key (``STUDYJOBS_API_KEY``, the keyring, or a key no keyring could take from the file)."""
+        model = self.settings.model
+        if model.kind != "http":
+            return None
+        found = find_api_key(model.endpoint, settings_path=self.settings.settings_path)
+        return found.key if found is not None else None
 
     def taking_jobs(self) -> bool:
         """Whether a message may claim its job now: not stopping, the queue not paused, no restart pending.

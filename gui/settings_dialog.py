@@ -6,7 +6,10 @@ edits until Save) and emits :attr:`SettingsDialog.saved`, so the worker starts a
 
 Saved with :func:`core.config.save_settings` (values set by an environment variable are shown locked). "Test
 connection" asks ``<endpoint>/models`` with a plain HTTP GET through Qt's network stack (asynchronous, no thread,
-no daemon code). "Start the worker when I log in" registers the worker with the system (core.autostart).
+no daemon code). The model servers found on this computer are listed (:class:`gui.model_servers_box.ModelServersBox`);
+choosing one fills the address and the model name. The API key (:class:`gui.api_key_field.ApiKeyField`) goes to the
+system keyring when the settings are saved, never to the file. "Start the worker when I log in" registers the
+worker with the system (core.autostart).
 Opened with ``open()``; :attr:`SettingsDialog.saved` carries the new settings.
 """
 
@@ -17,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QUrl, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtNetwork import QNetworkAccessManager, QNetworkReply, QNetworkRequest
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -39,12 +43,15 @@ from PySide6.QtWidgets import (
 )
 
 from core import autostart
+from core.api_keys import ApiKeyError
 from core.config import ModelSettings, Settings, SettingsError, save_settings
 from core.model_catalog import CatalogModel
 from core.model_library import model_setting
 from gui.download_feed import DownloadFeed
 from gui.model_page import ModelPage
 from gui.tasks import TaskGroup
+from gui.api_key_field import ApiKeyField
+from gui.model_servers_box import ModelServersBox
 from gui.theme import error_text_style
 
 __all__ = ["AUTOSTART_AVAILABLE", "SettingsDialog"]
@@ -125,6 +132,8 @@ class SettingsDialog(QDialog):
         self.model_name.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Model name"))
         form.addRow(QCoreApplication.translate("SettingsDialog", "Server address"), self.endpoint)
         form.addRow(QCoreApplication.translate("SettingsDialog", "Model name"), self.model_name)
+        self.api_key = ApiKeyField(settings.model.endpoint, settings.settings_path)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "API key"), self.api_key)
         model_layout.addLayout(form)
         test_row = QHBoxLayout()
         self.test_button = QPushButton(QCoreApplication.translate("SettingsDialog", "Test connection"))
@@ -135,6 +144,9 @@ class SettingsDialog(QDialog):
         test_row.addWidget(self.test_button)
         test_row.addWidget(self.test_result, 1)
         model_layout.addLayout(test_row)
+        self.servers = ModelServersBox(api_key=self.typed_api_key)
+        self.servers.chosen.connect(self.use_server)
+        model_layout.addWidget(self.servers)
         self._check_kind(settings.model)
         model_tab_layout.addWidget(model_box)
 
@@ -199,6 +211,7 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         outer.addWidget(self.buttons)
+        self._searched_once = False
         self._update_model_fields()
 
     def _check_kind(self, model: ModelSettings) -> None:
@@ -218,6 +231,29 @@ class SettingsDialog(QDialog):
         if self.model_page is not None:
             self.model_page.set_settings(settings)
         self.saved.emit(settings)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Look for model servers the first time the dialog is shown (on the running event loop)."""
+        super().showEvent(event)
+        if not self._searched_once:
+            self._searched_once = True
+            self.servers.start_search()
+
+    def done(self, result: int) -> None:
+        """Close; a search for servers under way is stopped."""
+        self.servers.cancel()
+        super().done(result)
+
+    def use_server(self, endpoint: str, model_name: str) -> None:
+        """Use ``model_name`` on the server at ``endpoint``: the server choice, its address and model filled in."""
+        self.http.setChecked(True)
+        self.endpoint.setText(endpoint)
+        self.model_name.setText(model_name)
+        self.api_key.show_key_of(endpoint)
+
+    def typed_api_key(self) -> str | None:
+        """The API key in the field (sent to a typed server address when looking for servers)."""
+        return self.api_key.key() or None
 
     def model_kind(self) -> str:
         """The chosen model kind."""
@@ -253,8 +289,10 @@ class SettingsDialog(QDialog):
                     autostart.enable(*autostart.worker_command())
                 elif autostart.status() is autostart.AutostartStatus.ENABLED:
                     autostart.disable()
+            if settings.model.kind == "http":
+                self.api_key.save(settings.model.endpoint)
             save_settings(settings)
-        except (SettingsError, OSError, ValueError) as exc:
+        except (SettingsError, OSError, ValueError, ApiKeyError) as exc:
             self.error.setText(str(exc))
             return
         self.settings = settings
@@ -309,7 +347,7 @@ class SettingsDialog(QDialog):
         kind = self.model_kind()
         for widget in (self.gguf_path, self.browse_gguf):
             widget.setEnabled(kind == "gguf")
-        for widget in (self.endpoint, self.model_name, self.test_button):
+        for widget in (self.endpoint, self.model_name, self.test_button, self.api_key):
             widget.setEnabled(kind == "http")
 
     def _choose_gguf(self) -> None:

@@ -6,13 +6,21 @@ Every database test runs twice, once per backend, with the same code. PostgreSQL
 
 from __future__ import annotations
 
+import os
+
+# No test, and no process a test starts, may reach the developer's own keyring: keyring's failing backend is the
+# default ("no keyring"); tests that need one set tests/keyringtesting.py's.
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
+
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import keyring
 import pytest
 from jobtesting import SampleJob, temporary_database
+from keyringtesting import MemoryKeyring
 
 from core import AsyncDatabaseManager, JobStore
 
@@ -23,6 +31,18 @@ BACKENDS = ("sqlite", "postgresql")
 def backend(request: pytest.FixtureRequest) -> str:
     """The backend under test: ``"sqlite"`` or ``"postgresql"``."""
     return str(request.param)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    """A keyring in memory for this test (the one in force before is put back after)."""
+    before = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(before)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.metadata
 import site
 import sysconfig
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -50,7 +50,7 @@ class ModelChoice:
         n_ctx: The ``context`` setting in tokens; ``None`` (or 0) means automatic: for a local model the trained
             context (at most 8,192) lowered to fit the memory available (:func:`core.model_fit.fit_model`), for a
             server the context it tells (:mod:`daemon.llm.server_context`), else 4,096.
-        api_key: Bearer token for ``kind="http"``, if the server wants one.
+        api_key: Bearer token for ``kind="http"``, if the server wants one (never shown by ``repr``).
         request_timeout: The longest one request to a server (``kind="http"``) may take, first byte to last.
         sampling: Sampling settings for a local model; ``None`` means the bundled model's tuned ones
             (:data:`~daemon.llm.sampling.BUNDLED_SAMPLING`) or :data:`~daemon.llm.sampling.DEFAULT_SAMPLING`.
@@ -62,7 +62,7 @@ class ModelChoice:
     model_name: str | None = None
     n_threads: int | None = None
     n_ctx: int | None = None
-    api_key: str | None = None
+    api_key: str | None = field(default=None, repr=False)
     request_timeout: float = 900.0
     sampling: SamplingSettings | None = None
 

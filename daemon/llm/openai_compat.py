@@ -5,6 +5,11 @@ or setting the stop event, leaves the stream and closes the socket within a few 
 keep computing for a while after that — llama.cpp's server, Ollama and LM Studio all do — but the caller is
 free.)
 
+An API key is sent as ``Authorization: Bearer …`` and never shown: it is registered with
+:func:`core.logs.redact` (no log line of ours can carry it), and every error this class raises has it replaced
+by ``***`` in its message and in the server's own words (a server may quote the key it refused), as has a
+password in the server's address.
+
 Errors are classified for the daemon: connection refused, resets, timeouts, HTTP 429 and 5xx are transient;
 other 4xx (bad request, unknown model, wrong API key) are permanent. An unknown model is detected from the
 server's model list (``GET /models``) before the first request, because some servers (llama-cpp-python's)
@@ -24,6 +29,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from core.config import redact_url
+from core.logs import redact
 from daemon.llm.base import ChatMessage, ModelT, TokenCallback, TokenProgress, parse_structured, schema_for
 from daemon.llm.errors import (
     BadRequestError,
@@ -104,6 +111,10 @@ class OpenAICompatibleGenerator:
         self._context_setting = context_window or 0
         self._context_window = self._context_setting or DEFAULT_SERVER_CONTEXT
         self._context_source: str | None = None
+        self._api_key = api_key or None
+        if api_key:
+            redact(api_key)
+        self._shown_url = redact_url(self.base_url)
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._timeout = httpx.Timeout(connect=connect_timeout, read=read_timeout, write=30.0, pool=connect_timeout)
         self.total_timeout = total_timeout
@@ -237,14 +248,26 @@ class OpenAICompatibleGenerator:
         stop_event: threading.Event | None,
         on_token: TokenCallback | None,
     ) -> str:
-        """One request, model check included, within :attr:`total_timeout`."""
+        """One request, model check included, within :attr:`total_timeout`; its errors carry no secret."""
         try:
             async with asyncio.timeout(self.total_timeout):
                 return await self._stream_answer(body, state, stop_event, on_token)
         except TimeoutError:
             seconds = f"{self.total_timeout:g}"
-            message = f"The server at {self.base_url} did not finish its answer within {seconds} s."
+            message = f"The server at {self._shown_url} did not finish its answer within {seconds} s."
             raise ServerTimeoutError(message) from None
+        except LLMError as exc:
+            raise self._scrubbed(exc) from exc.__cause__
+
+    def _scrubbed(self, exc: LLMError) -> LLMError:
+        """``exc`` with the API key and the address's password replaced by ``***`` in its message and detail."""
+        secrets = [s for s in (self._api_key, urlsplit(self.base_url).password) if s]
+        for secret in secrets:
+            exc.message = exc.message.replace(secret, "***")
+            exc.detail = exc.detail.replace(secret, "***")
+        exc.message = exc.message.replace(self.base_url, self._shown_url)
+        exc.args = (exc.message,)
+        return exc
 
     async def _stream_answer(
         self,
@@ -259,7 +282,7 @@ class OpenAICompatibleGenerator:
             async with self._http().stream("POST", url, json=body) as response:
                 if response.status_code >= 400:
                     await response.aread()
-                    raise _error_for_status(response, self.model_name, self.base_url)
+                    raise _error_for_status(response, self.model_name, self._shown_url)
                 async for line in response.aiter_lines():
                     if not line.startswith("data:"):
                         continue
@@ -276,7 +299,7 @@ class OpenAICompatibleGenerator:
                     if stop_event is not None and stop_event.is_set():
                         raise GenerationStoppedError(state.text, completion_tokens=state.chunks)
         except httpx.HTTPError as exc:
-            raise _error_for_transport(exc, self.base_url) from exc
+            raise _error_for_transport(exc, self._shown_url) from exc
         return state.text
 
     async def _check_model(self) -> None:
@@ -286,9 +309,9 @@ class OpenAICompatibleGenerator:
         try:
             response = await self._http().get(f"{self.base_url}/models")
         except httpx.HTTPError as exc:
-            raise _error_for_transport(exc, self.base_url) from exc
+            raise _error_for_transport(exc, self._shown_url) from exc
         if response.status_code in (401, 403, 429) or response.status_code >= 500:
-            raise _error_for_status(response, self.model_name, self.base_url)
+            raise _error_for_status(response, self.model_name, self._shown_url)
         if response.status_code == 200:
             try:
                 ids = {str(item["id"]) for item in response.json()["data"]}
@@ -296,7 +319,7 @@ class OpenAICompatibleGenerator:
                 ids = set()  # not the standard shape: let the chat request decide
             names = {self.model_name, f"{self.model_name}:latest"}
             if ids and not ids & names:
-                raise UnknownModelError(f"The server at {self.base_url} does not have the model {self.model_name!r}.")
+                raise UnknownModelError(f"The server at {self._shown_url} does not have the model {self.model_name!r}.")
         self._model_checked = True
 
 

@@ -1,0 +1,75 @@
+"""Finding model servers: fake Ollama, LM Studio and llama.cpp servers on loopback, a port that never answers,
+one where nothing listens, and a typed address that wants an API key."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fakeservers import SilentPort, closed_port, fake_llamacpp, fake_lmstudio, fake_ollama, keyed_server
+
+from core.model_servers import ProbeStatus, ServerTarget, custom_target, find_servers, openai_base_url
+
+
+async def test_ollama_lm_studio_and_a_llama_cpp_server_are_found_with_their_models_and_endpoints():
+    with fake_ollama() as ollama, fake_lmstudio() as lmstudio, fake_llamacpp() as llamacpp:
+        targets = [
+            ServerTarget("ollama", "Ollama", ollama.address),
+            ServerTarget("lmstudio", "LM Studio", lmstudio.address),
+            ServerTarget("llamacpp", "llama.cpp server", llamacpp.address),
+        ]
+        found = await find_servers(targets)
+    assert [f.status for f in found] == [ProbeStatus.FOUND] * 3
+    assert found[0].endpoint == f"{ollama.address}/v1"
+    assert found[0].models == ("qwen2.5:3b", "llama3.2:latest")
+    assert found[1].endpoint == f"{lmstudio.address}/v1" and found[1].models == ("gemma-3-4b-it",)
+    assert found[2].models == ("phi-4-mini-instruct-q4_k_m.gguf",) and found[2].context == 8192
+    assert ollama.requests == [("GET", "/api/tags", None)]
+
+
+async def test_a_silent_port_costs_one_timeout_and_a_closed_port_nothing_all_asked_at_once():
+    with SilentPort() as silent, fake_lmstudio() as lmstudio:
+        targets = [
+            ServerTarget("ollama", "Ollama", silent.address),
+            ServerTarget("llamacpp", "llama.cpp server", closed_port()),
+            ServerTarget("lmstudio", "LM Studio", lmstudio.address),
+        ]
+        started = time.monotonic()
+        found = await find_servers(targets, timeout=0.5)
+        took = time.monotonic() - started
+    assert [f.status for f in found] == [ProbeStatus.NO_ANSWER, ProbeStatus.NO_ANSWER, ProbeStatus.FOUND]
+    assert took < 1.4, f"the probes took {took:.2f} s: they were not asked at once, or a timeout was not kept"
+
+
+async def test_a_typed_address_that_wants_a_key_says_so_and_answers_with_the_key_which_the_usual_ports_never_get():
+    with keyed_server("sk-typed-secret") as remote, fake_lmstudio() as local:
+        targets = [ServerTarget("lmstudio", "LM Studio", local.address)]
+        without = await find_servers(targets, extra=[custom_target(remote.address)])
+        with_key = await find_servers(targets, extra=[custom_target(remote.address)], api_key="sk-typed-secret")
+    assert without[1].status is ProbeStatus.NEEDS_KEY
+    assert with_key[1].status is ProbeStatus.FOUND and with_key[1].models == ("gemma-3-4b-it",)
+    assert all(auth is None for _, _, auth in local.requests)
+
+
+async def test_a_typed_address_of_an_ollama_server_is_found_through_its_own_list():
+    with fake_ollama() as ollama:
+        (found,) = await find_servers([], extra=[custom_target(ollama.address.removeprefix("http://"))])
+    assert found.status is ProbeStatus.FOUND and found.endpoint == f"{ollama.address}/v1"
+    assert found.models[0] == "qwen2.5:3b"
+
+
+async def test_something_that_answers_without_a_model_list_is_not_a_model_server():
+    with fake_ollama() as ollama:  # it has no /v1/models: as a llama.cpp server it is not one
+        (found,) = await find_servers([ServerTarget("llamacpp", "llama.cpp server", ollama.address)])
+    assert found.status is ProbeStatus.NOT_A_SERVER
+
+
+@pytest.mark.parametrize("address", ["", "ftp://example.org", "http://", "http://host:99999"])
+def test_a_typed_text_that_is_no_server_address_is_refused_with_an_example(address):
+    with pytest.raises(ValueError, match=r"e\.g\. http://"):
+        custom_target(address)
+
+
+def test_the_openai_base_gets_v1_only_when_the_address_has_no_path():
+    assert openai_base_url("http://h:1/") == "http://h:1/v1"
+    assert openai_base_url("http://h:1/api/v2/") == "http://h:1/api/v2"
