@@ -47,11 +47,11 @@ from core.api_keys import ApiKeyError
 from core.config import ModelSettings, Settings, SettingsError, save_settings
 from core.model_catalog import CatalogModel
 from core.model_library import model_setting
+from gui.api_key_field import ApiKeyField
 from gui.download_feed import DownloadFeed
 from gui.model_page import ModelPage
-from gui.tasks import TaskGroup
-from gui.api_key_field import ApiKeyField
 from gui.model_servers_box import ModelServersBox
+from gui.tasks import TaskGroup
 from gui.theme import error_text_style
 
 __all__ = ["AUTOSTART_AVAILABLE", "SettingsDialog"]

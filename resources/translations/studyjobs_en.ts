@@ -49,6 +49,33 @@
     </message>
 </context>
 <context>
+    <name>ApiKeyField</name>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only for servers that ask for one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API key comes from the environment variable {name}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer has no system keyring (on Linux, no Secret Service is running), so StudyJobs cannot keep an API key safely. Set the environment variable {name} for the worker instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your key is still written in the settings file; once {name} is set, remove it from there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kept in the system keyring ({keyring}), never in the settings file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DaemonBar</name>
     <message>
         <source>Looking for the worker…</source>
@@ -831,6 +858,65 @@ StudyJobs reads {kinds} files.</source>
     </message>
 </context>
 <context>
+    <name>ModelServersBox</name>
+    <message>
+        <source>Model servers found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another address, e.g. http://192.168.0.10:11434</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another server address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Look for servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot look for servers right now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“{address}” is not a server address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking for model servers…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking for model servers failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no model loaded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a model to use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model server answered (Ollama, LM Studio or llama.cpp&apos;s server).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{address} wants an API key: type it below and look again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{address} answered, but not as a model server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{address} did not answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PhaseBars</name>
     <message>
         <source>Saving the text</source>
@@ -932,6 +1018,10 @@ StudyJobs reads {kinds} files.</source>
     </message>
     <message>
         <source>Model name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

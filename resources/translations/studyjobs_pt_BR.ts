@@ -49,6 +49,33 @@
     </message>
 </context>
 <context>
+    <name>ApiKeyField</name>
+    <message>
+        <source>API key</source>
+        <translation>Chave de API</translation>
+    </message>
+    <message>
+        <source>Only for servers that ask for one</source>
+        <translation>Só para servidores que pedem uma</translation>
+    </message>
+    <message>
+        <source>The API key comes from the environment variable {name}.</source>
+        <translation>A chave de API vem da variável de ambiente {name}.</translation>
+    </message>
+    <message>
+        <source>This computer has no system keyring (on Linux, no Secret Service is running), so StudyJobs cannot keep an API key safely. Set the environment variable {name} for the worker instead.</source>
+        <translation>Este computador não tem um chaveiro do sistema (no Linux, nenhum Secret Service está em execução), então o StudyJobs não pode guardar uma chave de API com segurança. Defina a variável de ambiente {name} para o processador em vez disso.</translation>
+    </message>
+    <message>
+        <source>Your key is still written in the settings file; once {name} is set, remove it from there.</source>
+        <translation>Sua chave ainda está escrita no arquivo de configurações; depois de definir {name}, remova-a de lá.</translation>
+    </message>
+    <message>
+        <source>Kept in the system keyring ({keyring}), never in the settings file.</source>
+        <translation>Guardada no chaveiro do sistema ({keyring}), nunca no arquivo de configurações.</translation>
+    </message>
+</context>
+<context>
     <name>DaemonBar</name>
     <message>
         <source>Looking for the worker…</source>
@@ -834,6 +861,65 @@ O StudyJobs lê arquivos {kinds}.</translation>
     </message>
 </context>
 <context>
+    <name>ModelServersBox</name>
+    <message>
+        <source>Model servers found</source>
+        <translation>Servidores de modelo encontrados</translation>
+    </message>
+    <message>
+        <source>Another address, e.g. http://192.168.0.10:11434</source>
+        <translation>Outro endereço, por exemplo http://192.168.0.10:11434</translation>
+    </message>
+    <message>
+        <source>Another server address</source>
+        <translation>Outro endereço de servidor</translation>
+    </message>
+    <message>
+        <source>Look for servers</source>
+        <translation>Procurar servidores</translation>
+    </message>
+    <message>
+        <source>Cannot look for servers right now.</source>
+        <translation>Não é possível procurar servidores agora.</translation>
+    </message>
+    <message>
+        <source>“{address}” is not a server address.</source>
+        <translation>“{address}” não é um endereço de servidor.</translation>
+    </message>
+    <message>
+        <source>Looking for model servers…</source>
+        <translation>Procurando servidores de modelo…</translation>
+    </message>
+    <message>
+        <source>Looking for model servers failed.</source>
+        <translation>A procura por servidores de modelo falhou.</translation>
+    </message>
+    <message>
+        <source>(no model loaded)</source>
+        <translation>(nenhum modelo carregado)</translation>
+    </message>
+    <message>
+        <source>Choose a model to use it.</source>
+        <translation>Escolha um modelo para usá-lo.</translation>
+    </message>
+    <message>
+        <source>No model server answered (Ollama, LM Studio or llama.cpp&apos;s server).</source>
+        <translation>Nenhum servidor de modelo respondeu (Ollama, LM Studio ou o servidor do llama.cpp).</translation>
+    </message>
+    <message>
+        <source>{address} wants an API key: type it below and look again.</source>
+        <translation>{address} pede uma chave de API: digite-a abaixo e procure de novo.</translation>
+    </message>
+    <message>
+        <source>{address} answered, but not as a model server.</source>
+        <translation>{address} respondeu, mas não como um servidor de modelo.</translation>
+    </message>
+    <message>
+        <source>{address} did not answer.</source>
+        <translation>{address} não respondeu.</translation>
+    </message>
+</context>
+<context>
     <name>PhaseBars</name>
     <message>
         <source>Saving the text</source>
@@ -936,6 +1022,10 @@ O StudyJobs lê arquivos {kinds}.</translation>
     <message>
         <source>Model name</source>
         <translation>Nome do modelo</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>Chave de API</translation>
     </message>
     <message>
         <source>Test connection</source>
