@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import qasync
+from guidaemon import write_tiny_model
 from jobtesting import async_wait_for
 from PySide6.QtWidgets import QApplication
 
@@ -30,6 +31,12 @@ from core.store import JobStore
 from gui.main_window import MainWindow
 
 Run = Callable[..., Any]
+
+
+@pytest.fixture(scope="session")
+def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The suite's tiny deterministic model, written once per session by a subprocess (no ``daemon`` import here)."""
+    return write_tiny_model(tmp_path_factory.mktemp("tiny-model") / "tiny.gguf")
 
 
 @pytest.fixture

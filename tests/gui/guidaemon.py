@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
@@ -29,23 +30,42 @@ def write_tiny_model(path: Path) -> Path:
     return path
 
 
-def write_settings(data: Path, output: Path, *, language: str, model: Path) -> None:
-    """The ``settings.toml`` the daemon and the CLI read from ``data``: ``language`` and the GGUF ``model``."""
-    doc = {
+def write_settings(
+    data: Path, output: Path, *, language: str = "en", model: Path, stale_after: float | None = 5.0
+) -> None:
+    """The ``settings.toml`` the daemon and the CLI read from ``data``: ``language`` and the GGUF ``model``.
+
+    ``stale_after`` (seconds; ``None`` keeps the default) is short by default, so a test that stops a worker sees
+    its job come back quickly.
+    """
+    doc: dict[str, Any] = {
         "output_dir": str(output),
         "language": language,
         "hide_to_tray": False,
-        "stale_after": 5.0,
         "model": {"kind": "gguf", "gguf_path": str(model), "n_threads": 1},
     }
+    if stale_after is not None:
+        doc["stale_after"] = stale_after
     (data / "settings.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
 
 
-def environment(data: Path) -> dict[str, str]:
-    """This process's environment without ``STUDYJOBS_*`` knobs, pointed at ``data``."""
+def environment(data: Path, **extra: str) -> dict[str, str]:
+    """This process's environment without ``STUDYJOBS_*`` knobs, pointed at ``data``, plus ``extra``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("STUDYJOBS_")}
-    env.update({ENV_DATA_DIR: str(data), "PYTHONPATH": str(ROOT)})
+    env.update({ENV_DATA_DIR: str(data), "PYTHONPATH": str(ROOT), **extra})
     return env
+
+
+def stop_process(process: subprocess.Popen[Any] | None) -> None:
+    """Stop ``process`` if it still runs: SIGTERM and wait, SIGKILL only if it has not stopped after 15 s."""
+    if process is None or process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
 
 
 def studyjobs(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -83,12 +103,4 @@ class DaemonProcess:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        stop_process(self.process)

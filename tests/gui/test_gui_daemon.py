@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import tomli_w
+from guidaemon import environment, stop_process, write_settings
 from PySide6.QtCore import QObject, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from sqlalchemy import select
@@ -48,56 +48,20 @@ INGEST_MESSAGES = ("Reading", "Cleaning", "Saving…")
 GENERATE_MESSAGES = ("Loading the language model", "Planning the study guide", "Writing section", "Saving the study")
 
 
-@pytest.fixture(scope="session")
-def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny deterministic model, written by a subprocess (the GUI tests never import the daemon)."""
-    path = tmp_path_factory.mktemp("tiny-model") / "tiny.gguf"
-    code = (
-        "import sys, pathlib; from daemon.llm.testing import write_tiny_model; "
-        "write_tiny_model(pathlib.Path(sys.argv[1]))"
-    )
-    subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, check=True, timeout=120)
-    return path
-
-
-def _write_settings(data: Path, output: Path, model: Path) -> None:
-    doc = {
-        "output_dir": str(output),
-        "language": "en",
-        "hide_to_tray": False,
-        "stale_after": 5.0,
-        "model": {"kind": "gguf", "gguf_path": str(model), "n_threads": 1},
-    }
-    (data / "settings.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
-
-
-def _daemon_env(data: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("STUDYJOBS_")}
-    env.update({ENV_DATA_DIR: str(data), "PYTHONPATH": str(ROOT), **extra})
-    return env
-
-
 @pytest.fixture
 def settings(settings: Settings, tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     """The conftest's temp data folder, with a ``settings.toml`` the daemon reads too (the tiny model)."""
     monkeypatch.delenv(ENV_DAEMON_COMMAND, raising=False)
-    _write_settings(settings.data_dir, settings.output_dir, tiny_gguf)
+    write_settings(settings.data_dir, settings.output_dir, model=tiny_gguf)
     return load_settings(env={ENV_DATA_DIR: str(settings.data_dir)})
 
 
 @pytest.fixture
 def launcher(settings: Settings) -> Iterator[DaemonLauncher]:
     """The window's launcher with its normal command; the daemon it started is stopped (SIGTERM, wait) after."""
-    launcher = DaemonLauncher(None, log_dir=settings.log_dir, env=_daemon_env(settings.data_dir))
+    launcher = DaemonLauncher(None, log_dir=settings.log_dir, env=environment(settings.data_dir))
     yield launcher
-    process = launcher.process
-    if process is not None and process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+    stop_process(launcher.process)
 
 
 def _parent_pid(pid: int) -> int:
@@ -286,10 +250,10 @@ def _stop_daemon_of(data: Path) -> None:
 def test_the_app_quits_in_under_two_seconds_while_its_daemon_runs_a_real_job(tmp_path, tiny_gguf):
     data, output = tmp_path / "data", tmp_path / "guides"
     data.mkdir()
-    _write_settings(data, output, tiny_gguf)
+    write_settings(data, output, model=tiny_gguf)
     source = tmp_path / "long.txt"
     source.write_text(PARAGRAPH * 200, encoding="utf-8")
-    env = {**_daemon_env(data), "QT_QPA_PLATFORM": "offscreen"}  # the app starts the daemon's normal command
+    env = {**environment(data), "QT_QPA_PLATFORM": "offscreen"}  # the app starts the daemon's normal command
     app = subprocess.Popen([sys.executable, "-m", "gui"], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
 
     async def start_a_job() -> uuid.UUID:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from guidaemon import DaemonProcess, studyjobs, write_settings, write_tiny_model
+from guidaemon import DaemonProcess, studyjobs, write_settings
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
@@ -30,11 +30,6 @@ from gui.tray import Tray
 from tests.daemon.readers.samples import ENGLISH, wrap, write_text_pdf
 
 PAGES = 12
-
-
-@pytest.fixture(scope="session")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_tiny_model(tmp_path_factory.mktemp("tiny-model") / "tiny.gguf")
 
 
 @pytest.fixture
@@ -58,9 +53,9 @@ def _panel_error(window) -> str:
 
 
 def test_a_failure_stored_by_a_portuguese_daemon_reads_in_english_in_the_window_and_the_cli(
-    qapp, english_window, tray, make_window, store, settings, tiny_model, tmp_path, run, wait_until
+    qapp, english_window, tray, make_window, store, settings, tiny_gguf, tmp_path, run, wait_until
 ):
-    write_settings(settings.data_dir, settings.output_dir, language="pt_BR", model=tiny_model)
+    write_settings(settings.data_dir, settings.output_dir, language="pt_BR", model=tiny_gguf)
     fake = tmp_path / "falso.pdf"
     fake.write_text("isto não é um PDF", encoding="utf-8")
     english, portuguese = message("not_a_pdf", "en"), message("not_a_pdf", "pt_BR")
@@ -99,7 +94,7 @@ def test_a_failure_stored_by_a_portuguese_daemon_reads_in_english_in_the_window_
 
     shown = json.loads(studyjobs(settings.data_dir, "show", "--json", str(job_id)).stdout)
     assert (shown["error"], shown["error_code"], shown["error_values"]) == (portuguese, "not_a_pdf", {})
-    write_settings(settings.data_dir, settings.output_dir, language="en", model=tiny_model)
+    write_settings(settings.data_dir, settings.output_dir, language="en", model=tiny_gguf)
     assert english in studyjobs(settings.data_dir, "show", str(job_id)).stdout
     listed = studyjobs(settings.data_dir, "list").stdout
     assert english in listed and portuguese not in listed
@@ -128,9 +123,9 @@ def _pdf(path: Path) -> Path:
 
 
 def test_the_panel_counts_the_pages_and_the_sections_of_a_real_pdf_run_by_the_real_daemon(
-    qapp, english_window, make_window, store, app_db, settings, tiny_model, tmp_path, run, wait_until
+    qapp, english_window, make_window, store, app_db, settings, tiny_gguf, tmp_path, run, wait_until
 ):
-    write_settings(settings.data_dir, settings.output_dir, language="pt_BR", model=tiny_model)
+    write_settings(settings.data_dir, settings.output_dir, language="pt_BR", model=tiny_gguf)
     source = _pdf(tmp_path / "photosynthesis.pdf")
     window = make_window(watch_interval=0.1)
     shown: dict[str, list[str]] = {"ingest": [], "generate": []}

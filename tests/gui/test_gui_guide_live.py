@@ -9,17 +9,13 @@ The daemon is stopped at teardown (SIGTERM, then wait).
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import tomli_w
+from guidaemon import environment, stop_process, write_settings
 from PySide6.QtGui import QTextDocument
 
 from core.config import ENV_DATA_DIR, Settings, load_settings
@@ -32,47 +28,20 @@ PARAGRAPH = (
 )
 
 
-@pytest.fixture(scope="session")
-def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny deterministic model, written by a subprocess (the GUI tests never import the daemon)."""
-    path = tmp_path_factory.mktemp("tiny-model") / "tiny.gguf"
-    code = (
-        "import sys, pathlib; from daemon.llm.testing import write_tiny_model; "
-        "write_tiny_model(pathlib.Path(sys.argv[1]))"
-    )
-    subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, check=True, timeout=120)
-    return path
-
-
 @pytest.fixture
 def settings(settings: Settings, tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     """The conftest's temp data folder, with a ``settings.toml`` the daemon reads too (the tiny model)."""
     monkeypatch.delenv(ENV_DAEMON_COMMAND, raising=False)
-    doc = {
-        "output_dir": str(settings.output_dir),
-        "language": "en",
-        "hide_to_tray": False,
-        "model": {"kind": "gguf", "gguf_path": str(tiny_gguf), "n_threads": 1},
-    }
-    (settings.data_dir / "settings.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
+    write_settings(settings.data_dir, settings.output_dir, model=tiny_gguf, stale_after=None)
     return load_settings(env={ENV_DATA_DIR: str(settings.data_dir)})
 
 
 @pytest.fixture
 def launcher(settings: Settings) -> Iterator[DaemonLauncher]:
     """The window's launcher with its normal command; the daemon it started is stopped (SIGTERM, wait) after."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("STUDYJOBS_")}
-    env.update({ENV_DATA_DIR: str(settings.data_dir), "PYTHONPATH": str(ROOT)})
-    launcher = DaemonLauncher(None, log_dir=settings.log_dir, env=env)
+    launcher = DaemonLauncher(None, log_dir=settings.log_dir, env=environment(settings.data_dir))
     yield launcher
-    process = launcher.process
-    if process is not None and process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+    stop_process(launcher.process)
 
 
 def section_titles(document: QTextDocument) -> list[str]:
