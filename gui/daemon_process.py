@@ -19,11 +19,24 @@ from pathlib import Path
 
 from core.autostart import worker_command
 
-__all__ = ["DEFAULT_COMMAND", "ENV_DAEMON_COMMAND", "DaemonLauncher", "LaunchResult"]
+__all__ = ["DEFAULT_COMMAND", "ENV_DAEMON_COMMAND", "START_LOG_LIMIT", "DaemonLauncher", "LaunchResult"]
 
 log = logging.getLogger(__name__)
 
 _WORKER, _WORKER_ARGS = worker_command()
+START_LOG_LIMIT = 1_000_000
+"""Bytes after which ``daemon-start.log`` is moved to ``daemon-start.log.1`` (one old copy kept) at the next start."""
+
+
+def _keep_small(path: Path) -> None:
+    """Move ``path`` aside to ``<path>.1`` when it has grown past :data:`START_LOG_LIMIT`; never raises."""
+    try:
+        if path.stat().st_size > START_LOG_LIMIT:
+            path.replace(path.with_name(path.name + ".1"))
+    except OSError:
+        pass  # no log yet, or it cannot be moved: the worker still starts
+
+
 DEFAULT_COMMAND: tuple[str, ...] = (_WORKER, *(a for a in _WORKER_ARGS if a != "--autostart"))
 """The worker next to this program, under its watchdog (started again if it crashes): ``python -m daemon.cli daemon
 --watch`` from source, ``studyjobs-worker daemon --watch`` in a bundle (there ``sys.executable`` is the app itself,
@@ -86,6 +99,7 @@ class DaemonLauncher:
             if self.log_dir is not None:
                 self.log_dir.mkdir(parents=True, exist_ok=True)
                 self._log_path = self.log_dir / "daemon-start.log"
+                _keep_small(self._log_path)
                 out = open(self._log_path, "ab")  # noqa: SIM115 - handed to the child, closed below
             self.process = subprocess.Popen(
                 self.command,

@@ -14,7 +14,7 @@ from jobhistory import seed_showcase
 from core.appdb import make_app_store, open_app_database
 from core.config import default_database_url
 from core.workers import register_worker
-from gui.daemon_process import DEFAULT_COMMAND, DaemonLauncher
+from gui.daemon_process import DEFAULT_COMMAND, START_LOG_LIMIT, DaemonLauncher
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -164,3 +164,17 @@ def test_the_status_bar_shows_a_live_worker_and_hides_start(window, app_db, run,
     run(scenario())
     assert "0 of 2" in window.daemon_bar.label.text()
     assert window.daemon_bar.start_button.isHidden()
+
+
+def test_a_start_log_grown_past_its_limit_is_moved_aside_and_a_fresh_one_is_written(tmp_path):
+    log = tmp_path / "daemon-start.log"
+    log.write_bytes(b"old start output\n" * (START_LOG_LIMIT // 17 + 1))
+    launcher = DaemonLauncher([sys.executable, "-c", "print('fresh start')"], log_dir=tmp_path)
+    assert launcher.start().ok
+    assert launcher.process is not None and launcher.process.wait(30) == 0
+    assert (tmp_path / "daemon-start.log.1").stat().st_size > START_LOG_LIMIT
+    assert log.read_text(encoding="utf-8") == "fresh start\n"
+    small = DaemonLauncher([sys.executable, "-c", "print('second start')"], log_dir=tmp_path)
+    assert small.start().ok
+    assert small.process is not None and small.process.wait(30) == 0
+    assert log.read_text(encoding="utf-8") == "fresh start\nsecond start\n"  # a small log is kept and appended to
