@@ -5,8 +5,8 @@ The contract of :func:`download_file`:
 * the bytes go to ``<models>/.partial/<key>.part`` (``key`` from repo, revision and file), with a sidecar
   ``<key>.json`` holding what the first ``HEAD`` said (size, sha256, ETag, commit). A later call — after a
   network drop, a cancel, a ``kill -9`` — resumes from the partial file with ``Range`` and ``If-Range`` (the ETag),
-  so at most the unwritten tail of one chunk is fetched again; a server that ignores the range (``200``) starts
-  the file over;
+  so at most the piece in flight when it stopped (64 KiB) is fetched again; a server that ignores the range
+  (``200``) starts the file over;
 * a branch name as revision is pinned on the first ``HEAD`` to the commit the hub names, so a resumed download
   never mixes two versions of the file;
 * transient failures (network errors, idle reads longer than ``idle_timeout``, ``408``/``429``/``5xx``) are retried
@@ -16,7 +16,7 @@ The contract of :func:`download_file`:
 * the finished file's size and sha256 are checked (the catalog's sha256, else the hub's LFS sha256 for that
   revision); a mismatch deletes the partial file and fails. Only a verified file is renamed (``os.replace``,
   after ``fsync``) to ``<models>/<owner>--<name>/<file>``: nothing unverified is ever in place;
-* ``stop_event`` is checked between chunks and between tries: :class:`DownloadStopped` is raised and the partial
+* ``stop_event`` is checked between pieces and between tries: :class:`DownloadStopped` is raised and the partial
   file stays for a resume (:func:`discard_partial` deletes it).
 
 Blocking; run it on a worker thread. Two calls for the same file at once are not supported (the job id, derived
@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import http.client
 import json
 import os
 import shutil
@@ -36,13 +37,14 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import IO, Any, TypeVar
 
 import certifi
 import httpx
 
 from core import model_downloads
-from daemon.downloads.hub import DownloadError, HubFile, RemoteFile, file_url, head_file, status_error
+from daemon.downloads import transfer
+from daemon.downloads.hub import DownloadError, HubFile, RemoteFile, file_url, head_file, status_error_for
 
 __all__ = [
     "CHUNK_SIZE",
@@ -60,7 +62,10 @@ __all__ = [
 ]
 
 CHUNK_SIZE = 1 << 20
-"""Bytes read and written at a time; a resume fetches at most this much again."""
+"""Progress is reported every this many bytes, and the check reads this much at a time. A resume fetches at most
+this much again: each piece (:data:`daemon.downloads.transfer.BUFFER_SIZE`, 64 KiB) is written as soon as it is
+read."""
+USER_AGENT = "StudyJobs"
 
 SPACE_MARGIN = 256 << 20
 """Free space left on the disk after the download (the system and the database need some)."""
@@ -192,7 +197,7 @@ def fetch_file(
     policy = policy or DownloadPolicy()
     timeout = httpx.Timeout(policy.idle_timeout, connect=policy.connect_timeout)
     owned = client is None
-    http = client or httpx.Client(timeout=timeout, headers={"User-Agent": "StudyJobs"}, verify=_tls_context())
+    http = client or httpx.Client(timeout=timeout, headers={"User-Agent": USER_AGENT}, verify=_tls_context())
     try:
         with _exclusive(partial_path(models_dir, file), stop_event):
             remote = _with_retries(policy, stop_event, lambda: _remote(http, hub_url, models_dir, file))
@@ -204,7 +209,7 @@ def fetch_file(
             fetched = [0]
 
             def one_try() -> None:
-                _fetch(http, url, part, remote.etag, size, policy, stop_event, on_progress, fetched)
+                _fetch(url, part, remote.etag, size, policy, stop_event, on_progress, fetched)
 
             _with_retries(policy, stop_event, one_try)
             return Fetched(part, size, sha256, fetched[0], resumed_from)
@@ -283,7 +288,6 @@ def _with_retries(policy: DownloadPolicy, stop_event: threading.Event, action: C
 
 
 def _fetch(
-    http: httpx.Client,
     url: str,
     part: Path,
     etag: str | None,
@@ -293,36 +297,81 @@ def _fetch(
     on_progress: Progress | None,
     fetched: list[int],
 ) -> None:
-    """One try: fetch the rest of the file into ``part`` (transient errors raise ``DownloadError``)."""
+    """One try: fetch the rest of the file into ``part`` (network failures raise a transient ``DownloadError``; a
+    failing disk raises its ``OSError``)."""
     have = part.stat().st_size if part.exists() else 0
     if have >= size:
         return
-    headers = {"Range": f"bytes={have}-"}
+    headers = {"Range": f"bytes={have}-", "User-Agent": USER_AGENT}
     if have and etag:
         headers["If-Range"] = etag
-    try:
-        with http.stream("GET", url, headers=headers, follow_redirects=True) as response:
-            if response.status_code == 416:
-                part.unlink(missing_ok=True)  # the range is past the file: the partial file is not this file's
-                raise DownloadError("model_network", transient=True, reason="range")
-            if response.status_code >= 400:
-                raise status_error(response)
-            mode = "ab" if response.status_code == 206 else "wb"  # 200: the server sends the whole file again
-            done = have if mode == "ab" else 0
-            with part.open(mode) as out:
-                for chunk in response.iter_bytes():  # as the socket gives them: no copy into chunk-sized buffers
-                    out.write(chunk)
-                    done += len(chunk)
-                    fetched[0] += len(chunk)
-                    if on_progress is not None:
-                        on_progress(done, size)
-                    if stop_event.is_set():
-                        out.flush()
-                        raise DownloadStopped()
-    except httpx.TransportError as error:  # a drop, a timeout, a short body
-        raise DownloadError("model_network", transient=True, reason=type(error).__name__) from error
+    with contextlib.ExitStack() as stack:
+        try:
+            answer = stack.enter_context(
+                transfer.get(
+                    url,
+                    headers,
+                    tls=_tls_context(),
+                    connect_timeout=policy.connect_timeout,
+                    idle_timeout=policy.idle_timeout,
+                )
+            )
+        except (OSError, http.client.HTTPException) as error:  # refused, reset, timed out, a bad answer
+            raise _network_error(error) from error
+        if answer.status == 416:
+            part.unlink(missing_ok=True)  # the range is past the file: the partial file is not this file's
+            raise DownloadError("model_network", transient=True, reason="range")
+        if answer.status >= 400:
+            raise status_error_for(answer.status, answer.headers.get("Retry-After"))
+        mode = "ab" if answer.status == 206 else "wb"  # 200: the server sends the whole file again
+        done = have if mode == "ab" else 0
+        _receive(answer, part, mode, done, size, stop_event, on_progress, fetched)
+
+
+def _network_error(error: BaseException) -> DownloadError:
+    return DownloadError("model_network", transient=True, reason=type(error).__name__)
+
+
+def _receive(
+    answer: transfer.Answer,
+    part: Path,
+    mode: str,
+    done: int,
+    size: int,
+    stop_event: threading.Event,
+    on_progress: Progress | None,
+    fetched: list[int],
+) -> None:
+    """Write the body into ``part`` as it arrives, each piece at once (unbuffered: a ``kill -9`` loses nothing
+    read); report progress every :data:`CHUNK_SIZE` bytes and at the end."""
+    buffer = memoryview(bytearray(transfer.BUFFER_SIZE))
+    reported = done
+    with part.open(mode, buffering=0) as out:
+        while True:
+            try:
+                count = answer.readinto(buffer)
+            except (OSError, http.client.HTTPException) as error:  # a drop, an idle timeout, a short body
+                raise _network_error(error) from error
+            if not count:
+                break
+            _write_all(out, buffer[:count])
+            done += count
+            fetched[0] += count
+            if on_progress is not None and (done - reported >= CHUNK_SIZE or done >= size):
+                on_progress(done, size)
+                reported = done
+            if stop_event.is_set():
+                raise DownloadStopped()
+    if on_progress is not None and done != reported:
+        on_progress(done, size)
     if done < size:
         raise DownloadError("model_network", transient=True, reason="short")
+
+
+def _write_all(out: IO[Any], data: memoryview) -> None:
+    while data:
+        written = out.write(data)
+        data = data[written or 0 :]
 
 
 def _verify(

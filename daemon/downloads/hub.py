@@ -2,7 +2,9 @@
 
 Why ``httpx`` and not ``huggingface_hub``: the hub client resumes but does not check a file's sha256 by default,
 keeps its own cache layout and lock files outside our data folder, and hides the retry and idle-timeout policy
-we must control (and test against a local server). The hub's protocol for one file is small:
+we must control (and test against a local server). ``httpx`` asks the ``HEAD``; the body's ``GET`` is read with the
+standard library's ``http.client`` into a reused buffer (:mod:`daemon.downloads.transfer` says why). The hub's
+protocol for one file is small:
 
 * ``HEAD {hub}/{repo}/resolve/{revision}/{file}`` without following redirects answers (for a Git LFS file) with
   ``X-Linked-Size`` (bytes), ``X-Linked-Etag`` (the file's sha256, quoted) and ``X-Repo-Commit`` (the commit the
@@ -32,6 +34,7 @@ __all__ = [
     "head_file",
     "retry_after_seconds",
     "status_error",
+    "status_error_for",
 ]
 
 TRANSIENT_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
@@ -94,9 +97,13 @@ def retry_after_seconds(value: str | None, *, now: float | None = None) -> float
 
 def status_error(response: httpx.Response) -> DownloadError:
     """The :class:`DownloadError` for an HTTP error answer (plain code; transient ones carry Retry-After)."""
-    status = response.status_code
+    return status_error_for(response.status_code, response.headers.get("Retry-After"))
+
+
+def status_error_for(status: int, retry_after: str | None) -> DownloadError:
+    """:func:`status_error` from the status and the ``Retry-After`` header's text."""
     if status in TRANSIENT_STATUSES:
-        wait = retry_after_seconds(response.headers.get("Retry-After"))
+        wait = retry_after_seconds(retry_after)
         return DownloadError("model_server_busy", transient=True, retry_after=wait, status=status)
     if status in (401, 403):
         return DownloadError("model_forbidden", status=status)

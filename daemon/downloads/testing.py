@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -193,3 +194,20 @@ def _handler(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
             return min(int(match[1]), size)
 
     return Handler
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m daemon.downloads.testing REPO/FILE=PATH …``: serve the files from a process of its own (the
+    benchmark's hub, so that the downloader measured does not share an interpreter with the server). Prints the
+    hub's URL on one line, then serves until its standard input closes."""
+    pairs = [item.split("=", 1) for item in (sys.argv[1:] if argv is None else argv)]
+    with FakeHub({key: Path(path) for key, path in pairs}) as hub:
+        for key in hub.files:
+            hub.sha256(key)
+        print(hub.url, flush=True)
+        sys.stdin.read()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
