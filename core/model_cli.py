@@ -64,6 +64,7 @@ def _state_dict(state: ModelState, language: str) -> dict[str, Any]:
         "name": model.name,
         "size_bytes": model.size_bytes or model.approx_bytes,
         "ram_needed": state.ram_needed,
+        "context": state.n_ctx,
         "fits": state.fits,
         "languages": list(model.languages),
         "licence": model.licence,

@@ -13,16 +13,14 @@ Pure functions and async store calls; safe from any thread (the store's calls fr
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psutil  # type: ignore[import-untyped]
-
 from core.config import ModelSettings, Settings
+from core.memory import MemoryStatus, memory_status
 from core.model_catalog import CATALOG_PATH, CatalogModel, load_catalog
 from core.model_downloads import (
     DOWNLOAD_KIND,
@@ -32,6 +30,7 @@ from core.model_downloads import (
     models_dir,
     remove_model_files,
 )
+from core.model_fit import fit_model
 
 __all__ = [
     "ENV_CATALOG",
@@ -40,7 +39,6 @@ __all__ = [
     "catalog_entry_for",
     "catalog_path",
     "current_model_id",
-    "default_context",
     "download_jobs",
     "library_catalog",
     "model_setting",
@@ -52,7 +50,6 @@ __all__ = [
 
 ENV_CATALOG = "STUDYJOBS_CATALOG"
 """Replaces the catalog file (tests: a catalog that names the suite's tiny model)."""
-_DEFAULT_CONTEXT = 8192
 _ACTIVE = ("queued", "running")
 
 
@@ -67,18 +64,9 @@ def library_catalog(path: Path | None = None) -> list[CatalogModel]:
     return load_catalog(path or catalog_path())
 
 
-def default_context(path: Path | None = None) -> int:
-    """The context size the catalog's RAM figures are given at (its ``default_context``, else 8,192 tokens)."""
-    try:
-        value = json.loads((path or catalog_path()).read_text(encoding="utf-8")).get("default_context")
-    except (OSError, ValueError, AttributeError):
-        return _DEFAULT_CONTEXT
-    return value if isinstance(value, int) and value > 0 else _DEFAULT_CONTEXT
-
-
 def available_ram() -> int:
-    """Bytes of memory this computer can give a model now (the system's "available" figure)."""
-    return int(psutil.virtual_memory().available)
+    """Bytes of memory this computer can give a model now (:func:`core.memory.memory_status`, cgroups included)."""
+    return memory_status().available
 
 
 @dataclass(frozen=True)
@@ -88,8 +76,9 @@ class ModelState:
     Attributes:
         model: The catalog entry.
         path: Its downloaded file when it is on this computer, else ``None`` (also for the bundled demo).
-        ram_needed: Bytes of RAM it needs at the catalog's context size.
+        ram_needed: Bytes of RAM it needs at the context it would get (:func:`core.model_fit.fit_model`).
         fits: Whether that is no more than the RAM available.
+        n_ctx: The context it would get: the ``model.context`` setting, else the largest that fits (to 8,192).
         job: Its download job row (any status), or ``None``.
         in_use: Whether the model setting names it.
     """
@@ -100,6 +89,7 @@ class ModelState:
     fits: bool
     job: Any | None
     in_use: bool
+    n_ctx: int = 0
 
     @property
     def downloading(self) -> bool:
@@ -156,20 +146,19 @@ def model_states(
     jobs: dict[str, Any] | None = None,
     *,
     ram: int | None = None,
-    n_ctx: int | None = None,
 ) -> list[ModelState]:
     """Each catalog entry's :class:`ModelState` (``jobs`` from :func:`download_jobs`; ``ram``: the memory
-    available, measured when not given; ``n_ctx``: the context the RAM is counted at, the catalog's by default)."""
-    ram = available_ram() if ram is None else ram
-    n_ctx = n_ctx or default_context()
+    available, measured when not given). Fit and context as the worker decides them (:func:`fit_model` with the
+    ``model.context`` setting)."""
+    memory = memory_status() if ram is None else MemoryStatus(ram, ram)
     in_use = current_model_id(settings, catalog)
     states = []
     for model in catalog:
         installed = None if model.bundled else _installed(settings, model)
         path = installed if installed is not None and installed.is_file() else None
-        needed = model.ram_needed(min(n_ctx, model.context_length))
+        fit = fit_model(model, context=settings.model.context, memory=memory)
         job = (jobs or {}).get(model.id)
-        states.append(ModelState(model, path, needed, needed <= ram, job, model.id == in_use))
+        states.append(ModelState(model, path, fit.needed, fit.fits, job, model.id == in_use, fit.n_ctx))
     return states
 
 

@@ -12,6 +12,7 @@ from core.config import ModelSettings, Settings
 from core.guide_time import guide_seconds, measured_speeds
 from core.model_catalog import load_catalog
 from core.model_downloads import partial_path
+from core.model_fit import DAEMON_N_BATCH, MIN_CONTEXT
 from core.model_library import (
     catalog_entry_for,
     catalog_path,
@@ -41,9 +42,12 @@ def test_each_entry_fits_or_not_by_its_ram_and_the_first_download_that_fits_is_r
     roomy = model_states(settings, catalog, ram=64 * GB)
     assert all(state.fits for state in roomy)
     assert recommended(roomy) is not None and recommended(roomy).model.id == catalog[1].id  # type: ignore[union-attr]
-    tight = model_states(settings, catalog, ram=catalog[1].ram_needed(8192))
-    assert tight[0].fits and tight[1].fits and not tight[2].fits  # the demo fits nearly anywhere
-    too_small = model_states(settings, catalog, ram=catalog[1].ram_needed(8192) - 1)
+    assert all(state.n_ctx == min(8192, state.model.context_length) for state in roomy)
+    smallest = catalog[1].ram_needed(MIN_CONTEXT, DAEMON_N_BATCH)  # the smallest download, at the smallest context
+    tight = model_states(settings, catalog, ram=smallest)
+    assert tight[0].fits and tight[1].fits and tight[1].n_ctx == MIN_CONTEXT  # the demo fits nearly anywhere
+    assert recommended(tight) is not None and recommended(tight).model.id == catalog[1].id  # type: ignore[union-attr]
+    too_small = model_states(settings, catalog, ram=smallest - 1)
     assert too_small[0].fits and not any(state.fits for state in too_small[1:])
     assert recommended(too_small) is None
 
