@@ -366,7 +366,8 @@ class MainWindow(QMainWindow):
         old, self.settings = self.settings, settings
         if self.settings_dialog is not None and self.settings_dialog.model_page is not None:
             self.settings_dialog.model_page.set_settings(settings)
-        self.worker_controls.restart.settings_saved(old, settings)
+        key_changed = self.settings_dialog is not None and self.settings_dialog.api_key_changed
+        self.worker_controls.restart.settings_saved(old, settings, also=["api_key"] if key_changed else [])
         if self.tray is not None:
             self.tray.notifications = settings.notifications
 

@@ -212,6 +212,8 @@ class SettingsDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         outer.addWidget(self.buttons)
         self._searched_once = False
+        self.api_key_changed = False
+        """Whether the last Save stored a new API key (the worker reads it when it starts)."""
         self._update_model_fields()
 
     def _check_kind(self, model: ModelSettings) -> None:
@@ -290,7 +292,7 @@ class SettingsDialog(QDialog):
                 elif autostart.status() is autostart.AutostartStatus.ENABLED:
                     autostart.disable()
             if settings.model.kind == "http":
-                self.api_key.save(settings.model.endpoint)
+                self.api_key_changed = self.api_key.save(settings.model.endpoint)
             save_settings(settings)
         except (SettingsError, OSError, ValueError, ApiKeyError) as exc:
             self.error.setText(str(exc))

@@ -13,6 +13,8 @@ UI thread only; the queries run on the window's task group.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
 
@@ -57,9 +59,12 @@ class WorkerRestart(QObject):
         self.stop_now_button: QAbstractButton | None = None
         self.wait_button: QAbstractButton | None = None
 
-    def settings_saved(self, old: Settings, new: Settings) -> list[str]:
-        """React to a saved change; returns the worker settings that changed (nothing is done when none did)."""
-        changed = worker_settings_changed(old, new)
+    def settings_saved(self, old: Settings, new: Settings, *, also: Sequence[str] = ()) -> list[str]:
+        """React to a saved change; returns the worker settings that changed (nothing is done when none did).
+
+        ``also`` names changes the worker reads from elsewhere than the settings (``"api_key"``: the keyring).
+        """
+        changed = worker_settings_changed(old, new) + list(also)
         if changed:
             moved = any(name in CONNECTION_SETTINGS for name in changed)
             self.tasks.start(self._restart(moved=moved), name="worker-restart")

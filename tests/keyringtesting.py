@@ -1,8 +1,9 @@
 """Keyring backends for the tests: never the developer's own keyring.
 
 :class:`MemoryKeyring` keeps passwords in a dict (set it with ``keyring.set_keyring`` through the ``memory_keyring``
-fixture). :class:`FileKeyring` keeps them in the JSON file named by ``STUDYJOBS_TEST_KEYRING_FILE``, for a worker
-process started by a test (``PYTHON_KEYRING_BACKEND=keyringtesting.FileKeyring``, with ``tests`` on its path).
+fixture). :class:`FileKeyring` keeps them in the JSON file named by ``KEYRINGTESTING_FILE``, for a worker
+process started by a test (``PYTHON_KEYRING_BACKEND=tests.keyringtesting.FileKeyring``, the project folder on its
+path).
 The suite sets ``PYTHON_KEYRING_BACKEND`` to keyring's failing backend (tests/conftest.py), so any other keyring
 use sees "no keyring".
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 from keyring.backend import KeyringBackend
 from keyring.errors import PasswordDeleteError
 
-FILE_VARIABLE = "STUDYJOBS_TEST_KEYRING_FILE"
+FILE_VARIABLE = "KEYRINGTESTING_FILE"
 
 
 class MemoryKeyring(KeyringBackend):

@@ -185,7 +185,8 @@ async def _claim_and_run(runtime: Runtime, kind: str, job_id: uuid.UUID, handler
     except (ExtractionError, LLMError, UserFacingError) as error:
         code = getattr(error, "code", "internal_error")
         values = getattr(error, "values", {})
-        log.warning("%s job %s failed: %s (%s)", kind, job.id, code, error)
+        detail = getattr(error, "detail", "")  # the server's or library's own words, for the log only
+        log.warning("%s job %s failed: %s (%s)%s", kind, job.id, code, error, f"; detail: {detail}" if detail else "")
         await _fail(runtime, job, encode(code, **values), transient=bool(error.transient))
     except Exception as error:
         known = known_failure(error, output_dir=runtime.settings.output_dir)

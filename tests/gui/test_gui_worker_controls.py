@@ -159,3 +159,20 @@ def test_a_worker_moved_to_another_database_is_announced_and_start_is_not_offere
     bar.look()
     run(wait_until(lambda: looks, message="another look"))
     assert bar.label.text() == note and bar.start_button.isHidden()
+
+
+def test_a_new_api_key_alone_asks_the_idle_worker_to_start_again(
+    make_window, app_db, run, settings, wait_until, memory_keyring
+):
+    window = make_window()
+    model = ModelSettings(kind="http", endpoint="https://llm.example.org/v1", model_name="big")
+    window.settings = dataclasses.replace(settings, model=model)
+    worker_id = _worker(app_db, run, running=0)
+    window.open_settings()
+    dialog = window.settings_dialog
+    dialog.api_key.edit.setText("sk-new-key-0042")
+    dialog.api_key.edit.setModified(True)
+    dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert dialog.api_key_changed and window.settings == dataclasses.replace(settings, model=model)
+    run(wait_until(lambda: _is(RESTART_WHEN_IDLE)(app_db, worker_id)))
+    assert memory_keyring.passwords == {("StudyJobs", "https://llm.example.org/v1"): "sk-new-key-0042"}

@@ -197,3 +197,28 @@ async def test_token_estimate_errs_high() -> None:
     generator = OpenAICompatibleGenerator("http://127.0.0.1:9", "m")
     assert await generator.count_tokens("a" * 35) == 10
     assert generator.context_window == 4096
+
+
+async def test_a_refused_key_quoted_back_by_the_server_is_in_neither_the_error_nor_its_detail():
+    import http.server
+
+    from fakeservers import FakeServer
+
+    key = "sk-quoted-back-7731"
+
+    def refuse(handler: http.server.BaseHTTPRequestHandler) -> tuple[int, Any]:
+        sent = handler.headers.get("Authorization") or ""
+        return 401, {"error": {"message": f"Incorrect API key provided: {sent}"}}
+
+    with FakeServer({"/v1/models": refuse}) as server:
+        generator = OpenAICompatibleGenerator(server.address, "m", api_key=key)
+        try:
+            with pytest.raises(UnauthorizedError) as raised:
+                await generator.chat([{"role": "user", "content": "hi"}], max_tokens=4)
+        finally:
+            await generator.aclose()
+    error = raised.value
+    assert server.requests[0][2] == f"Bearer {key}"
+    assert "Incorrect API key provided: Bearer ***" in error.detail
+    for text in (str(error), error.message, error.detail, repr(error.args)):
+        assert key not in text
