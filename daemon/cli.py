@@ -1,4 +1,5 @@
-"""``studyjobs`` — the command line: the store commands of :mod:`core.cli` plus ``daemon``, ``add`` and ``workers``.
+"""``studyjobs`` — the command line: the store commands of :mod:`core.cli` plus ``daemon``, ``add``, ``workers`` and
+``servers`` (:mod:`core.model_servers_cli`).
 
 Exit codes: 0 done; 1 a job failed or the command could not do what was asked; 2 bad settings, arguments or
 files; 3 a worker already holds the data folder (``daemon``) or the database could not be opened.
@@ -61,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
     workers = sub.add_parser("workers", help="the workers that are alive")
     workers.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    servers = sub.add_parser("servers", help="the model servers on this computer (or at an address) and their models")
+    servers.add_argument("--address", action="append", default=[], help="also ask this server (repeatable)")
+    servers.add_argument("--json", action="store_true", help="machine-readable output")
     return parser
 
 
@@ -217,6 +221,12 @@ def _daemon(settings: Settings, args: argparse.Namespace) -> int:
     return code
 
 
+def _servers(settings: Settings, args: argparse.Namespace) -> int:
+    from core.model_servers_cli import servers_command  # httpx and the keyring: only for this command
+
+    return servers_command(settings, args)
+
+
 async def _models(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
     return await models_command(store, settings, args, start_worker=start_daemon_in_background)
 
@@ -226,7 +236,9 @@ COMMANDS: dict[str, store_cli.Command] = {**store_cli.COMMANDS, "add": _add, "wo
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``studyjobs``; returns the exit code."""
-    return store_cli.main(argv, parser=build_parser(), commands=COMMANDS, direct={"daemon": _daemon})
+    return store_cli.main(
+        argv, parser=build_parser(), commands=COMMANDS, direct={"daemon": _daemon, "servers": _servers}
+    )
 
 
 if __name__ == "__main__":

@@ -3,12 +3,19 @@ one where nothing listens, and a typed address that wants an API key."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from fakeservers import SilentPort, closed_port, fake_llamacpp, fake_lmstudio, fake_ollama, keyed_server
 
 from core.model_servers import ProbeStatus, ServerTarget, custom_target, find_servers, openai_base_url
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_ollama_lm_studio_and_a_llama_cpp_server_are_found_with_their_models_and_endpoints():
@@ -73,3 +80,23 @@ def test_a_typed_text_that_is_no_server_address_is_refused_with_an_example(addre
 def test_the_openai_base_gets_v1_only_when_the_address_has_no_path():
     assert openai_base_url("http://h:1/") == "http://h:1/v1"
     assert openai_base_url("http://h:1/api/v2/") == "http://h:1/api/v2"
+
+
+def _servers_cli(tmp_path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STUDYJOBS_")}
+    env.update(STUDYJOBS_DATA_DIR=str(tmp_path / "data"), PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-m", "daemon.cli", "servers", *args]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_servers_command_prints_the_endpoint_and_model_names_the_settings_need(tmp_path):
+    with fake_ollama() as ollama, fake_llamacpp() as llamacpp:
+        shown = _servers_cli(tmp_path, "--address", ollama.address, "--address", llamacpp.address)
+        as_json = _servers_cli(tmp_path, "--json", "--address", llamacpp.address)
+    assert shown.returncode == 0, shown.stderr
+    assert f"{ollama.address}: endpoint = {ollama.address}/v1\n    model_name = qwen2.5:3b\n" in shown.stdout
+    assert "model_name = phi-4-mini-instruct-q4_k_m.gguf" in shown.stdout
+    answers = json.loads(as_json.stdout)
+    assert [a["kind"] for a in answers] == ["ollama", "lmstudio", "llamacpp", "custom"]
+    assert answers[-1]["status"] == "found" and answers[-1]["context"] == 8192
+    assert _servers_cli(tmp_path, "--address", "ftp://nowhere").returncode == 2
