@@ -19,6 +19,7 @@ from core.guide_time import guide_seconds
 from core.model_catalog import CatalogModel
 from core.model_library import ModelState
 from core.progress import eta_seconds
+from gui.catalog_texts import good_for_text
 from gui.texts import eta_text, stored_text
 
 __all__ = ["ModelCard", "download_text", "guide_time_text", "size_text"]
@@ -66,7 +67,7 @@ class ModelCard(QFrame):
         layout.addLayout(head)
         self.facts = QLabel()
         self.facts.setWordWrap(True)
-        self.good_for = QLabel(self.model.good_for)
+        self.good_for = QLabel(good_for_text(self.model))
         self.good_for.setWordWrap(True)
         self.timing = QLabel()
         layout.addWidget(self.facts)

@@ -65,6 +65,7 @@ class ModelControls:
         self.welcome.settings_requested.connect(self.open_model_settings)
         layout.insertWidget(0, self.welcome)
         remember_welcome(settings.data_dir)
+        self.welcome.search_servers()
         return self.welcome
 
     def use_model(self, model: CatalogModel) -> Settings:

@@ -113,6 +113,7 @@ class ModelPage(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(holder)
+        scroll.setMinimumHeight(340)  # two and a half cards at least
         layout.addWidget(scroll, 1)
         self.extra = QVBoxLayout()
         """Room below the catalog for other model sources (a file, a server)."""

@@ -13,6 +13,7 @@ UI thread only; store calls run on the window's task group.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,9 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushBu
 from core.config import Settings
 from core.model_catalog import CatalogError, CatalogModel
 from core.model_library import ModelState, available_ram, library_catalog, model_states, recommended, start_download
+from core.model_servers import DEFAULT_TARGETS, FoundServer, ServerTarget, find_servers
 from core.store import JobStore
+from gui.catalog_texts import good_for_text
 from gui.download_feed import DownloadFeed
 from gui.model_card import download_text, guide_time_text, size_text
 from gui.tasks import TaskGroup
@@ -143,7 +146,7 @@ class WelcomePanel(QFrame):
             size=size_text(model.size_bytes or model.approx_bytes),
             ram=size_text(self.choice.ram_needed),
         )
-        return " ".join(part for part in (text, model.good_for, timing) if part)
+        return " ".join(part for part in (text, good_for_text(model), timing) if part)
 
     def show_servers(self, servers: list[str]) -> None:
         """Name the local model servers found (``"Ollama at http://127.0.0.1:11434"`` …); hidden when none."""
@@ -156,6 +159,14 @@ class WelcomePanel(QFrame):
             else ""
         )
         self.servers.setVisible(bool(servers))
+
+    def search_servers(self, targets: Sequence[ServerTarget] = DEFAULT_TARGETS) -> None:
+        """Look for local model servers (Ollama, LM Studio, llama.cpp's) and name those that answer."""
+        self.tasks.start(self._search(targets), name="welcome-servers")
+
+    async def _search(self, targets: Sequence[ServerTarget]) -> None:
+        found = await find_servers(targets)
+        self.show_servers([_server_words(server) for server in found if server.found])
 
     def download(self) -> None:
         """Start the recommended model's download (the window stays usable; the bar follows it)."""
@@ -195,3 +206,9 @@ class WelcomePanel(QFrame):
         if job is not None and job.status in ("failed", "cancelled"):
             self.download_button.setText(QCoreApplication.translate("WelcomePanel", "Try again"))
         self.use_button.setVisible(done)
+
+
+def _server_words(server: FoundServer) -> str:
+    """``"Ollama (qwen2.5:3b, llama3.2)"``: the server's name and its first models."""
+    models = ", ".join(server.models[:3]) + (", …" if len(server.models) > 3 else "")
+    return f"{server.target.name} ({models})" if models else server.target.name

@@ -76,6 +76,33 @@
     </message>
 </context>
 <context>
+    <name>Catalog</name>
+    <message>
+        <source>Trying StudyJobs without a download: it works offline, but its guides are short and often wrong.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Laptops with 8 GB of RAM: clear guides in Portuguese and English at a good speed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Laptops with 8 GB of RAM: Portuguese is one of its officially supported languages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Computers with 8 GB of RAM or more: fluent Portuguese and careful summaries of long texts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Structured guides with questions and exercises, best in English; needs more RAM for long contexts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Computers with 16 GB of RAM: the best guides of this list, slower on a laptop.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DaemonBar</name>
     <message>
         <source>Looking for the worker…</source>

@@ -76,6 +76,33 @@
     </message>
 </context>
 <context>
+    <name>Catalog</name>
+    <message>
+        <source>Trying StudyJobs without a download: it works offline, but its guides are short and often wrong.</source>
+        <translation>Para experimentar o StudyJobs sem baixar nada: funciona sem internet, mas seus guias são curtos e muitas vezes errados.</translation>
+    </message>
+    <message>
+        <source>Laptops with 8 GB of RAM: clear guides in Portuguese and English at a good speed.</source>
+        <translation>Notebooks com 8 GB de RAM: guias claros em português e inglês, com boa velocidade.</translation>
+    </message>
+    <message>
+        <source>Laptops with 8 GB of RAM: Portuguese is one of its officially supported languages.</source>
+        <translation>Notebooks com 8 GB de RAM: o português é um dos idiomas que ele suporta oficialmente.</translation>
+    </message>
+    <message>
+        <source>Computers with 8 GB of RAM or more: fluent Portuguese and careful summaries of long texts.</source>
+        <translation>Computadores com 8 GB de RAM ou mais: português fluente e resumos cuidadosos de textos longos.</translation>
+    </message>
+    <message>
+        <source>Structured guides with questions and exercises, best in English; needs more RAM for long contexts.</source>
+        <translation>Guias estruturados com perguntas e exercícios, melhores em inglês; precisa de mais RAM para contextos longos.</translation>
+    </message>
+    <message>
+        <source>Computers with 16 GB of RAM: the best guides of this list, slower on a laptop.</source>
+        <translation>Computadores com 16 GB de RAM: os melhores guias desta lista, mais lento em um notebook.</translation>
+    </message>
+</context>
+<context>
     <name>DaemonBar</name>
     <message>
         <source>Looking for the worker…</source>

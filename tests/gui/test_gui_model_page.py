@@ -7,7 +7,11 @@ succeed), as the daemon makes them; ``test_gui_model_download_live.py`` runs the
 from __future__ import annotations
 
 import dataclasses
+import json
+import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +19,11 @@ import pytest
 from modelcatalog import TINY_ID, TINY_NAME, write_test_catalog
 
 from core.config import Settings, load_settings
+from core.model_catalog import load_catalog
 from core.model_downloads import installed_path, models_dir, partial_path
 from core.model_library import download_jobs, model_setting
+from core.model_servers import ServerTarget
+from gui.catalog_texts import good_for_text
 from gui.i18n import install_translations
 from gui.model_page import ModelPage
 from gui.settings_dialog import SettingsDialog
@@ -176,3 +183,70 @@ def test_using_the_downloaded_model_from_the_welcome_saves_it(
     panel.use_button.click()
     assert window.settings == dataclasses.replace(settings, model=model_setting(settings, panel.choice.model))
     assert not panel.isVisible()
+
+
+class _Ollama(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # Ollama's model list
+        body = json.dumps({"models": [{"name": "qwen2.5:3b"}, {"name": "llama3.2"}]}).encode()
+        status = 200 if self.path == "/api/tags" else 404
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body) if status == 200 else 0))
+        self.end_headers()
+        if status == 200:
+            self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def ollama() -> Iterator[str]:
+    """An Ollama-like server on 127.0.0.1 (its model list only)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Ollama)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+def test_the_welcome_names_a_local_model_server_that_answers(
+    qtbot: Any, window: Any, settings: Settings, ollama: str, run: Any, wait_until: Any
+) -> None:
+    panel = WelcomePanel(settings, window.store, window.tasks, window.models.feed)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.search_servers(
+        [ServerTarget("ollama", "Ollama", ollama), ServerTarget("llamacpp", "llama.cpp", "http://127.0.0.1:9")]
+    )
+    run(wait_until(lambda: panel.servers.isVisible(), message="the server named"))
+    assert "Ollama (qwen2.5:3b, llama3.2)" in panel.servers.text() and "llama.cpp" not in panel.servers.text()
+
+
+def test_the_model_page_and_the_welcome_speak_portuguese(
+    qapp: Any, qtbot: Any, window: Any, settings: Settings
+) -> None:
+    install_translations(qapp, "pt_BR")
+    try:
+        page = ModelPage(settings, window.store, window.tasks, window.models.feed, ram=3 * GB)
+        panel = WelcomePanel(settings, window.store, window.tasks, window.models.feed, ram=64 * GB)
+        qtbot.addWidget(page)
+        qtbot.addWidget(panel)
+        qwen = page.card("qwen2.5-3b-instruct-q4_k_m")
+        assert (
+            "Cabe neste computador" in qwen.badges.text() and "2,1 GB · precisa de 2,6 GB de RAM" in qwen.facts.text()
+        )
+        assert qwen.buttons["download"].text() == "Baixar" and "Um guia de 50 páginas" in qwen.timing.text()
+        assert "Grande demais" in page.card("phi-3.5-mini-instruct-q4_k_m").badges.text()
+        assert page.current.text() == "Modelo em uso: SmolLM2 135M (demo)"
+        assert panel.offer.text().startswith("Recomendado para este computador: Qwen2.5 3B Instruct")
+        assert "Notebooks com 8 GB de RAM: guias claros" in panel.offer.text()
+        for model in load_catalog():  # every catalog line has its Portuguese
+            assert good_for_text(model) != model.good_for
+            assert page.card(model.id).good_for.text() == good_for_text(model)
+    finally:
+        install_translations(qapp, "en")

@@ -1,0 +1,35 @@
+"""The model catalog's "good for" lines in the user's language.
+
+The catalog (``resources/models.json``) is written in English; each of its lines is listed here for ``lupdate``, so
+the ``.ts`` files carry their translations (context ``Catalog``). A line not listed (a catalog edited since) is shown
+as the catalog gives it. UI thread only (after the translator is installed).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from core.model_catalog import CatalogModel
+
+__all__ = ["GOOD_FOR", "good_for_text"]
+
+GOOD_FOR = (
+    QT_TRANSLATE_NOOP(
+        "Catalog", "Trying StudyJobs without a download: it works offline, but its guides are short and often wrong."
+    ),
+    QT_TRANSLATE_NOOP("Catalog", "Laptops with 8 GB of RAM: clear guides in Portuguese and English at a good speed."),
+    QT_TRANSLATE_NOOP("Catalog", "Laptops with 8 GB of RAM: Portuguese is one of its officially supported languages."),
+    QT_TRANSLATE_NOOP(
+        "Catalog", "Computers with 8 GB of RAM or more: fluent Portuguese and careful summaries of long texts."
+    ),
+    QT_TRANSLATE_NOOP(
+        "Catalog", "Structured guides with questions and exercises, best in English; needs more RAM for long contexts."
+    ),
+    QT_TRANSLATE_NOOP("Catalog", "Computers with 16 GB of RAM: the best guides of this list, slower on a laptop."),
+)
+"""The catalog's lines, as ``lupdate`` must see them."""
+
+
+def good_for_text(model: CatalogModel) -> str:
+    """``model``'s "good for" line in the window's language."""
+    return QCoreApplication.translate("Catalog", model.good_for)
