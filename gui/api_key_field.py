@@ -8,6 +8,7 @@ Linux without a Secret Service) — then the field is locked and the note explai
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
@@ -86,6 +87,10 @@ class ApiKeyField(QWidget):
     def key(self) -> str:
         """The key as typed (stripped)."""
         return self.edit.text().strip()
+
+    def environment_key(self) -> str:
+        """The key of ``STUDYJOBS_API_KEY`` (``""`` when unset): it is never put in the field."""
+        return os.environ.get(ENV_API_KEY, "").strip()
 
     def save(self, endpoint: str | None) -> bool:
         """Store the key for ``endpoint`` when it was changed (or the server was); ``True`` when it was stored.

@@ -6,10 +6,10 @@ edits until Save) and emits :attr:`SettingsDialog.saved`, so the worker starts a
 
 Saved with :func:`core.config.save_settings` (values set by an environment variable are shown locked). "Test
 connection" asks ``<endpoint>/models`` with a plain HTTP GET through Qt's network stack (asynchronous, no thread,
-no daemon code). The model servers found on this computer are listed (:class:`gui.model_servers_box.ModelServersBox`);
-choosing one fills the address and the model name. The API key (:class:`gui.api_key_field.ApiKeyField`) goes to the
-system keyring when the settings are saved, never to the file. "Start the worker when I log in" registers the
-worker with the system (core.autostart).
+no daemon code), with the API key typed (or ``STUDYJOBS_API_KEY``) as a bearer token. The model servers found on
+this computer are listed (:class:`gui.model_servers_box.ModelServersBox`); choosing one fills the address and the
+model name. The API key (:class:`gui.api_key_field.ApiKeyField`) goes to the system keyring when the settings are
+saved, never to the file. "Start the worker when I log in" registers the worker with the system (core.autostart).
 Opened with ``open()``; :attr:`SettingsDialog.saved` carries the new settings.
 """
 
@@ -312,6 +312,9 @@ class SettingsDialog(QDialog):
             return
         request = QNetworkRequest(QUrl(f"{endpoint}/models"))
         request.setTransferTimeout(5000)
+        key = self.api_key.key() or self.api_key.environment_key()
+        if key:
+            request.setRawHeader(b"Authorization", f"Bearer {key}".encode())
         self.test_button.setEnabled(False)
         self.test_result.setText(QCoreApplication.translate("SettingsDialog", "Testing…"))
         self.reply = self.network.get(request)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from fakeservers import SilentPort, fake_lmstudio, fake_ollama
+from fakeservers import SilentPort, fake_lmstudio, fake_ollama, keyed_server
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
@@ -110,3 +110,18 @@ def test_with_no_keyring_the_key_field_is_locked_and_says_to_use_the_environment
     dialog.api_key.show_key_of("https://llm.example.org/v1")
     assert "comes from the environment variable STUDYJOBS_API_KEY" in dialog.api_key.note.text()
     assert dialog.api_key.key() == ""  # the variable's value is never put in the field
+
+
+def test_test_connection_sends_the_typed_key_to_a_server_that_wants_one(settings, qtbot, memory_keyring):
+    with keyed_server("sk-typed-for-test-5") as server:
+        dialog = SettingsDialog(settings)
+        qtbot.addWidget(dialog)
+        dialog.http.setChecked(True)
+        dialog.endpoint.setText(f"{server.address}/v1")
+        with qtbot.waitSignal(dialog.connection_tested, timeout=10000) as refused:
+            dialog.test_button.click()
+        dialog.api_key.edit.setText("sk-typed-for-test-5")
+        with qtbot.waitSignal(dialog.connection_tested, timeout=10000) as accepted:
+            dialog.test_button.click()
+    assert refused.args[0] is False and "401" in refused.args[1]
+    assert accepted.args[0] is True
