@@ -349,7 +349,10 @@ class MainWindow(QMainWindow):
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(target.parent)))
 
     def open_settings(self) -> None:
-        """Open the settings dialog (non-modal)."""
+        """Open the settings dialog (non-modal; one at a time)."""
+        if self.settings_dialog is not None:
+            self.settings_dialog.close()
+            self.settings_dialog.deleteLater()
         self.settings_dialog = SettingsDialog(
             self.settings, self, store=self.store, tasks=self.tasks, feed=self.models.feed
         )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
@@ -118,7 +119,10 @@ class ModelPage(QWidget):
         self.extra = QVBoxLayout()
         """Room below the catalog for other model sources (a file, a server)."""
         layout.addLayout(self.extra)
-        feed.changed.connect(lambda _jobs: self.refresh())
+        feed.changed.connect(self._jobs_changed)  # a bound slot: disconnected when the page goes
+        self.refresh()
+
+    def _jobs_changed(self, _jobs: object) -> None:
         self.refresh()
 
     def _states(self) -> list[Any]:
@@ -157,4 +161,5 @@ class ModelPage(QWidget):
     async def _then_refresh(self, call: Any) -> None:
         await call
         self.feed.refresh_now()
-        self.refresh()
+        if shiboken6.isValid(self):  # the dialog may have closed meanwhile
+            self.refresh()

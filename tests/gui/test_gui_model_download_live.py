@@ -47,18 +47,6 @@ TEXT = (
 ) * 6
 
 
-@pytest.fixture(scope="session")
-def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny deterministic model, written by a subprocess."""
-    path = tmp_path_factory.mktemp("tiny-model") / "tiny.gguf"
-    code = (
-        "import sys, pathlib; from daemon.llm.testing import write_tiny_model; "
-        "write_tiny_model(pathlib.Path(sys.argv[1]))"
-    )
-    subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, check=True, timeout=120)
-    return path
-
-
 @pytest.fixture
 def hub_url(tiny_gguf: Path) -> Iterator[str]:
     """The loopback hub's address (the subprocess ends when its stdin closes)."""

@@ -91,6 +91,12 @@ def test_download_shows_a_live_bar_with_bytes_rate_and_time_left_then_cancel_ret
     assert card.status.text().startswith("3.0 MB of 10 MB · 2.0 MB/s · about")
     assert window.models.note.text().startswith("Model download: 30 %")
     assert window.model.rowCount() == 0  # a download is not a document
+    dialog.tabs.setCurrentIndex(1)
+    window.models.note.click()  # the status bar's note opens Settings → Model
+    dialog = window.settings_dialog
+    assert dialog.tabs.currentIndex() == 0 and dialog.model_page is not None
+    card = dialog.model_page.card(TINY_ID)
+    assert card.bar.value() == 300 and not card.buttons["cancel"].isHidden()
     card.buttons["cancel"].click()
     run(wait_until(lambda: not card.buttons["retry"].isHidden(), message="Retry after the Cancel"))
     assert "Retry continues where it stopped" in card.status.text() and not card.buttons["remove"].isHidden()
