@@ -42,12 +42,12 @@ async def test_silent_ports_cost_one_timeout_in_all_and_a_closed_port_nothing_al
             ServerTarget("lmstudio", "LM Studio", lmstudio.address),
         ]
         started = time.monotonic()
-        found = await find_servers(targets, extra=[custom_target(other_silent.address)], timeout=1.0)
+        found = await find_servers(targets, extra=[custom_target(other_silent.address)], timeout=2.0)
         took = time.monotonic() - started
     statuses = [f.status for f in found]
     assert statuses == [ProbeStatus.NO_ANSWER, ProbeStatus.NO_ANSWER, ProbeStatus.FOUND, ProbeStatus.NO_ANSWER]
-    # One after the other, the two silent ports would take 2 s at least.
-    assert 0.9 < took < 1.9, f"the probes took {took:.2f} s: they were not asked at once, or a timeout was not kept"
+    # One after the other, the two silent ports would take 4 s at least (the margin is for a loaded machine).
+    assert 1.9 < took < 3.6, f"the probes took {took:.2f} s: they were not asked at once, or a timeout was not kept"
 
 
 async def test_a_typed_address_that_wants_a_key_says_so_and_answers_with_the_key_which_the_usual_ports_never_get():

@@ -53,7 +53,7 @@ def test_the_servers_found_are_listed_and_choosing_a_model_fills_the_server_and_
             f"LM Studio — {lmstudio.address}/v1",
         ]
         # The silent port held the search for its timeout; the window's loop kept turning meanwhile.
-        assert len(ticks) >= 10, f"the event loop stalled during the search ({len(ticks)} ticks)"
+        assert len(ticks) >= 5, f"the event loop stalled during the search ({len(ticks)} ticks)"
         assert dialog.bundled.isChecked() and not dialog.endpoint.isEnabled()
         item = _model_item(dialog, "llama3.2:latest")
         tree.scrollToItem(item)
