@@ -4,7 +4,8 @@ The worker is a detached process that reads the settings once. When the user sav
 (:data:`WORKER_SETTINGS`), :class:`WorkerRestart` asks every live worker, through its row
 (:func:`core.controls.request_restart`), to start again: ``"idle"`` when none runs a job; when one does, a non-modal
 question lets the user stop that job now (``"now"``: it goes back to the queue without spending an attempt and runs
-again on the new settings) or let it finish first (``"idle"``). The status bar (:meth:`DaemonBar.expect_restart`)
+again on the new settings) or let it finish first (``"idle"``). A worker is busy when its row counts a job and a
+job row is running (its count is only as fresh as its last heartbeat). The status bar (:meth:`DaemonBar.expect_restart`)
 says so until the new worker runs. With no live worker nothing is asked: the next one reads the new settings — and
 when the database or the broker changed, the window starts it at once.
 
@@ -17,10 +18,13 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
+from sqlalchemy import select
 
 from core.config import Settings
 from core.controls import RESTART_NOW, RESTART_WHEN_IDLE, request_restart
 from core.db import AsyncDatabaseManager
+from core.schema import Job
+from core.status import JobStatus
 from core.workers import alive_workers
 from gui.daemon_bar import DaemonBar
 from gui.tasks import TaskGroup
@@ -77,7 +81,7 @@ class WorkerRestart(QObject):
                 self.bar.start_daemon()  # it reads the new settings: the new database and queue
             return
         ids = {w.id for w in alive}
-        if any(w.running for w in alive):
+        if any(w.running for w in alive) and await _a_job_runs(self.db):  # a worker's count lags its last job
             self._ask(ids, moved=moved)
             return
         await self._request(RESTART_WHEN_IDLE, ids, moved=moved, waiting=False)
@@ -120,3 +124,11 @@ class WorkerRestart(QObject):
                 "WorkerRestart", "The worker now uses the new database or queue. Start StudyJobs again to see its jobs."
             )
         self.bar.expect_restart(ids, waiting_for_job=waiting, note=note)
+
+
+async def _a_job_runs(db: AsyncDatabaseManager) -> bool:
+    """Whether any job is running now (a worker row's count is only as fresh as its last heartbeat: a download
+    that has just finished still counts there)."""
+    async with db.get_session_context() as session:
+        found = await session.scalar(select(Job.id).where(Job.status == JobStatus.RUNNING).limit(1))
+    return found is not None

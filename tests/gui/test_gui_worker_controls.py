@@ -11,6 +11,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QToolBar
 
+from core.appdb import make_app_store
 from core.config import ModelSettings
 from core.controls import RESTART_NOW, RESTART_WHEN_IDLE, queue_paused
 from core.workers import list_workers, register_worker, touch_worker, unregister_worker
@@ -23,6 +24,10 @@ def _worker(app_db, run, *, running: int) -> str:
             app_db, host=socket.gethostname(), pid=os.getpid(), version="test", threads=1, broker="sqlite:///q"
         )
         await touch_worker(app_db, worker_id, running=running)
+        store = make_app_store(app_db)
+        for _ in range(running):  # the job rows the worker runs
+            job = await store.enqueue("ingest", title="running.pdf", params={"path": "/docs/running.pdf"})
+            await store.claim(job.id, worker_id=worker_id)
         return worker_id
 
     return run(make())
