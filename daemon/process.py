@@ -23,7 +23,6 @@ import logging
 import os
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import dramatiq
@@ -34,9 +33,8 @@ from core import __version__
 from core.config import Settings
 from core.controls import RESTART_NOW, RESTART_WHEN_IDLE
 from core.logs import configure_logging
-from daemon.brokers import SQLiteBroker, create_broker, sqlite_path_from_url
+from daemon.brokers import JobRows, JobTableBroker, create_broker
 from daemon.lock import EXIT_ALREADY_RUNNING, DataFolderLock, DataFolderLocked
-from daemon.outbox import Outbox
 from daemon.readers.isolated import default_pool as default_reader_pool
 from daemon.runtime import Runtime, install
 from daemon.signals import stop_on_signals
@@ -49,8 +47,8 @@ log = logging.getLogger(__name__)
 GRACE_SECONDS = 7.0
 """How long in-flight jobs get to stop and hand their claims back before the worker is stopped."""
 EMBEDDED_PREFETCH = 32
-"""Messages the embedded daemon may hold at once (at least twice its threads); it claims and acks them half a
-prefetch per transaction. Its queue lives in the data folder that it alone holds, so nobody else could run them."""
+"""Due rows the embedded daemon may hold as messages at once (at least twice its threads); it reads the job table
+again once half of them are done. Holding a row does not claim it: another worker on the file may still take it."""
 
 
 def _backoff_override() -> tuple[float, ...] | None:
@@ -76,9 +74,9 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
             print(str(locked))
         return 0 if autostart else EXIT_ALREADY_RUNNING
     worker_threads = threads or settings.worker_threads
-    shared_file = _shared_store_file(settings)
+    table_queue = _is_table_queue(settings.broker_url)
     options: dict[str, Any]
-    if shared_file is not None:
+    if table_queue:
         prefetch = max(EMBEDDED_PREFETCH, 2 * worker_threads)
         options = {"claim_batch": prefetch // 2}
     else:
@@ -94,16 +92,17 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         runtime = Runtime(settings, backoff=_backoff_override())
         runtime.dispatch = actors.dispatch
         runtime.dispatch_many = actors.dispatch_many
-        # The supervisor installs the outbox's triggers before it registers the worker.
-        if shared_file is not None:
-            runtime.outbox = Outbox(shared_file, actors.QUEUE, tuple(sorted(actors.ACTORS)))
+        if isinstance(broker, JobTableBroker):
+            runtime.rows_are_messages = True
+            runtime.wake_queue = broker.wake
+            broker.taking_jobs = runtime.taking_jobs
         install(runtime)
         supervisor = Supervisor(runtime, version=__version__, threads=worker_threads, **_redispatch_override())
         supervisor.start()
         supervisor.wait_registered()
         # Dramatiq's Redis consumer sleeps up to worker_timeout between polls of an empty queue: keep it short there.
-        # The embedded broker wakes its consumers itself.
-        poll_ms = 100 if isinstance(broker, SQLiteBroker) else 20
+        # The job table's consumers watch the table themselves.
+        poll_ms = 100 if isinstance(broker, JobTableBroker) else 20
         worker = dramatiq.Worker(broker, worker_threads=worker_threads, worker_timeout=poll_ms)
         worker.start()
         default_reader_pool().warm()  # a reader process imports the readers now, not when the first file comes
@@ -111,6 +110,8 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         if loop_thread is None:
             raise RuntimeError("Dramatiq's AsyncIO middleware is not installed on the broker")
         loop_thread.run_coroutine(runtime.start())
+        if isinstance(broker, JobTableBroker):
+            broker.attach(JobRows(runtime.store, loop_thread.loop))  # from now on the due rows are delivered
         # What exists now (modules, the ORM, the broker) lives as long as the process: keep it out of the garbage
         # collector's full passes, which otherwise walk all of it again and again while jobs allocate.
         gc.collect()
@@ -140,14 +141,9 @@ def _wait_for_end(stop: threading.Event, runtime: Runtime, supervisor: Superviso
     return False
 
 
-def _shared_store_file(settings: Settings) -> Path | None:
-    """The file the job store and the SQLite broker share (the embedded default, with its outbox), else ``None``."""
-    try:
-        store_file = sqlite_path_from_url(settings.database_url)
-        queue_file = sqlite_path_from_url(settings.broker_url)
-    except ValueError:
-        return None  # PostgreSQL, or Redis
-    return store_file if queue_file.resolve() == store_file.resolve() else None
+def _is_table_queue(broker_url: str) -> bool:
+    """Whether ``broker_url`` names the embedded queue (the job table, :mod:`daemon.brokers.jobs`)."""
+    return broker_url.partition(":")[0].lower().startswith("sqlite")
 
 
 def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor, loop_thread: object) -> None:
@@ -159,6 +155,8 @@ def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor,
         time.sleep(0.02)
     if runtime.running():
         log.warning("%d job(s) did not stop in time; their leases will expire", len(runtime.running()))
+    if isinstance(worker.broker, JobTableBroker):
+        worker.broker.attach(None)  # the store closes next: read no more rows
     run = getattr(loop_thread, "run_coroutine", None)
     if run is not None:
         try:
@@ -167,8 +165,6 @@ def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor,
             log.warning("closing the runtime failed", exc_info=True)
     worker.stop(timeout=2000)
     default_reader_pool().close()  # its processes end now, not when this process exits or execs itself again
-    close = getattr(worker.broker, "close", None)
-    if close is not None:
-        close()  # unacked messages go back to the queue now, not when their lease runs out
+    worker.broker.close()
     supervisor.stop()
     log.info("worker stopped in %.1f s", time.monotonic() - started)

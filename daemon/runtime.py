@@ -30,7 +30,6 @@ from daemon.llm import ModelChoice, create_generator
 from daemon.llm.base import TextGenerator
 from daemon.llm.hanging import hanging_from_env
 from daemon.llm.sampling import SamplingSettings, catalog_sampling, sampling_from
-from daemon.outbox import Outbox
 
 __all__ = ["RunningJob", "Runtime", "current", "install"]
 
@@ -86,8 +85,11 @@ class Runtime:
         from then on no new job is claimed, and the process exits for its watchdog to start it again."""
         self.dispatch: Callable[[str, uuid.UUID, float], None] = _no_dispatch
         self.dispatch_many: Callable[[list[tuple[str, uuid.UUID]]], None] = self._dispatch_each
-        self.outbox: Outbox | None = None
-        """Set when queued rows write their own messages (the embedded outbox): :meth:`send` has nothing to do."""
+        self.rows_are_messages = False
+        """Set when the broker is the job table itself (:mod:`daemon.brokers.jobs`): a queued row needs no message,
+        the supervisor sends none, and :meth:`send` only wakes the consumers."""
+        self.wake_queue: Callable[[], None] = _nothing
+        """Wakes the job table's consumers (called when PostgreSQL notifies a queued row)."""
         self._sent_at: dict[uuid.UUID, float] = {}
         self._lingering: dict[uuid.UUID, tuple[RunningJob, list[Any]]] = {}
 
@@ -163,7 +165,7 @@ class Runtime:
         """Whether a message may claim its job now: not stopping, the queue not paused, no restart pending.
 
         A message consumed while this is false leaves its row queued (no attempt spent); the supervisor sends it
-        again (or, with the embedded outbox, writes it again) once jobs are taken again.
+        again once jobs are taken again (the job table's consumers deliver nothing meanwhile and read it again).
         """
         return not (self.stopping.is_set() or self.paused.is_set() or self.restart is not None)
 
@@ -172,11 +174,11 @@ class Runtime:
     def send(self, kind: str, job_id: uuid.UUID, delay: float = 0.0) -> None:
         """Send the broker message of ``job_id`` and remember when, so the sweep does not send it a second one.
 
-        With the embedded outbox the transaction that queued the row has already written its message: nothing to do.
+        When the job table is the queue the row is the message: this only wakes the consumers, and remembers nothing.
         """
-        if self.outbox is not None:
-            return
         self.dispatch(kind, job_id, delay)
+        if self.rows_are_messages:
+            return
         with self._lock:
             self._sent_at[job_id] = time.monotonic() + delay
 
@@ -242,6 +244,10 @@ class Runtime:
             task = job.task
             if task is not None:
                 task.get_loop().call_soon_threadsafe(task.cancel)
+
+
+def _nothing() -> None:
+    return None
 
 
 def _no_dispatch(kind: str, job_id: uuid.UUID, delay: float = 0.0) -> None:

@@ -9,16 +9,16 @@ so a live job's lease never lapses. Each tick it may:
   is seen (SQLite ``data_version``) or notified (PostgreSQL ``LISTEN``; polled every ``poll_every`` while no
   listening connection is open), looking only at rows newer than the last seen (a row committed late, behind
   that mark, waits for the next full pass); and once a second the oldest due rows (requeued rows, retries whose
-  time has come, rows released at a shutdown, lost messages). With the embedded outbox
-  (:mod:`daemon.outbox`) every queued row writes its own message, and the supervisor only installs the triggers
-  and, once a second, writes the messages of due rows that have none;
+  time has come, rows released at a shutdown, lost messages). When the job table is the queue
+  (:mod:`daemon.brokers.jobs`) a queued row is its own message and nothing is dispatched (on PostgreSQL a
+  notification only wakes the table's consumers);
 * reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons;
 * apply the running jobs' time limits (every :data:`LIMITS_EVERY`, :mod:`daemon.limits`): a lease renewed here
   does not keep a stuck job alive for ever;
 * read the switches that concern this worker (every :data:`CONTROLS_EVERY`, :mod:`core.controls`): the queue
   paused, or a restart asked of it. Either one stops the taking of jobs (:meth:`Runtime.taking_jobs`) and the
   dispatch passes, so a paused queue costs no work per queued row; a message consumed meanwhile leaves its row
-  queued. When the queue is resumed, every due row is sent again at once (the outbox: its lost messages written).
+  queued. When the queue is resumed, every due row is sent again at once (the job table: read again).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import contextlib
 import logging
 import os
 import socket
-import sqlite3
 import threading
 import time
 import uuid
@@ -55,9 +54,7 @@ from core.workers import (
     touch_worker,
     unregister_worker,
 )
-from daemon.brokers.sqlite_schema import connect
 from daemon.limits import LimitWatch
-from daemon.outbox import remove_outbox
 from daemon.runtime import Runtime
 
 __all__ = ["Supervisor"]
@@ -72,8 +69,6 @@ LISTEN_RETRY_EVERY = 5.0
 QUICK_PASS_GAP = 0.02
 """After a quick pass that sent messages, the pause before the next one: rows notified meanwhile go out together, in
 one query and one broker round trip (a lone row is sent at once: the gap follows only a pass that found some)."""
-OUTBOX_BUSY_TIMEOUT_MS = 5_000
-"""How long the outbox repair waits for the file's write lock (it runs again a second later anyway)."""
 CONTROLS_EVERY = 0.25
 """Seconds between looks at the switches (the queue paused, a restart asked): a pause takes effect within this."""
 LIMITS_EVERY = 0.5
@@ -121,7 +116,6 @@ class Supervisor(threading.Thread):
         self._sent: dict[uuid.UUID, tuple[tuple[Any, ...], float]] = {}
         self._newest: Any = None  # the newest created_at of a due row seen: where the quick pass starts
         self._failure: BaseException | None = None
-        self._outbox_conn: sqlite3.Connection | None = None
         self._limits = LimitWatch(runtime, runtime.settings.limits)
 
     def wait_registered(self, timeout: float = 30.0) -> None:
@@ -150,7 +144,6 @@ class Supervisor(threading.Thread):
         backoff = {"backoff": self.runtime.backoff} if self.runtime.backoff is not None else {}
         store = make_app_store(db, stale_after=self.runtime.settings.stale_after, **backoff)  # its retries: the jobs'
         try:
-            await self._prepare_outbox(db)
             await self._register(db)
             await self._read_controls(db)  # a paused queue is paused before the first message is consumed
             self._registered.set()
@@ -159,8 +152,6 @@ class Supervisor(threading.Thread):
             with contextlib.suppress(Exception):
                 await unregister_worker(db, self.worker_id)
             await db.dispose()
-            if self._outbox_conn is not None:
-                self._outbox_conn.close()
 
     async def _register(self, db: AsyncDatabaseManager) -> None:
         self.worker_id = await register_worker(
@@ -175,7 +166,13 @@ class Supervisor(threading.Thread):
 
     async def _loop(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
         woken = asyncio.Event()
-        listener = QueuedJobListener(db, woken.set)
+
+        def notified() -> None:
+            woken.set()
+            self.runtime.wake_queue()
+
+        listener = QueuedJobListener(db, notified)
+        table_queue = self.runtime.rows_are_messages
         next_beat = next_reclaim = next_poll = next_full = next_listen = next_controls = next_limits = 0.0
         version: int | None = None
         try:
@@ -200,11 +197,7 @@ class Supervisor(threading.Thread):
                         next_reclaim = now + self.reclaim_every
                         await self._reclaim(db, store)
                         next_full = 0.0  # look for what the reclaim requeued
-                    if self._outbox_conn is not None:  # rows write their own messages: only repair
-                        if now >= next_full:
-                            next_full = now + FULL_PASS_EVERY
-                            await self._repair_outbox()
-                    else:
+                    if not table_queue:
                         current = db.data_version()  # None: no cheap change check on this backend (PostgreSQL)
                         if now >= next_full:
                             next_full = now + FULL_PASS_EVERY
@@ -221,31 +214,11 @@ class Supervisor(threading.Thread):
                             sent = await self._dispatch(store, full=False)
                 except Exception:
                     log.warning("supervisor tick failed; retrying", exc_info=True)
-                polling = version is None and self._outbox_conn is None
+                polling = version is None and not table_queue
                 await self._pause(woken, listening=listener.listening, polling=polling, burst=sent > 0)
         finally:
             with contextlib.suppress(Exception):
                 await listener.close()
-
-    async def _prepare_outbox(self, db: AsyncDatabaseManager) -> None:
-        """Install the embedded outbox's triggers; or, when this daemon sends its messages elsewhere, remove those
-        an earlier start left in the store's SQLite file (their messages would never be consumed)."""
-        outbox = self.runtime.outbox
-        if outbox is not None:
-            await asyncio.to_thread(outbox.install)
-            self._outbox_conn = connect(outbox.path, OUTBOX_BUSY_TIMEOUT_MS)
-            log.info("embedded outbox: queued %s jobs write their own messages", ", ".join(outbox.kinds))
-        elif db.sqlite_path is not None:
-            await asyncio.to_thread(remove_outbox, db.sqlite_path)
-
-    async def _repair_outbox(self) -> None:
-        """Write the messages of due rows that have none (the outbox's sweep)."""
-        outbox, conn = self.runtime.outbox, self._outbox_conn
-        if outbox is None or conn is None or not self.runtime.taking_jobs():
-            return
-        written = await asyncio.to_thread(outbox.repair, conn, limit=FULL_PASS_ROWS)
-        if written:
-            log.warning("wrote the lost messages of %d queued job(s)", written)
 
     async def _listen(self, listener: QueuedJobListener) -> None:
         try:
@@ -296,6 +269,7 @@ class Supervisor(threading.Thread):
         log.info("the queue is resumed")
         self._sent.clear()
         runtime.forget_all_sent()
+        runtime.wake_queue()
         return True
 
     async def _reclaim(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:

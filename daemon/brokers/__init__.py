@@ -1,7 +1,8 @@
 """The daemon's Dramatiq brokers and the factory that chooses one from a URL.
 
-``sqlite:///path/to/file.db`` (the embedded default, see :mod:`daemon.brokers.sqlite`) or ``redis://…`` /
-``rediss://…`` (Dramatiq's own Redis broker). The factory sits above the concrete brokers, which never import it.
+``sqlite:///…`` (the embedded default: the job store's own table is the queue, see :mod:`daemon.brokers.jobs`)
+or ``redis://…`` / ``rediss://…`` (Dramatiq's own Redis broker). The factory sits above the concrete brokers, which
+never import it.
 Set the broker before any actor module is imported::
 
     dramatiq.set_broker(create_broker(settings.broker_url))
@@ -16,19 +17,11 @@ from urllib.parse import urlsplit, urlunsplit
 from dramatiq.broker import Broker
 from dramatiq.middleware import CurrentMessage, Middleware, ShutdownNotifications
 
+from daemon.brokers.jobs import JobRows, JobTableBroker
 from daemon.brokers.redis import REDIS_SCHEMES, create_redis_broker
-from daemon.brokers.sqlite import DeadLetter, QueueFileUnavailable, SQLiteBroker, sqlite_path_from_url
 from daemon.middleware import JobAsyncIO
 
-__all__ = [
-    "ALLOWED_SCHEMES",
-    "DeadLetter",
-    "QueueFileUnavailable",
-    "SQLiteBroker",
-    "create_broker",
-    "default_middleware",
-    "sqlite_path_from_url",
-]
+__all__ = ["ALLOWED_SCHEMES", "JobRows", "JobTableBroker", "create_broker", "default_middleware"]
 
 ALLOWED_SCHEMES = ("sqlite", *REDIS_SCHEMES)
 
@@ -52,19 +45,19 @@ def create_broker(url: str, *, middleware: list[Middleware] | None = None, **opt
     Nothing is registered globally: call :func:`dramatiq.set_broker` with the result before importing actors.
 
     Args:
-        url: ``sqlite:///relative.db``, ``sqlite:////absolute/file.db`` (``sqlite+aiosqlite:///…`` names the
-            same file), ``redis://…`` or ``rediss://…``.
+        url: ``sqlite:///…`` (any SQLite URL: the job table of the store the daemon attaches, see
+            :meth:`JobTableBroker.attach`), ``redis://…`` or ``rediss://…``.
         middleware: The whole middleware list to use instead of :func:`default_middleware`.
-        **options: Passed on to the broker's class (:class:`SQLiteBroker`: ``lease_seconds``, ``poll_seconds`` …;
+        **options: Passed on to the broker's class (:class:`JobTableBroker`: ``poll_seconds``, ``claim_batch`` …;
             Dramatiq's ``RedisBroker``: ``namespace``, ``heartbeat_timeout`` …).
 
     Raises:
-        ValueError: The URL's scheme is none of ``sqlite``, ``redis``, ``rediss``, or an SQLite URL names no file.
+        ValueError: The URL's scheme is none of ``sqlite``, ``redis``, ``rediss``.
     """
     chosen = default_middleware() if middleware is None else middleware
     scheme = urlsplit(url).scheme.lower() if "://" in url else ""
     if scheme == "sqlite" or scheme.startswith("sqlite+"):
-        return SQLiteBroker(sqlite_path_from_url(url), middleware=chosen, **options)
+        return JobTableBroker(middleware=chosen, **options)
     if scheme in REDIS_SCHEMES:
         return create_redis_broker(url, middleware=chosen, **options)
     raise ValueError(

@@ -290,3 +290,32 @@ async def test_generate_jobs_made_before_parents_existed_get_their_ingest_job_as
     store = make_app_store(manager)
     assert (await store.get(generate_id)).parent_id == ingest_id
     assert (await store.get(ingest_id)).parent_id is None
+
+
+async def test_the_embedded_queues_tables_and_triggers_of_an_earlier_daemon_are_dropped(
+    manager: AsyncDatabaseManager, backend: str
+):
+    if backend != "sqlite":
+        pytest.skip("only an embedded (SQLite) database ever held them")
+    await upgrade(manager, "0006")
+    async with manager.get_session_context() as session:
+        for statement in (
+            "CREATE TABLE dramatiq_messages (id INTEGER PRIMARY KEY, message_id TEXT)",
+            "CREATE TABLE dramatiq_consumers (id TEXT PRIMARY KEY)",
+            "CREATE TABLE dramatiq_dead_messages (id INTEGER PRIMARY KEY)",
+            "CREATE TRIGGER studyjobs_outbox_insert AFTER INSERT ON jobs "
+            "BEGIN INSERT INTO dramatiq_messages (message_id) VALUES (NEW.id); END",
+            "CREATE TRIGGER studyjobs_outbox_requeue AFTER UPDATE OF status ON jobs "
+            "BEGIN INSERT INTO dramatiq_messages (message_id) VALUES (NEW.id); END",
+        ):
+            await session.execute(sa.text(statement))
+    job = await make_app_store(manager).enqueue("ingest")
+
+    assert await upgrade(manager) == head_revision()
+
+    assert not {name for name in await table_names(manager) if name.startswith("dramatiq")}
+    async with manager.get_session_context() as session:
+        triggers = (await session.execute(sa.text("SELECT name FROM sqlite_master WHERE type = 'trigger'"))).all()
+    assert triggers == []
+    assert (await make_app_store(manager).get(job.id)).status == "queued"
+    assert await schema_differences(manager) == []

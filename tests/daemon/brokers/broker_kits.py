@@ -1,6 +1,6 @@
 """Helpers of the broker tests: one ``BrokerKit`` per broker kind, message helpers, child processes.
 
-A kit opens any number of brokers on the same storage (an SQLite file, or a Redis namespace), so a test can play a
+A kit opens any number of brokers on the same storage (a Redis namespace), so a test can play a
 second process, a restart, or a competing consumer; it closes them all at teardown.
 """
 
@@ -23,14 +23,13 @@ from typing import Any
 from dramatiq.broker import Broker, Consumer, MessageProxy
 from dramatiq.message import Message
 
-from daemon.brokers import SQLiteBroker, create_broker
+from daemon.brokers import create_broker
 
 ROOT = Path(__file__).resolve().parents[3]
 CHILD = Path(__file__).with_name("broker_child.py")
 REDIS_URL = os.environ.get("STUDYJOBS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
-#: Short leases so that crash redelivery is observable in a test: 1 s for both kinds.
-SQLITE_OPTIONS: dict[str, Any] = {"lease_seconds": 1.0}
+#: A short heartbeat timeout so that crash redelivery is observable in a test: 1 s.
 REDIS_OPTIONS: dict[str, Any] = {"heartbeat_timeout": 1000, "maintenance_chance": 1_000_000}
 
 
@@ -51,15 +50,12 @@ class BrokerKit:
 
     def dead_letter_count(self, broker: Broker, queue_name: str) -> int:
         """How many messages of ``queue_name`` are dead-lettered."""
-        if isinstance(broker, SQLiteBroker):
-            return len(broker.dead_letters(queue_name))
         return int(broker.client.zcard(f"{self.options['namespace']}:{queue_name}.XQ"))  # type: ignore[attr-defined]
 
     def close(self, broker: Broker) -> None:
-        """Close one broker (SQLite: the file; Redis: its connection pool)."""
+        """Close one broker and its connection pool."""
         broker.close()
-        if not isinstance(broker, SQLiteBroker):
-            broker.client.close()  # type: ignore[attr-defined]
+        broker.client.close()  # type: ignore[attr-defined]
 
     def close_all(self) -> None:
         for broker in self.opened:

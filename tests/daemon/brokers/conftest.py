@@ -1,4 +1,5 @@
-"""Fixtures of the broker tests: a kit per broker kind (an SQLite file, or a Redis namespace of its own).
+"""Fixtures of the broker tests: a Redis namespace of its own per test (the embedded queue, the job table, has its
+own tests in ``test_broker_jobs.py``).
 
 The Redis tests use the machine's server (127.0.0.1:6379, ``STUDYJOBS_TEST_REDIS_URL`` points elsewhere); each
 test gets a unique namespace whose keys are deleted at teardown, so tests may run side by side.
@@ -8,21 +9,15 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis
-from broker_kits import REDIS_OPTIONS, REDIS_URL, SQLITE_OPTIONS, BrokerKit, Child
+from broker_kits import REDIS_OPTIONS, REDIS_URL, BrokerKit, Child
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def kit(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BrokerKit]:
-    """A kit of the broker kind under test; every broker it opened is closed afterwards."""
-    if request.param == "sqlite":
-        made = BrokerKit("sqlite", f"sqlite:///{tmp_path / 'queue.db'}", dict(SQLITE_OPTIONS))
-        yield made
-        made.close_all()
-        return
+@pytest.fixture
+def kit() -> Iterator[BrokerKit]:
+    """A kit of the message broker under test (Redis); every broker it opened is closed afterwards."""
     yield from _redis_kit()
 
 
@@ -46,14 +41,6 @@ def _redis_kit() -> Iterator[BrokerKit]:
 def redis_kit() -> Iterator[BrokerKit]:
     """A Redis kit, for the tests of what only our Redis broker adds."""
     yield from _redis_kit()
-
-
-@pytest.fixture
-def sqlite_kit(tmp_path: Path) -> Iterator[BrokerKit]:
-    """An SQLite kit, for the tests of what only the embedded broker promises."""
-    made = BrokerKit("sqlite", f"sqlite:///{tmp_path / 'queue.db'}", dict(SQLITE_OPTIONS))
-    yield made
-    made.close_all()
 
 
 @pytest.fixture

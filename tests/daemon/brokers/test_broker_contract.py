@@ -1,4 +1,4 @@
-"""The broker contract, run against the embedded SQLite broker and Dramatiq's Redis broker with the same code.
+"""The message broker contract, run against Dramatiq's Redis broker as the daemon configures it.
 
 Enqueue/consume/ack, nack to the dead letters, delays, redelivery after a consumer process is killed (and none while
 it lives), durability across a broker restart, and a real ``dramatiq.Worker`` running actors end to end.

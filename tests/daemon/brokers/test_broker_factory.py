@@ -24,16 +24,16 @@ from dramatiq.middleware import (
     TimeLimit,
 )
 
-from daemon.brokers import SQLiteBroker, create_broker, default_middleware
+from daemon.brokers import JobTableBroker, create_broker, default_middleware
 from daemon.middleware import JobAsyncIO
 
 
-def test_an_sqlite_url_makes_the_embedded_broker_with_our_middleware(tmp_path: Path):
+def test_an_sqlite_url_makes_the_job_table_broker_with_our_middleware(tmp_path: Path):
     broker = create_broker(f"sqlite:///{tmp_path / 'data' / 'jobs.db'}")
     try:
-        assert isinstance(broker, SQLiteBroker)
-        assert broker.path == tmp_path / "data" / "jobs.db"
+        assert isinstance(broker, JobTableBroker)
         assert [type(m) for m in broker.middleware] == [type(m) for m in default_middleware()]
+        assert not (tmp_path / "data").exists(), "the broker opens no file of its own"
     finally:
         broker.close()
 
@@ -124,9 +124,9 @@ def test_the_broker_can_be_set_before_any_actor_module_is_imported(tmp_path: Pat
 def test_the_concrete_brokers_never_import_the_factory():
     graph = grimp.build_graph("daemon", exclude_type_checking_imports=True)
     concrete = {m for m in graph.modules if m.startswith("daemon.brokers.")}
-    assert {"daemon.brokers.sqlite", "daemon.brokers.redis"} <= concrete
+    assert {"daemon.brokers.jobs", "daemon.brokers.redis"} <= concrete
     for module in concrete:
         imported = graph.find_modules_directly_imported_by(module)
         assert "daemon.brokers" not in imported, f"{module} imports the factory"
-        if module.startswith("daemon.brokers.sqlite"):
+        if module == "daemon.brokers.jobs":
             assert not {"daemon.brokers.redis", "redis"} & imported, f"{module} imports Redis"

@@ -142,28 +142,16 @@ def daemon_log(home: DaemonHome) -> str:
     return "\n".join(p.read_text(errors="replace") for p in sorted(folder.glob("*.log*"))) if folder.exists() else ""
 
 
-# -- the embedded broker ------------------------------------------------------------------------------------------
+# -- the embedded queue ------------------------------------------------------------------------------------------
 
 
-def embedded_messages(home: DaemonHome) -> int:
-    """How many messages the embedded broker's table holds."""
+def embedded_queue_leftovers(home: DaemonHome) -> list[str]:
+    """The Dramatiq tables and the triggers of the job store's file, sorted (an embedded database should have none)."""
     with contextlib.closing(sqlite3.connect(home.data_dir / "studyjobs.db", timeout=30)) as conn:
-        return int(conn.execute("SELECT count(*) FROM dramatiq_messages").fetchone()[0])
-
-
-def embedded_triggers(home: DaemonHome) -> int:
-    """How many triggers the job store's file has (the embedded outbox installs them); 0 before the file exists."""
-    path = home.data_dir / "studyjobs.db"
-    if not path.exists():
-        return 0
-    with contextlib.closing(sqlite3.connect(path, timeout=30)) as conn:
-        return int(conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").fetchone()[0])
-
-
-def delete_embedded_messages(home: DaemonHome) -> int:
-    """Delete the embedded broker's waiting (``ready``) messages, as if they were lost; returns how many."""
-    with contextlib.closing(sqlite3.connect(home.data_dir / "studyjobs.db", timeout=30)) as conn, conn:
-        return conn.execute("DELETE FROM dramatiq_messages WHERE state = 'ready'").rowcount
+        rows = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' OR (type = 'table' AND name LIKE 'dramatiq%')"
+        ).fetchall()
+    return sorted(str(row[0]) for row in rows)
 
 
 # -- Redis --------------------------------------------------------------------------------------------------------
@@ -326,19 +314,3 @@ def cancel_when(home: DaemonHome, job_id: uuid.UUID, condition, *, timeout: floa
     """Cancel ``job_id`` the moment ``condition(row)`` holds (polled every 20 ms on one connection); returns the
     row that met the condition."""
     return run(_cancel_when(database_url_of(home), job_id, condition, timeout))
-
-
-def send_messages(broker_url: str, kind: str, job_id: uuid.UUID, copies: int = 1) -> None:
-    """Send ``copies`` extra actor messages for ``job_id`` through a broker of our own (as a second sender would)."""
-    from dramatiq import Message
-
-    from daemon.brokers import create_broker
-
-    broker = create_broker(broker_url, middleware=[])
-    try:
-        for _ in range(copies):
-            broker.enqueue(Message(queue_name="studyjobs", actor_name=kind, args=(str(job_id),), kwargs={}, options={}))
-    finally:
-        close = getattr(broker, "close", None)
-        if close is not None:
-            close()

@@ -1,11 +1,14 @@
-"""The daemon under faults, embedded mode: kill -9 at random moments, lost and duplicated broker messages, a job
-longer than its lease, and the bad-input corpus. Real daemon processes, real documents, the tiny real model."""
+"""The daemon under faults, embedded mode: kill -9 at random moments, a database an earlier daemon left with its
+queue tables, two daemons on one SQLite file, a job longer than its lease, and the bad-input corpus. Real daemon
+processes, real documents, the tiny real model."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
+import sqlite3
 import time
 import uuid
 from pathlib import Path
@@ -15,11 +18,8 @@ from faults import (
     TERMINAL,
     add,
     daemon_log,
-    delete_embedded_messages,
-    embedded_messages,
-    embedded_triggers,
+    embedded_queue_leftovers,
     guide_files,
-    send_messages,
     state,
     wait_ended,
     wait_job,
@@ -29,7 +29,6 @@ from workerhome import DaemonHome, poll
 
 from core.job_ids import generate_job_id_for
 from core.messages import decode, render
-from daemon.outbox import TRIGGERS
 
 FAST = {"STUDYJOBS_BACKOFF": "0.5,0.5", "STUDYJOBS_REDISPATCH_AFTER": "2"}
 
@@ -89,35 +88,66 @@ def test_kill_9_at_random_moments_leaves_every_job_done_exactly_once_with_one_gu
     assert daemon.poll() is None
 
 
-def test_a_lost_broker_message_is_sent_again_by_the_sweep_and_its_job_runs(home: DaemonHome, tmp_path: Path):
+def test_a_database_an_earlier_daemon_left_with_its_queue_tables_loses_them_and_its_queued_job_runs(
+    home: DaemonHome, tmp_path: Path
+):
     (short,) = write_documents(tmp_path / "short", 1, prefix="short")
-    first = home.start(**FAST)  # installs the outbox: from now on a queued row writes its own message
-    poll(lambda: embedded_triggers(home) == len(TRIGGERS), what="the outbox's triggers")
+    first = home.start(**FAST)
+    poll(lambda: "started" in daemon_log(home), what="the first daemon")
     first.send_signal(signal.SIGTERM)
     assert first.wait(15) == 0
-    (waiting,) = add(home, short, only_extract=True)  # no daemon: its message waits in the table
-    assert delete_embedded_messages(home) == 1  # ... and is lost
+    with contextlib.closing(sqlite3.connect(home.data_dir / "studyjobs.db")) as conn, conn:
+        conn.executescript(LEFT_BY_AN_EARLIER_DAEMON)
+        conn.execute("UPDATE alembic_version SET version_num = '0006'")
+    assert embedded_queue_leftovers(home) == [
+        "dramatiq_consumers",
+        "dramatiq_dead_messages",
+        "dramatiq_messages",
+        "studyjobs_outbox_insert",
+    ]
+    (waiting,) = add(home, short, only_extract=True)  # no daemon runs: the row waits, with no message anywhere
+
     daemon = home.start(**FAST)
     final = wait_ended(home, [waiting], timeout=60)
     assert final.jobs[waiting].status == "done" and final.jobs[waiting].attempts == 1
+    assert embedded_queue_leftovers(home) == [], "an embedded database holds no queue tables and no triggers"
     assert daemon.poll() is None
 
 
-def test_duplicated_broker_messages_run_each_job_once(home: DaemonHome, tmp_path: Path):
-    (long,) = write_documents(tmp_path / "docs", 1, repeat=20)
-    broker_url = f"sqlite:///{home.data_dir / 'studyjobs.db'}"
-    (ingest,) = add(home, long)
-    home.start("--threads", "2", **FAST)  # migrations and broker tables first; two threads take duplicates at once
-    send_messages(broker_url, "ingest", ingest, copies=2)
-    generate = generate_job_id_for(ingest)
-    wait_job(home, generate, lambda j: j.status == "running", what="the generate job")
-    send_messages(broker_url, "generate", generate, copies=2)  # a second thread is free to take them now
-    poll(lambda: embedded_messages(home) <= 1, what="the duplicates to be consumed")
-    assert wait_job(home, generate, lambda j: True).status == "running"
-    final = wait_ended(home, [ingest, generate], timeout=120)
-    assert (final.jobs[ingest].status, final.jobs[ingest].attempts) == ("done", 1)
-    assert (final.jobs[generate].status, final.jobs[generate].attempts) == ("done", 1)
-    assert len(final.guides) == 1 and len(guide_files(home)) == 1
+LEFT_BY_AN_EARLIER_DAEMON = """
+CREATE TABLE dramatiq_messages (id INTEGER PRIMARY KEY, queue_name TEXT, message_id TEXT, data BLOB,
+    available_at INTEGER, enqueued_at INTEGER);
+CREATE TABLE dramatiq_consumers (id TEXT PRIMARY KEY, seen_at INTEGER);
+CREATE TABLE dramatiq_dead_messages (id INTEGER PRIMARY KEY, data BLOB, error TEXT, dead_at INTEGER);
+CREATE TRIGGER studyjobs_outbox_insert AFTER INSERT ON jobs WHEN NEW.status = 'queued'
+    BEGIN INSERT INTO dramatiq_messages (queue_name, message_id) VALUES ('studyjobs', NEW.id); END;
+"""
+
+
+@pytest.mark.slow
+def test_two_daemons_on_one_sqlite_file_run_every_job_once_and_both_work(home: DaemonHome, tmp_path: Path):
+    _set(home, stale_after=2.0)
+    database = f"sqlite:///{(home.data_dir / 'studyjobs.db').as_posix()}"
+    other = DaemonHome(tmp_path / "other", {**home.settings, "database_url": database})
+    try:
+        first, second = home.start(**FAST), other.start(**FAST)
+        poll(lambda: "started" in daemon_log(home) and "started" in daemon_log(other), what="both daemons")
+        documents = write_documents(tmp_path / "docs", 24, repeat=2)
+        extract_only = add(home, *documents[:20], only_extract=True)
+        guided = add(home, *documents[20:])
+        every_job = [*extract_only, *guided, *(generate_job_id_for(j) for j in guided)]
+        final = wait_ended(home, every_job, timeout=180)
+        problems = {
+            str(j): (final.jobs[j].status, final.jobs[j].error) for j in every_job if final.jobs[j].status != "done"
+        }
+        assert not problems, problems
+        assert {final.jobs[j].attempts for j in every_job} == {1}, "no job was claimed twice"
+        assert len(final.guides) == len(guided)
+        workers = {final.jobs[j].worker_id for j in every_job}
+        assert len(workers) == 2, f"only {workers} did work"
+        assert first.poll() is None and second.poll() is None
+    finally:
+        other.stop_all()
 
 
 def test_a_job_running_longer_than_its_lease_is_never_reclaimed_while_its_daemon_lives(

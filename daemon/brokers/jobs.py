@@ -1,0 +1,404 @@
+"""``JobTableBroker``: the job store's own table is the queue (the embedded mode, ``sqlite:///…`` broker URLs).
+
+A queued row that may run now *is* its message: nothing else is written when a job is enqueued, retried, handed
+back or reclaimed, and there is no second table of messages, leases or dead letters. In Dramatiq's terms:
+
+- **Consuming** reads the due rows of the kinds that have an actor (``status = 'queued'`` and ``run_after`` unset
+  or past, oldest first) and builds each one's message from the row: actor = the job's kind, ``args = [job id]``,
+  ``message_id`` = the job id. The actor's first statement is the store's conditional claim (queued → running,
+  :meth:`core.store.JobStore.claim`): that claim is what takes the job, so a row delivered twice (by two workers
+  on one file, or after a hand-back) runs once.
+- **Acks** write nothing: a job's row ends done, failed or cancelled by itself, or goes back to queued. An ack or a
+  nack only frees the consumer's prefetch slot; a requeue (worker shutdown) forgets the messages, whose rows are
+  still queued.
+- **Leases and dead workers**: none of the broker's own. A claimed row has the store's lease (``heartbeat_at``);
+  a dead worker's job is queued again by the supervisor's lease reclaim, and so delivered again.
+- **Delays** are the row's ``run_after`` (the store's retry backoff); :meth:`JobTableBroker.enqueue`'s ``delay``
+  is ignored: the row already says when it may run.
+- **Waiting**: on SQLite a consumer asks ``PRAGMA data_version`` every ``poll_seconds`` (microseconds, no query)
+  and reads the table only after a commit of another connection, when a retry's ``run_after`` comes, or when
+  woken (an ack that frees slots, an :meth:`~JobTableBroker.enqueue` in this process, :meth:`~JobTableBroker.wake`).
+  Without a change counter (PostgreSQL) it reads the table every ``poll_seconds``, backing off to
+  ``idle_poll_seconds`` while nothing comes, and the daemon wakes it from its ``LISTEN`` connection.
+
+The table is read through a :class:`JobRows` attached once the job store exists (the daemon attaches its runtime's
+store after the worker has started); until then, and while ``taking_jobs`` says no (queue paused, worker stopping
+or restarting), consumers deliver nothing and the rows stay queued.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from dramatiq.broker import Broker, Consumer, MessageProxy
+from dramatiq.common import current_millis, q_name
+from dramatiq.errors import QueueNotFound
+from dramatiq.message import Message
+from dramatiq.middleware import Middleware
+from sqlalchemy import func, select
+
+from core.leases import due_condition
+from core.status import JobStatus
+from core.store import JobStore
+from core.types import utcnow
+
+__all__ = ["DueRows", "JobRows", "JobTableBroker"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_POLL_SECONDS = 0.02
+DEFAULT_IDLE_POLL_SECONDS = 1.0
+READ_TIMEOUT = 10.0
+"""Seconds a consumer waits for one read of the table on the store's event loop before it gives up (and looks
+again later)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DueRows:
+    """One read of the table.
+
+    Attributes:
+        jobs: ``(kind, job id)`` of due rows, oldest first.
+        next_due: When the earliest queued row that is not due yet becomes due (``time.time()`` seconds), if any
+            (read only when ``jobs`` did not fill the limit).
+    """
+
+    jobs: list[tuple[str, uuid.UUID]]
+    next_due: float | None
+
+
+class JobRows:
+    """The job table as a consumer reads it: through ``store``, on the event loop the store belongs to.
+
+    Threading: :meth:`due` and :meth:`version` may be called from any thread but the store's loop.
+
+    Args:
+        store: The job store.
+        loop: The running event loop that owns ``store``.
+    """
+
+    def __init__(self, store: JobStore[Any], loop: asyncio.AbstractEventLoop) -> None:
+        self.store = store
+        self.loop = loop
+
+    def version(self) -> int | None:
+        """A number that changes whenever another connection commits (``PRAGMA data_version``); ``None`` when the
+        database has no such counter (PostgreSQL)."""
+        return self.store.db.data_version()
+
+    def due(self, kinds: Sequence[str], limit: int) -> DueRows:
+        """The oldest due rows of ``kinds`` (at most ``limit``), and when the next one comes due."""
+        future = asyncio.run_coroutine_threadsafe(self._due(tuple(kinds), limit), self.loop)
+        try:
+            return future.result(READ_TIMEOUT)
+        except BaseException:
+            future.cancel()
+            raise
+
+    async def _due(self, kinds: tuple[str, ...], limit: int) -> DueRows:
+        m = self.store.model
+        now = utcnow()
+        of_kinds = m.kind.in_(kinds)
+        stmt = select(m.id, m.kind).where(due_condition(m, now), of_kinds).order_by(m.created_at, m.id).limit(limit)
+        rows = (await self.store.db.execute(stmt)).rows
+        jobs = [(str(row["kind"]), _as_uuid(row["id"])) for row in rows]
+        next_due: float | None = None
+        if len(jobs) < limit:
+            later = select(func.min(m.run_after)).where(m.status == JobStatus.QUEUED, m.run_after > now, of_kinds)
+            first = (await self.store.db.execute(later)).first()
+            moment = None if first is None else next(iter(first.values()))
+            next_due = _epoch(moment)
+        return DueRows(jobs, next_due)
+
+
+def _as_uuid(value: Any) -> uuid.UUID:
+    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+
+
+def _epoch(moment: Any) -> float | None:
+    """``time.time()`` seconds of a timestamp read by an aggregate (SQLite returns ``MIN()`` as naive UTC text)."""
+    if moment is None:
+        return None
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    if isinstance(moment, datetime):
+        if moment.tzinfo is None:
+            return moment.replace(tzinfo=utcnow().tzinfo).timestamp()
+        return moment.timestamp()
+    return None
+
+
+class JobTableBroker(Broker):
+    """A Dramatiq broker whose messages are the due rows of the job table (see the module docstring).
+
+    Threading: every method may be called from any thread; consumers follow :class:`JobTableConsumer`'s rules.
+
+    Args:
+        middleware: The broker's middleware; Dramatiq's defaults when ``None``.
+        poll_seconds: How often a waiting consumer asks whether something was committed (or, without a change
+            counter, reads the table while work keeps coming).
+        idle_poll_seconds: The longest pause between two reads of a table without a change counter.
+        claim_batch: How many prefetch slots a consumer that still holds messages waits to see free before it reads
+            the table again (1 reads as soon as a slot is free).
+
+    Raises:
+        ValueError: A duration is not positive, or the batch is below 1.
+    """
+
+    def __init__(
+        self,
+        *,
+        middleware: list[Middleware] | None = None,
+        poll_seconds: float = DEFAULT_POLL_SECONDS,
+        idle_poll_seconds: float = DEFAULT_IDLE_POLL_SECONDS,
+        claim_batch: int = 1,
+    ) -> None:
+        if min(poll_seconds, idle_poll_seconds) <= 0:
+            raise ValueError("The poll durations must be positive.")
+        if claim_batch < 1:
+            raise ValueError("The claim batch must be at least 1.")
+        super().__init__(middleware=middleware)
+        self.poll_seconds = poll_seconds
+        self.idle_poll_seconds = max(idle_poll_seconds, poll_seconds)
+        self.claim_batch = claim_batch
+        self.queues: set[str] = set()
+        self.taking_jobs: Callable[[], bool] = _always
+        """Whether consumers may deliver now; the daemon installs its runtime's ``taking_jobs``."""
+        self._rows: JobRows | None = None
+        self._changed = threading.Condition()
+        self._generation = 0
+
+    def attach(self, rows: JobRows | None) -> None:
+        """Read the table through ``rows`` from now on (``None``: deliver nothing)."""
+        self._rows = rows
+        self.wake()
+
+    @property
+    def rows(self) -> JobRows | None:
+        """The attached table, if any."""
+        return self._rows
+
+    def wake(self) -> None:
+        """Make every waiting consumer read the table now (a row was queued; a slot was freed). Thread-safe."""
+        with self._changed:
+            self._generation += 1
+            self._changed.notify_all()
+
+    def wait_change(self, generation: int, timeout: float) -> bool:
+        """Block until :meth:`wake` moves past ``generation`` (``True``) or ``timeout`` seconds pass."""
+        with self._changed:
+            if self._generation != generation:
+                return True
+            self._changed.wait(max(0.0, timeout))
+            return self._generation != generation
+
+    @property
+    def generation(self) -> int:
+        """How many times :meth:`wake` was called."""
+        with self._changed:
+            return self._generation
+
+    def kinds(self) -> list[str]:
+        """The job kinds that have an actor on this broker (rows of other kinds are never delivered)."""
+        return sorted(self.actors)
+
+    def declare_queue(self, queue_name: str) -> None:
+        """Declare a queue (idempotent). No ``.DQ`` delay queue: delays are the rows' ``run_after``."""
+        if queue_name in self.queues:
+            return
+        self.emit_before("declare_queue", queue_name)
+        self.queues.add(queue_name)
+        self.emit_after("declare_queue", queue_name)
+
+    def get_declared_queues(self) -> set[str]:
+        """The names of the declared queues."""
+        return set(self.queues)
+
+    def get_declared_delay_queues(self) -> set[str]:
+        """None: delays live on the rows."""
+        return set()
+
+    def enqueue(self, message: Message[Any], *, delay: int | None = None) -> Message[Any]:
+        """Nothing to store: the job's queued row is its message (write the row first). Wakes the consumers.
+
+        Returns:
+            The message, on its canonical queue, without an ``eta``.
+        """
+        base: Message[Any] = message._message if isinstance(message, MessageProxy) else message
+        options = {key: value for key, value in base.options.items() if key != "eta"}
+        stored = base._replace(queue_name=q_name(base.queue_name), options=options)
+        self.emit_before("enqueue", stored, delay)
+        self.wake()
+        self.emit_after("enqueue", stored, delay)
+        return stored
+
+    def consume(self, queue_name: str, prefetch: int = 1, timeout: int = 30000) -> Consumer:
+        """A consumer of a declared queue (``timeout``: ms one ``next()`` waits before answering ``None``).
+
+        Raises:
+            QueueNotFound: The queue was not declared on this broker.
+        """
+        if queue_name not in self.queues:
+            raise QueueNotFound(queue_name)  # type: ignore[no-untyped-call]
+        batch = min(self.claim_batch, max(1, prefetch))
+        return JobTableConsumer(self, queue_name, prefetch=prefetch, timeout_ms=timeout, batch=batch)
+
+
+def _always() -> bool:
+    return True
+
+
+class JobTableConsumer(Consumer):
+    """Delivers the due rows of the job table as messages of one queue.
+
+    Threading: ``__next__`` and :meth:`close` belong to one thread (Dramatiq's consumer thread); :meth:`ack`,
+    :meth:`nack` and :meth:`requeue` may be called from any thread.
+
+    Args:
+        broker: The broker (its attached table, its wake-ups and its ``taking_jobs``).
+        queue_name: The queue of the messages built.
+        prefetch: How many messages may be delivered and not yet acked at once.
+        timeout_ms: How long ``__next__`` waits for a message before it returns ``None``.
+        batch: How many free slots a consumer that still holds messages waits for before it reads the table.
+    """
+
+    def __init__(self, broker: JobTableBroker, queue_name: str, *, prefetch: int, timeout_ms: int, batch: int) -> None:
+        self.broker = broker
+        self.queue_name = queue_name
+        self.prefetch = max(1, int(prefetch))
+        self.batch = min(max(1, int(batch)), self.prefetch)
+        self.timeout_ms = max(0, int(timeout_ms))
+        self._ready: deque[MessageProxy] = deque()
+        self._held: set[str] = set()  # job ids delivered and not yet acked
+        self._settled: set[str] = set()  # job ids acked since the current read began
+        self._lock = threading.Lock()
+        self._stale = True  # read the table at the next chance
+        self._version: int | None = None
+        self._next_due: float | None = None
+        self._idle_pause = broker.poll_seconds
+        self._next_read = 0.0  # without a change counter: when to read again
+
+    def __next__(self) -> MessageProxy | None:
+        """The next due row's message, or ``None`` after ``timeout_ms`` without one."""
+        deadline = time.monotonic() + self.timeout_ms / 1000
+        while True:
+            if self._ready:
+                return self._ready.popleft()
+            generation = self.broker.generation
+            rows = self.broker.rows
+            may_read = rows is not None and self.broker.taking_jobs() and self._free() >= self._wanted()
+            if may_read and rows is not None and self._should_read(rows):
+                self._read(rows)
+                if self._ready:
+                    continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            if self.broker.wait_change(generation, min(remaining, self._pause())):
+                self._stale = True
+
+    def _should_read(self, rows: JobRows) -> bool:
+        if self._next_due is not None and time.time() >= self._next_due:
+            self._stale = True
+        try:
+            version = rows.version()
+        except Exception:
+            log.warning("could not ask the job table for changes", exc_info=True)
+            return False
+        if version is None:  # no change counter: read on a schedule, sooner while work keeps coming
+            if time.monotonic() >= self._next_read:
+                self._stale = True
+        elif version != self._version:
+            self._version = version
+            self._stale = True
+        return self._stale
+
+    def _read(self, rows: JobRows) -> None:
+        free = self._free()
+        with self._lock:
+            self._settled.clear()
+            skip = len(self._held)
+        try:
+            found = rows.due(self.broker.kinds(), free + skip)
+        except Exception:
+            log.warning("could not read the due jobs; looking again shortly", exc_info=True)
+            self._next_read = time.monotonic() + self.broker.idle_poll_seconds
+            return
+        self._stale = len(found.jobs) >= free + skip  # the limit was reached: more may be due
+        self._next_due = found.next_due
+        with self._lock:
+            fresh = [(k, j) for k, j in found.jobs if str(j) not in self._held and str(j) not in self._settled][:free]
+            for kind, job_id in fresh:
+                self._held.add(str(job_id))
+                self._ready.append(MessageProxy(self._message(kind, job_id)))
+        self._idle_pause = (
+            self.broker.poll_seconds if fresh else min(2 * self._idle_pause, self.broker.idle_poll_seconds)
+        )
+        self._next_read = time.monotonic() + self._idle_pause
+
+    def _message(self, kind: str, job_id: uuid.UUID) -> Message[Any]:
+        text = str(job_id)
+        return Message(
+            queue_name=self.queue_name,
+            actor_name=kind,
+            args=(text,),
+            kwargs={},
+            options={},
+            message_id=text,
+            message_timestamp=current_millis(),
+        )
+
+    def _pause(self) -> float:
+        """How long to wait before looking again (a wake-up ends the wait sooner)."""
+        pause = self.broker.poll_seconds
+        if self.broker.rows is not None and self._version is None and self._free() >= self._wanted():
+            pause = max(0.0, self._next_read - time.monotonic()) or pause
+        if self._next_due is not None:
+            pause = min(pause, max(0.0, self._next_due - time.time()))
+        return pause
+
+    def _free(self) -> int:
+        with self._lock:
+            return self.prefetch - len(self._held)
+
+    def _wanted(self) -> int:
+        """How many free slots make a read worth it: one when nothing is held, else a batch."""
+        with self._lock:
+            return self.batch if self._held else 1
+
+    def _settle(self, messages: Iterable[MessageProxy]) -> None:
+        with self._lock:
+            for message in messages:
+                self._held.discard(message.message_id)
+                self._settled.add(message.message_id)
+            wake = self.prefetch - len(self._held) >= (self.batch if self._held else 1)
+        if wake:
+            self.broker.wake()
+
+    def ack(self, message: MessageProxy) -> None:
+        """Free the message's slot; the row already says how its job ended."""
+        self._settle([message])
+
+    def nack(self, message: MessageProxy) -> None:
+        """Free the message's slot (a failure is on the row: the job's boundary writes it there)."""
+        self._settle([message])
+
+    def requeue(self, messages: Iterable[MessageProxy]) -> None:
+        """Forget messages delivered but not processed (worker shutdown): their rows are still queued."""
+        self._settle(list(messages))
+
+    def close(self) -> None:
+        """Drop the messages read but not delivered (their rows are still queued)."""
+        with self._lock:
+            for message in self._ready:
+                self._held.discard(message.message_id)
+            self._ready.clear()
