@@ -1,10 +1,13 @@
-"""Benchmarks of the brokers: the embedded SQLite broker and Dramatiq's Redis broker side by side. Prints its figures.
+"""Benchmarks of the message broker: Dramatiq's Redis broker as the daemon configures it. Prints its figures.
+
+The embedded queue is the job table itself (``daemon/brokers/jobs.py``): it carries no free messages, so its figures
+are the daemon's, measured end to end by ``bench/daemon_bench.py``.
 
     .venv/bin/python bench/broker_bench.py            # the full run
     .venv/bin/python bench/broker_bench.py --quick    # small sizes, to check that it still runs
 
-Measures, for each broker (SQLite on a temporary file; Redis on 127.0.0.1:6379 in a namespace of its own, deleted
-afterwards; ``STUDYJOBS_BENCH_REDIS_URL`` points elsewhere):
+Measures (Redis on 127.0.0.1:6379 in a namespace of its own, deleted afterwards; ``STUDYJOBS_BENCH_REDIS_URL`` points
+elsewhere):
 1. Raw throughput: one thread enqueues N messages while a consumer (prefetch 8) consumes and acks them: msgs/s from
    the first enqueue to the last ack.
 2. Worker throughput: N messages through a real ``dramatiq.Worker`` (4 threads) running a no-op actor: msgs/s.
@@ -56,10 +59,7 @@ def message(queue: str, *args: Any) -> Message[Any]:
 
 @contextmanager
 def opened(kind: str, folder: Path) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The URL and options of a fresh broker storage of ``kind``; a Redis namespace is deleted afterwards."""
-    if kind == "sqlite":
-        yield f"sqlite:///{folder / f'bench-{uuid.uuid4().hex[:8]}.db'}", {}
-        return
+    """The URL and options of a fresh Redis namespace (``kind``), deleted afterwards."""
     namespace = f"sjbench-{uuid.uuid4().hex[:8]}"
     try:
         yield REDIS_URL, {"namespace": namespace}
@@ -219,7 +219,7 @@ def main() -> None:
     print(f"broker benchmark: {sizes['throughput']} messages for throughput, {sizes['latency']} for latency")
     print(f"python {sys.version.split()[0]}, dramatiq {dramatiq.__version__}, {os.cpu_count()} cores\n")
     with tempfile.TemporaryDirectory() as folder:
-        results = {kind: measure(kind, Path(folder), sizes) for kind in ("sqlite", "redis")}
+        results = {kind: measure(kind, Path(folder), sizes) for kind in ("redis",)}
     header = (
         f"{'broker':<8}{'raw msgs/s':>11}{'worker msgs/s':>14}"
         f"{'same-process ms':>17}{'cross-process ms':>18}{'sparse cross ms':>17}"

@@ -10,13 +10,13 @@ temporary data folder; PostgreSQL runs on a temporary database (``TEMPLATE templ
 under a unique key namespace (deleted afterwards).
 
 1. **No-op throughput** (jobs/s, enqueue of N jobs → all done, one worker process with one worker thread): our
-   daemon embedded (SQLite store + SQLite queue) against Huey (``SqliteHuey`` on the same disk, one worker
+   daemon embedded (SQLite store, the job table as its queue) against Huey (``SqliteHuey`` on the same disk, one worker
    thread), and PostgreSQL + Redis against Procrastinate (same PostgreSQL server, concurrency 1; both databases
    vacuumed between rounds, as autovacuum would, which this machine's server has off). Ours and its
    peer run in alternating rounds, five each, and every figure is the median of its rounds: single rounds moved
    ±15 % on this shared 2-core machine, and its speed drifts over minutes. Ours is measured as
-   *row only* (``store.enqueue``: what the CLI and the window do). Embedded, the row writes its own broker message
-   in the same transaction (``daemon/outbox.py``); with PostgreSQL + Redis the daemon's supervisor is notified of
+   *row only* (``store.enqueue``: what the CLI and the window do). Embedded, the row is its own broker message
+   (``daemon/brokers/jobs.py``); with PostgreSQL + Redis the daemon's supervisor is notified of
    the row and sends the message, and a second way is measured, *row + message* (the enqueuer also sends the
    message, as the daemon does for its follow-up jobs). Also N tiny ``ingest`` jobs (``only_extract`` of a
    200-byte text file).
@@ -157,7 +157,7 @@ async def bench_ours(
     namespace: str | None,
     sizes: tuple[int, int, int],
     *,
-    outbox: bool,
+    row_is_message: bool,
     peer: tuple[str, PeerRound],
     between_rounds: Callable[[], None] | None = None,
 ) -> None:
@@ -165,7 +165,7 @@ async def bench_ours(
 
     ``sizes`` is (no-op jobs per round, tiny ingest jobs, latency samples). Round by round, ours and then the peer
     run on the same machine within seconds of each other, so a slow patch of this shared machine hits both; each
-    figure is the median of its rounds. ``outbox``: the row writes its own message (embedded), so the *row +
+    figure is the median of its rounds. ``row_is_message``: the row is its own message (embedded), so the *row +
     message* way would only add a duplicate message per job and is not measured. ``between_rounds`` runs after each
     round pair, untimed (the PostgreSQL databases' ``VACUUM``).
     """
@@ -176,7 +176,7 @@ async def bench_ours(
     for i in range(n_ingest):
         (tiny / f"tiny-{i}.txt").write_text(f"Note {i}: photosynthesis turns light into chemical energy.\n" * 3)
     await home.start_async(namespace=namespace)
-    sender = None if outbox else Sender(home.broker_url, namespace)
+    sender = None if row_is_message else Sender(home.broker_url, namespace)
     try:
         await our_throughput(home, sender, NOOP_KIND, 20)  # warm-up: connections, first claims
         ways: list[tuple[str, Sender | None]] = [("row only", None)]
@@ -497,8 +497,8 @@ async def run(quick: bool) -> None:
         (root / "huey").mkdir()
         async with huey_peer(root / "huey") as huey_round:
             embedded_home = BenchHome(root / "embedded", {})
-            label = "embedded (SQLite + SQLite queue)"
-            await bench_ours(label, embedded_home, None, sizes, outbox=True, peer=(huey, huey_round))
+            label = "embedded (SQLite, the job table as queue)"
+            await bench_ours(label, embedded_home, None, sizes, row_is_message=True, peer=(huey, huey_round))
         procrastinate = f"Procrastinate {_version('procrastinate')}"
         with temp_pg_database("ours") as dsn, temp_pg_database("procrastinate") as peer_dsn:
             namespace = f"studyjobs-bench-{uuid.uuid4().hex[:8]}"
@@ -512,7 +512,7 @@ async def run(quick: bool) -> None:
                         home,
                         namespace,
                         sizes,
-                        outbox=False,
+                        row_is_message=False,
                         peer=peer,
                         between_rounds=lambda: vacuum_analyze(dsn, peer_dsn),
                     )
@@ -528,7 +528,7 @@ async def run(quick: bool) -> None:
             finally:
                 redis_cleanup(namespace)
         pg = THROUGHPUT["PostgreSQL + Redis"] / THROUGHPUT[procrastinate]
-        embedded = THROUGHPUT["embedded (SQLite + SQLite queue)"] / THROUGHPUT[huey]
+        embedded = THROUGHPUT["embedded (SQLite, the job table as queue)"] / THROUGHPUT[huey]
         figure("throughput", "PostgreSQL + Redis / Procrastinate (best of our two ways; target ≥ 1.5)", f"{pg:.2f}×")
         figure("throughput", "embedded / Huey (target ≥ 1.0)", f"{embedded:.2f}×")
         steal = steal_share(counters, cpu_times())
