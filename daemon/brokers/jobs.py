@@ -303,8 +303,32 @@ class JobTableConsumer(Consumer):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            if self.broker.wait_change(generation, min(remaining, self._pause())):
+            if may_read and rows is not None and self._version is not None:
+                if not self._watch(rows, generation, deadline):
+                    return None
+            elif self.broker.wait_change(generation, min(remaining, self._pause())):
                 self._stale = True
+
+    def _watch(self, rows: JobRows, generation: int, deadline: float) -> bool:
+        """Wait, asking only the change counter every ``poll_seconds``, until something may have changed (``True``:
+        a commit, a wake-up, a retry's time) or ``deadline`` passes (``False``)."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            step = min(remaining, self.broker.poll_seconds)
+            if self._next_due is not None:
+                step = min(step, max(0.0, self._next_due - time.time()))
+            if self.broker.wait_change(generation, step):
+                self._stale = True
+                return True
+            if self._next_due is not None and time.time() >= self._next_due:
+                return True
+            try:
+                if rows.version() != self._version:
+                    return True
+            except Exception:
+                return True  # the next look logs it
 
     def _should_read(self, rows: JobRows) -> bool:
         if self._next_due is not None and time.time() >= self._next_due:
