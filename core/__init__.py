@@ -11,6 +11,7 @@ from core.errors import (
     JobCancelledError,
     JobClaimLostError,
     JobNotFoundError,
+    PayloadNotLoadedError,
     StageInterruptedError,
 )
 from core.models import Base, BaseJobModel
@@ -38,6 +39,7 @@ __all__ = [
     "JobNotFoundError",
     "JobStatus",
     "JobStore",
+    "PayloadNotLoadedError",
     "Phase",
     "PhasePlan",
     "ProgressTracker",

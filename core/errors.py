@@ -10,6 +10,7 @@ __all__ = [
     "JobCancelledError",
     "JobClaimLostError",
     "JobNotFoundError",
+    "PayloadNotLoadedError",
     "StageInterruptedError",
 ]
 
@@ -28,6 +29,11 @@ class JobCancelledError(JobAlreadyFinishedError):
 
 class JobClaimLostError(JobAlreadyFinishedError):
     """A worker whose claim was superseded (the job was reclaimed, and maybe claimed again) tried to close it."""
+
+
+class PayloadNotLoadedError(RuntimeError):
+    """``payload`` read on a row that was loaded without it (from ``list_recent``, ``watch``, ``due_jobs`` or a state
+    change). ``JobStore.get`` and ``JobStore.claim`` return the whole row."""
 
 
 class StageInterruptedError(Exception):

@@ -13,17 +13,18 @@ from __future__ import annotations
 import uuid
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import CursorResult, and_, case, literal, null, or_, select, update
 from sqlalchemy.sql import ColumnElement
 
+from core.db import AsyncDatabaseManager
 from core.messages import encode
+from core.models import BaseJobModel
+from core.rows import without_payloads
+from core.statements import LifecycleStatements
 from core.status import JobStatus
 from core.types import UTCDateTime, utcnow
-
-if TYPE_CHECKING:
-    from core.store import JobStore
 
 __all__ = [
     "DEFAULT_RECLAIM_REASON",
@@ -35,19 +36,21 @@ __all__ = [
     "report_progress",
 ]
 
+M = TypeVar("M", bound=BaseJobModel)
+
 DEFAULT_RECLAIM_REASON = encode("worker_lost")
 """What a reclaimed row's ``error`` says by default (*The program working on this job stopped responding.*)."""
 
 
-def _claim_held(store: JobStore[Any], attempt: int | None) -> tuple[ColumnElement[bool], ...]:
-    m = store.model
+def _claim_held(m: type[BaseJobModel], attempt: int | None) -> tuple[ColumnElement[bool], ...]:
     if attempt is None:
         return (m.status == JobStatus.RUNNING,)
     return (m.status == JobStatus.RUNNING, m.attempts == attempt)
 
 
 async def report_progress(
-    store: JobStore[Any],
+    db: AsyncDatabaseManager,
+    statements: LifecycleStatements,
     job_id: uuid.UUID,
     progress: float,
     *,
@@ -58,7 +61,6 @@ async def report_progress(
     attempt: int | None,
 ) -> bool:
     """See :meth:`JobStore.report_progress`."""
-    statements = store._sql
     params = {
         "job_id": job_id,
         "now": utcnow(),
@@ -69,53 +71,59 @@ async def report_progress(
         "phases": None if phases is None else [dict(p) for p in phases],
     }
     if attempt is None:
-        result = await store.db.execute(statements.progress_open, params)
+        result = await db.execute(statements.progress_open, params)
     else:
-        result = await store.db.execute(statements.progress_held, {**params, "attempt": attempt})
+        result = await db.execute(statements.progress_held, {**params, "attempt": attempt})
     return result.rowcount > 0
 
 
-async def heartbeat(store: JobStore[Any], claims: Mapping[uuid.UUID, int | None]) -> set[uuid.UUID]:
+async def heartbeat(
+    db: AsyncDatabaseManager, m: type[BaseJobModel], claims: Mapping[uuid.UUID, int | None]
+) -> set[uuid.UUID]:
     """Renew the leases of ``claims`` (job id → attempt or ``None``), one statement each; returns the ids still held.
 
     ``updated_at`` is left alone: a heartbeat is not a change a screen needs to repaint for.
     """
-    m = store.model
     now = utcnow()
     held: set[uuid.UUID] = set()
-    if not claims:
-        return held
     for job_id, attempt in claims.items():
-        if await store._update_one(job_id, _claim_held(store, attempt), heartbeat_at=now, updated_at=m.updated_at):
+        stmt = (
+            update(m).where(m.id == job_id, *_claim_held(m, attempt)).values(heartbeat_at=now, updated_at=m.updated_at)
+        )
+        if (await db.execute(stmt)).rowcount > 0:
             held.add(job_id)
     return held
 
 
-async def reclaim_stale(store: JobStore[Any], *, reason: str) -> int:
+async def reclaim_stale(
+    db: AsyncDatabaseManager, m: type[BaseJobModel], *, stale_after: float | None, reason: str
+) -> int:
     """Running rows whose lease expired go back to queued — or to failed once ``max_attempts`` is spent.
 
     A requeued row keeps its spent attempts, records ``reason`` as the last attempt's (transient) error and starts
     its next attempt with an empty bar. A row that ends failed drops its payload. Returns how many rows moved.
     """
-    if store.stale_after is None:
+    if stale_after is None:
         raise RuntimeError("reclaim_stale needs JobStore(stale_after=…): refusing to guess when a worker is dead")
-    m = store.model
     now = utcnow()
-    cutoff = now - timedelta(seconds=store.stale_after)
+    cutoff = now - timedelta(seconds=stale_after)
     stale = or_(m.heartbeat_at < cutoff, (m.heartbeat_at.is_(None)) & (m.started_at < cutoff))
-    return await _reclaim(store, stale, reason=reason, now=now)
+    return await _reclaim(db, m, stale, reason=reason, now=now)
 
 
-async def reclaim_of_workers(store: JobStore[Any], worker_ids: Collection[str], *, reason: str) -> int:
+async def reclaim_of_workers(
+    db: AsyncDatabaseManager, m: type[BaseJobModel], worker_ids: Collection[str], *, reason: str
+) -> int:
     """Running rows claimed by ``worker_ids`` (workers known to be gone) move as :func:`reclaim_stale` moves
     them, at once: nobody waits for their lease."""
     if not worker_ids:
         return 0
-    return await _reclaim(store, store.model.worker_id.in_(list(worker_ids)), reason=reason, now=utcnow())
+    return await _reclaim(db, m, m.worker_id.in_(list(worker_ids)), reason=reason, now=utcnow())
 
 
-async def _reclaim(store: JobStore[Any], which: ColumnElement[bool], *, reason: str, now: datetime) -> int:
-    m = store.model
+async def _reclaim(
+    db: AsyncDatabaseManager, m: type[BaseJobModel], which: ColumnElement[bool], *, reason: str, now: datetime
+) -> int:
     spent = m.attempts >= m.max_attempts
     stmt = (
         update(m)
@@ -136,7 +144,7 @@ async def _reclaim(store: JobStore[Any], which: ColumnElement[bool], *, reason: 
         )
         .execution_options(synchronize_session=False)
     )
-    async with store.db.get_session_context() as session:
+    async with db.get_session_context() as session:
         result = cast("CursorResult[Any]", await session.execute(stmt))
         return int(result.rowcount)
 
@@ -146,15 +154,14 @@ def due_condition(model: Any, now: datetime) -> ColumnElement[bool]:
     return and_(model.status == JobStatus.QUEUED, or_(model.run_after.is_(None), model.run_after <= now))
 
 
-async def due_jobs(store: JobStore[Any], *, older_than: float, limit: int) -> list[Any]:
-    """See :meth:`JobStore.due_jobs`."""
+async def due_jobs(db: AsyncDatabaseManager, m: type[M], *, older_than: float, limit: int) -> list[M]:
+    """See :meth:`JobStore.due_jobs` (rows without their payload, :mod:`core.rows`)."""
     if limit <= 0:
         raise ValueError("limit must be at least 1")
-    m = store.model
     now = utcnow()
     touched_before = now - timedelta(seconds=older_than)
     stmt = (
         select(m).where(due_condition(m, now), m.updated_at <= touched_before).order_by(m.created_at, m.id).limit(limit)
     )
-    async with store.db.get_session_context() as session:
-        return list((await session.scalars(stmt)).all())
+    async with db.get_session_context() as session:
+        return without_payloads((await session.scalars(stmt)).all())

@@ -52,7 +52,7 @@ class BaseJobModel(Base):
     ``pages_done``, ``sections_total`` …; ``document_id`` …) and
     ``phases`` (the plan's phases with their spans and expected seconds, so a screen can draw one bar per phase).
 
-    ``payload`` is deferred: only :meth:`JobStore.claim` (and ``get(…, with_payload=True)``) loads it.
+    ``payload`` is deferred: only :meth:`JobStore.get` and :meth:`JobStore.claim` load it (:mod:`core.rows`).
     """
 
     __abstract__ = True

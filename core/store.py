@@ -11,27 +11,25 @@ Thread safety: a store belongs to one event loop (the one its manager's engine r
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import CursorResult, Table, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import MappedColumn, class_mapper, undefer
+from sqlalchemy.orm import MappedColumn, class_mapper
 from sqlalchemy.sql import ColumnElement
 
 from core import closing, leases
 from core.db import AsyncDatabaseManager
-from core.errors import JobNotFoundError
 from core.listing import Cursor, job_filters, newest_first
 from core.models import BaseJobModel
 from core.retry import DEFAULT_BACKOFF, Backoff
+from core.rows import read_row, without_payload, without_payloads
 from core.statements import LifecycleStatements
 from core.status import CANCELLABLE_JOB_STATUSES, TERMINAL_JOB_STATUSES, JobStatus
 from core.types import utcnow
-from core.watch import DEFAULT_EMIT_ON, ChangeHub, watch_job
+from core.watch import DEFAULT_EMIT_ON, watch_job
 
 __all__ = ["Cursor", "JobStore"]
 
@@ -81,7 +79,6 @@ class JobStore(Generic[M]):
         self.backoff = Backoff(backoff)
         self.max_attempts = max_attempts
         self.max_attempts_by_kind = dict(max_attempts_by_kind or {})
-        self.watch_hubs: dict[asyncio.AbstractEventLoop, ChangeHub] = {}
         self._sql = LifecycleStatements.build(cast("Table", model.__table__))
         for statement in self._sql.prepared():
             db.prepare(statement)
@@ -89,13 +86,9 @@ class JobStore(Generic[M]):
 
     # -- reading -------------------------------------------------------------------------------------------
 
-    async def get(self, job_id: uuid.UUID, *, with_payload: bool = False) -> M:
-        """The job's current row (without its payload unless asked). Raises :class:`JobNotFoundError`."""
-        async with self.db.get_session_context() as session:
-            job = await self._select(session, job_id, with_payload=with_payload)
-        if job is None:
-            raise JobNotFoundError(job_id)
-        return job
+    async def get(self, job_id: uuid.UUID) -> M:
+        """The job's whole current row, its payload included. Raises :class:`JobNotFoundError`."""
+        return await read_row(self.db, self.model, job_id, whole=True)
 
     async def is_cancelled(self, job_id: uuid.UUID) -> bool:
         """Whether the job was cancelled (a fresh read; a missing row counts as cancelled)."""
@@ -130,7 +123,8 @@ class JobStore(Generic[M]):
         before: Cursor | None = None,
         search: str | None = None,
     ) -> list[M]:
-        """Newest first, without payloads. ``[]`` when nothing matches.
+        """Newest first, without payloads (reading one raises :class:`PayloadNotLoadedError`). ``[]`` when nothing
+        matches.
 
         Args:
             kind: Only this kind.
@@ -145,7 +139,7 @@ class JobStore(Generic[M]):
         filters = job_filters(self.model, kind=kind, status=status, statuses=statuses, search=search)
         stmt = newest_first(self.model, filters, limit=limit, offset=offset, before=before)
         async with self.db.get_session_context() as session:
-            return list((await session.scalars(stmt)).all())
+            return without_payloads((await session.scalars(stmt)).all())
 
     async def count(
         self,
@@ -176,9 +170,9 @@ class JobStore(Generic[M]):
     ) -> AsyncIterator[M]:
         """Yield the row now, then whenever an ``emit_on`` attribute changes, and always the terminal row.
 
-        No session stays open between ticks. See :func:`core.watch.watch_job`.
+        No session stays open between ticks; rows come without their payload. See :func:`core.watch.watch_job`.
         """
-        return watch_job(self, job_id, interval=interval, timeout=timeout, emit_on=emit_on)
+        return watch_job(self.db, self.model, job_id, interval=interval, timeout=timeout, emit_on=emit_on)
 
     # -- the lifecycle -------------------------------------------------------------------------------------
 
@@ -399,7 +393,8 @@ class JobStore(Generic[M]):
         reclaimed) or, with ``attempt``, this claim was superseded. That answer is the worker's cancel check.
         """
         return await leases.report_progress(
-            self,
+            self.db,
+            self._sql,
             job_id,
             progress,
             stage=stage,
@@ -411,11 +406,11 @@ class JobStore(Generic[M]):
 
     async def heartbeat(self, job_id: uuid.UUID, *, attempt: int | None = None) -> bool:
         """Renew the lease of a running job. ``False`` when the claim is not held any more."""
-        return await leases.heartbeat(self, {job_id: attempt}) == {job_id}
+        return await leases.heartbeat(self.db, self.model, {job_id: attempt}) == {job_id}
 
     async def heartbeat_many(self, claims: Mapping[uuid.UUID, int | None]) -> set[uuid.UUID]:
         """Renew several leases in one transaction; returns the ids whose claim is still held."""
-        return await leases.heartbeat(self, claims)
+        return await leases.heartbeat(self.db, self.model, claims)
 
     async def reclaim_stale(self, *, reason: str = leases.DEFAULT_RECLAIM_REASON) -> int:
         """Running rows whose lease expired go back to queued, or to failed once their budget is spent.
@@ -423,14 +418,14 @@ class JobStore(Generic[M]):
         Raises:
             RuntimeError: the store has no ``stale_after``.
         """
-        return await leases.reclaim_stale(self, reason=reason)
+        return await leases.reclaim_stale(self.db, self.model, stale_after=self.stale_after, reason=reason)
 
     async def reclaim_of_workers(
         self, worker_ids: Collection[str], *, reason: str = leases.DEFAULT_RECLAIM_REASON
     ) -> int:
         """Running rows claimed by ``worker_ids`` — workers known to be gone (their process ended) — go back to
         queued, or to failed once their budget is spent, as :meth:`reclaim_stale` moves them, but at once."""
-        return await leases.reclaim_of_workers(self, worker_ids, reason=reason)
+        return await leases.reclaim_of_workers(self.db, self.model, worker_ids, reason=reason)
 
     async def due_jobs(self, *, older_than: float = 0.0, limit: int = 100) -> list[M]:
         """Queued rows that may be claimed now and were last touched ``older_than`` seconds ago or more.
@@ -438,7 +433,7 @@ class JobStore(Generic[M]):
         The daemon's sweep dispatches them again: requeued rows, retries whose time has come, and rows whose
         broker message was lost. Oldest first, without payloads.
         """
-        return await leases.due_jobs(self, older_than=older_than, limit=limit)
+        return await leases.due_jobs(self.db, self.model, older_than=older_than, limit=limit)
 
     # -- internals -----------------------------------------------------------------------------------------
 
@@ -447,10 +442,11 @@ class JobStore(Generic[M]):
 
     def _instance(self, values: Mapping[str, Any]) -> M:
         """A detached instance holding ``values`` as loaded state — what a query would have returned — built
-        without the per-attribute events of ``__init__`` (a fifth of a claim's cost otherwise)."""
+        without the per-attribute events of ``__init__`` (a fifth of a claim's cost otherwise). Without a
+        ``payload`` among ``values`` it is a row without its payload (:mod:`core.rows`)."""
         job: M = self._manager.new_instance()
         job.__dict__.update(values)
-        return job
+        return job if "payload" in values else without_payload(job)
 
     async def _update_one(self, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any) -> bool:
         """One conditional UPDATE of one row, as its own transaction; ``True`` when it matched."""
@@ -458,23 +454,13 @@ class JobStore(Generic[M]):
         return (await self.db.execute(stmt)).rowcount > 0
 
     async def _update_returning(
-        self, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], *, with_payload: bool = False, **values: Any
+        self, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any
     ) -> M | None:
-        """One conditional UPDATE of one row that returns the row as written, or ``None`` when it did not match."""
-        stmt = (
-            update(self.model)
-            .where(self.model.id == job_id, *where)
-            .values(**values)
-            .returning(*self._sql.columns, *([self.model.payload] if with_payload else []))
-        )
+        """One conditional UPDATE of one row that returns the row as written (without its payload), or ``None``
+        when it did not match."""
+        stmt = update(self.model).where(self.model.id == job_id, *where).values(**values).returning(*self._sql.columns)
         row = (await self.db.execute(stmt)).first()
         return None if row is None else self._row_to_model(row)
-
-    async def _select(self, session: AsyncSession, job_id: uuid.UUID, *, with_payload: bool = False) -> M | None:
-        stmt = select(self.model).where(self.model.id == job_id).execution_options(populate_existing=True)
-        if with_payload:
-            stmt = stmt.options(undefer(self.model.payload))
-        return (await session.scalars(stmt)).first()
 
     async def _close(self, job_id: uuid.UUID, attempt: int | None, **values: Any) -> M:
         """The conditional UPDATE behind ``succeed``/``fail``, with the precise error when it does not match."""

@@ -1,6 +1,6 @@
 """``watch``: follow one job until it ends, cheaply, without ever holding a session between ticks.
 
-All watchers of one store share one :class:`ChangeHub` per event loop. Each tick the hub asks one question for
+All watchers of one job table share one :class:`ChangeHub` per event loop. Each tick the hub asks one question for
 every watched job at once — ``SELECT id, status, updated_at … WHERE id IN (…)`` in a fresh short session — and
 wakes only the watchers whose row changed; those read their full row (never the payload). On SQLite the hub first
 asks ``PRAGMA data_version`` (on a private connection): when nothing at all was committed since the last look,
@@ -12,18 +12,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import uuid
 from collections.abc import AsyncIterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 
+from core.db import AsyncDatabaseManager
+from core.models import BaseJobModel
+from core.rows import read_row
 from core.status import TERMINAL_JOB_STATUSES
 
-if TYPE_CHECKING:
-    from core.store import JobStore
-
-__all__ = ["DEFAULT_EMIT_ON", "ChangeHub", "watch_job"]
+__all__ = ["DEFAULT_EMIT_ON", "ChangeHub", "watch_job", "watchers"]
 
 log = logging.getLogger(__name__)
 
@@ -42,14 +43,15 @@ class _Subscription:
 
 
 class ChangeHub:
-    """One poller for every watcher of a store on one event loop: one batched query per tick.
+    """One poller for every watcher of one job table on one event loop: one batched query per tick.
 
     Runs a task only while someone watches; ticks at the smallest interval asked for. Not thread-safe: use it
     from the loop it was made on.
     """
 
-    def __init__(self, store: JobStore[Any]) -> None:
-        self.store = store
+    def __init__(self, db: AsyncDatabaseManager, model: type[BaseJobModel]) -> None:
+        self.db = db
+        self.model = model
         self._subs: set[_Subscription] = set()
         self._version: int | None = None
         self._task: asyncio.Task[None] | None = None
@@ -66,8 +68,10 @@ class ChangeHub:
         return sub
 
     async def unsubscribe(self, sub: _Subscription) -> None:
-        """Stop watching; the hub's task ends with its last subscriber."""
+        """Stop watching; the hub's task ends with its last subscriber, and the hub leaves the registry."""
         self._subs.discard(sub)
+        if not self._subs:
+            _forget(self)
         if not self._subs and self._task is not None:
             task, self._task = self._task, None
             task.cancel()
@@ -86,14 +90,14 @@ class ChangeHub:
                 log.warning("watch tick failed; retrying", exc_info=True)
 
     async def _tick(self) -> None:
-        version = self.store.db.data_version()
+        version = self.db.data_version()
         if version is not None and version == self._version:
             return
         ids = list({sub.job_id for sub in self._subs})
         if not ids:
             return
-        m = self.store.model
-        async with self.store.db.get_session_context() as session:
+        m = self.model
+        async with self.db.get_session_context() as session:
             rows = (await session.execute(select(m.id, m.status, m.updated_at).where(m.id.in_(ids)))).all()
         self._version = version
         current: dict[uuid.UUID, tuple[Any, ...] | None] = dict.fromkeys(ids)  # None: the row is gone
@@ -107,14 +111,34 @@ class ChangeHub:
                 sub.changed.set()
 
 
-def _hub(store: JobStore[Any]) -> ChangeHub:
+_HubKey = tuple[asyncio.AbstractEventLoop, AsyncDatabaseManager, type[BaseJobModel]]
+_hubs: dict[_HubKey, ChangeHub] = {}
+"""The hubs that have watchers: one per event loop, database and job table. A hub leaves with its last watcher."""
+_hubs_lock = threading.Lock()  # watchers run on several loops, in several threads
+
+
+def _hub(db: AsyncDatabaseManager, model: type[BaseJobModel]) -> ChangeHub:
     loop = asyncio.get_running_loop()
-    hubs = store.watch_hubs
-    for old in [lp for lp in hubs if lp.is_closed()]:
-        del hubs[old]
-    if loop not in hubs:
-        hubs[loop] = ChangeHub(store)
-    return hubs[loop]
+    with _hubs_lock:
+        for old in [key for key in _hubs if key[0].is_closed()]:
+            del _hubs[old]
+        hub = _hubs.get((loop, db, model))
+        if hub is None:
+            hub = _hubs[loop, db, model] = ChangeHub(db, model)
+        return hub
+
+
+def watchers(db: AsyncDatabaseManager, model: type[BaseJobModel]) -> int:
+    """How many watchers of ``model``'s rows on ``db`` the running event loop's hub serves."""
+    with _hubs_lock:
+        hub = _hubs.get((asyncio.get_running_loop(), db, model))
+    return 0 if hub is None else len(hub._subs)
+
+
+def _forget(hub: ChangeHub) -> None:
+    with _hubs_lock:
+        for key in [key for key, known in _hubs.items() if known is hub]:
+            del _hubs[key]
 
 
 def _snapshot(job: Any, emit_on: Sequence[str]) -> tuple[Any, ...]:
@@ -122,7 +146,8 @@ def _snapshot(job: Any, emit_on: Sequence[str]) -> tuple[Any, ...]:
 
 
 async def watch_job(
-    store: JobStore[Any],
+    db: AsyncDatabaseManager,
+    model: type[BaseJobModel],
     job_id: uuid.UUID,
     *,
     interval: float,
@@ -131,10 +156,12 @@ async def watch_job(
 ) -> AsyncIterator[Any]:
     """Yield the job now, then on every change of an ``emit_on`` attribute, and always its terminal row; then end.
 
-    A subscriber that arrives after the end gets exactly one row.
+    A subscriber that arrives after the end gets exactly one row. Rows come without their payload
+    (:mod:`core.rows`).
 
     Args:
-        store: The store to read from.
+        db: The database to read from.
+        model: The job table.
         job_id: The job to follow.
         interval: Seconds between looks.
         timeout: Give up with :class:`TimeoutError` after this many seconds without reaching a terminal status.
@@ -149,16 +176,16 @@ async def watch_job(
         raise ValueError("interval must be positive")
     fields = tuple(emit_on)
     for name in fields:
-        if not hasattr(store.model, name):
+        if not hasattr(model, name):
             raise ValueError(f"emit_on names an unknown attribute: {name!r}")
     loop = asyncio.get_running_loop()
     deadline = None if timeout is None else loop.time() + timeout
-    job = await store.get(job_id)
+    job = await read_row(db, model, job_id, whole=False)
     yield job
     if job.status in _TERMINAL:
         return
     last = _snapshot(job, fields)
-    hub = _hub(store)
+    hub = _hub(db, model)
     sub = hub.subscribe(job_id, interval, (job.status, job.updated_at))
     try:
         while True:
@@ -170,7 +197,7 @@ async def watch_job(
             except TimeoutError:
                 raise TimeoutError(f"job {job_id} did not finish within {timeout} s") from None
             sub.changed.clear()
-            job = await store.get(job_id)
+            job = await read_row(db, model, job_id, whole=False)
             if job.status in _TERMINAL:
                 yield job
                 return

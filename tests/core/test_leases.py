@@ -58,7 +58,7 @@ async def test_a_job_whose_worker_went_quiet_is_requeued(store: JobStore, db: As
     await store.claim(job.id)
     await age_heartbeat(db, job.id, 3600)
     assert await store.reclaim_stale(reason="O programa parou de responder.") == 1
-    row = await store.get(job.id, with_payload=True)
+    row = await store.get(job.id)
     assert row.status == JobStatus.QUEUED
     assert row.payload == b"doc"
     assert row.error == "O programa parou de responder." and row.error_transient
@@ -144,7 +144,7 @@ async def test_the_attempt_budget_ends_the_reclaim_loop(db: AsyncDatabaseManager
         assert claimed is not None and claimed.attempts == attempt
         await age_heartbeat(db, job.id, 3600)
         assert await store.reclaim_stale() == 1
-    row = await store.get(job.id, with_payload=True)
+    row = await store.get(job.id)
     assert row.status == JobStatus.FAILED
     assert row.finished_at is not None and row.payload is None
     assert row.error

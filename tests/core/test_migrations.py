@@ -104,7 +104,7 @@ async def test_a_database_made_at_the_first_revision_upgrades_to_head(manager: A
     claimed = await store.claim(queued, worker_id="w1")
     assert claimed is not None and claimed.payload == b"%PDF-1.7" and claimed.attempts == 1
     await store.succeed(queued, attempt=claimed.attempts)
-    done = await store.get(queued, with_payload=True)
+    done = await store.get(queued)
     assert (done.status, done.progress, done.payload) == (JobStatus.DONE, 1.0, None)
 
     orphan = await store.get(running)

@@ -55,7 +55,7 @@ async def test_transient_failures_follow_the_backoff_and_end_failed_when_the_bud
     assert row.status == JobStatus.FAILED
     assert row.error == "Servidor ocupado (5)"
     assert row.run_after is None and row.finished_at is not None
-    assert (await store.get(job.id, with_payload=True)).payload is None
+    assert (await store.get(job.id)).payload is None
 
 
 async def test_a_permanent_failure_ends_failed_at_once(store: JobStore):

@@ -43,7 +43,7 @@ async def test_enqueue_writes_a_queued_row_with_its_inputs(store: JobStore):
     assert row.attempts == 0 and row.max_attempts == 3
     assert row.progress == 0.0 and row.stage == ""
     assert row.started_at is None and row.finished_at is None
-    assert (await store.get(job.id, with_payload=True)).payload == b"%PDF"
+    assert (await store.get(job.id)).payload == b"%PDF"
 
 
 async def test_datetimes_come_back_timezone_aware_in_utc(store: JobStore):
@@ -96,7 +96,7 @@ async def test_succeed_closes_the_job_drops_the_payload_and_fills_the_bar(store:
     assert done.progress == 1.0
     assert done.result_id == result
     assert done.finished_at is not None
-    assert (await store.get(job.id, with_payload=True)).payload is None
+    assert (await store.get(job.id)).payload is None
 
 
 async def test_succeed_without_row_makes_the_same_write_as_succeed(store: JobStore):
@@ -104,7 +104,7 @@ async def test_succeed_without_row_makes_the_same_write_as_succeed(store: JobSto
     claimed = await store.claim(job.id)
     result = uuid.uuid4()
     assert await store.succeed_without_row(job.id, result_id=result, attempt=claimed.attempts) is None
-    done = await store.get(job.id, with_payload=True)
+    done = await store.get(job.id)
     assert (done.status, done.progress, done.result_id, done.payload) == (JobStatus.DONE, 1.0, result, None)
     assert done.finished_at is not None and done.heartbeat_at is None
     unclaimed = await store.enqueue("extract")
@@ -133,7 +133,7 @@ async def test_fail_keeps_the_bar_where_it_stopped_and_records_the_reason(store:
     assert failed.progress == pytest.approx(0.4)
     assert failed.error == "O arquivo está corrompido."
     assert failed.finished_at is not None
-    assert (await store.get(job.id, with_payload=True)).payload is None
+    assert (await store.get(job.id)).payload is None
 
 
 async def test_closing_twice_raises_already_finished(store: JobStore):
@@ -205,7 +205,7 @@ async def test_cancel_of_a_queued_job_drops_its_payload_and_is_not_an_error(stor
     assert cancelled.status == JobStatus.CANCELLED
     assert cancelled.error is None
     assert cancelled.message == "cancelado pelo usuário"
-    assert (await store.get(job.id, with_payload=True)).payload is None
+    assert (await store.get(job.id)).payload is None
 
 
 async def test_is_cancelled_reads_fresh_and_counts_a_missing_row_as_cancelled(store: JobStore):
@@ -242,11 +242,11 @@ async def test_list_recent_refuses_both_status_filters_and_a_non_positive_limit(
         await store.list_recent(limit=-3)
 
 
-async def test_listing_and_getting_never_load_the_payload(store: JobStore):
+async def test_listing_never_loads_the_payload_and_getting_loads_it(store: JobStore):
     job = await store.enqueue("extract", payload=b"x" * 10_000)
     listed = (await store.list_recent())[0]
     assert "payload" not in listed.__dict__
-    assert "payload" not in (await store.get(job.id)).__dict__
+    assert (await store.get(job.id)).__dict__["payload"] == b"x" * 10_000
 
 
 async def test_search_matches_the_title_case_insensitively_and_literally(store: JobStore):

@@ -10,6 +10,7 @@ from jobtesting import SampleJob, async_wait_for
 from sqlalchemy import event, text
 
 from core import AsyncDatabaseManager, JobNotFoundError, JobStatus, JobStore
+from core.watch import watchers
 
 
 async def collect(store: JobStore, job_id: uuid.UUID, **kwargs) -> list:
@@ -143,9 +144,8 @@ async def test_many_watchers_share_one_query_per_tick(store: JobStore):
     for job in jobs:
         await store.claim(job.id)
     followers = [asyncio.create_task(collect(store, j.id, interval=0.02, emit_on=("progress",))) for j in jobs]
-    loop = asyncio.get_running_loop()
     await async_wait_for(
-        lambda: loop in store.watch_hubs and len(store.watch_hubs[loop]._subs) == 20,
+        lambda: watchers(store.db, store.model) == 20,
         message="every watcher subscribed",
     )
     statements: list[str] = []

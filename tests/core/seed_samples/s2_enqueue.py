@@ -53,7 +53,7 @@ if __name__ == "__main__":
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
             response = await client.post("/api/extraction/", files={"file": ("edital.pdf", b"%PDF-1.4 ...")})
         assert response.status_code == 200, response.text
-        job = await store.get(UUID(response.json()["job_id"]), with_payload=True)
+        job = await store.get(UUID(response.json()["job_id"]))
         assert (job.status, job.params, job.payload) == (
             "queued",
             {"filename": "edital.pdf"},
