@@ -120,7 +120,14 @@ class MainWindow(QMainWindow):
         self.guide_viewer = GuideViewer(db, self.tasks, opener=open_url)  # the study guide tab
         self._make_widgets(launcher or DaemonLauncher(["off"]))
         add_menus(self, self.window_actions)
-        self.worker_controls = install_worker_controls(self)  # Pause/Resume, restarts for new settings, job logs
+        self.worker_controls = install_worker_controls(  # Pause/Resume, restarts for new settings, job logs
+            self,
+            db=self.db,
+            tasks=self.tasks,
+            bar=self.daemon_bar,
+            details=self.details,
+            log_dir=self.settings.log_dir,
+        )
         self.models = ModelControls(
             store, self.tasks, self.statusBar(), lambda: self.settings, self._settings_saved, self.open_model_settings
         )

@@ -4,14 +4,17 @@ selected job's log lines in the details. One call from the window (:func:`instal
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
 
+from PySide6.QtWidgets import QMainWindow
+
+from core.db import AsyncDatabaseManager
+from gui.daemon_bar import DaemonBar
+from gui.details_panel import DetailsPanel
 from gui.job_log import JobLogSection
 from gui.queue_pause import QueuePause
+from gui.tasks import TaskGroup
 from gui.worker_restart import WorkerRestart
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
 
 __all__ = ["WorkerControls", "install_worker_controls"]
 
@@ -25,12 +28,20 @@ class WorkerControls:
     job_log: JobLogSection
 
 
-def install_worker_controls(window: MainWindow) -> WorkerControls:
+def install_worker_controls(
+    window: QMainWindow,
+    *,
+    db: AsyncDatabaseManager,
+    tasks: TaskGroup,
+    bar: DaemonBar,
+    details: DetailsPanel,
+    log_dir: Path,
+) -> WorkerControls:
     """Add the Pause/Resume action (toolbar and "Queue" menu), the restart-on-save logic and the "Log" section of
-    the details panel to ``window`` (after its widgets, menus and toolbar exist)."""
-    pause = QueuePause(window.db, window.tasks, window.daemon_bar, window)
+    ``details`` to ``window`` (after its widgets, menus and toolbar exist)."""
+    pause = QueuePause(db, tasks, bar, window)
     pause.install(window)
-    restart = WorkerRestart(window.db, window.tasks, window.daemon_bar, window)
-    job_log = JobLogSection(window.settings.log_dir, window.tasks)
-    window.details.add_section(job_log)
+    restart = WorkerRestart(db, tasks, bar, window)
+    job_log = JobLogSection(log_dir, tasks)
+    details.add_section(job_log)
     return WorkerControls(pause=pause, restart=restart, job_log=job_log)
