@@ -1,10 +1,5 @@
-"""``JobStore``: the job table's only writer, one conditional UPDATE per state change.
-
-Every state change is ``UPDATE … WHERE id = :id AND status IN (…) RETURNING …``, decided by whether it matched —
-never a read-then-write, because on SQLite a read that is promoted to a write fails at once under a concurrent
-writer, and on any backend two workers reading "queued" at the same moment would both believe they won. The row
-comes back from the statement itself, as written. Each write is one statement in its own transaction
-(:meth:`AsyncDatabaseManager.execute`); reads use short sessions.
+"""``JobStore``: the job table's only writer. Its state changes are :mod:`core.transitions`' (one conditional
+statement each, with the table of every change); the store adds the defaults, the precise errors and the rows.
 
 Thread safety: a store belongs to one event loop (the one its manager's engine runs on). Use one store per loop.
 """
@@ -15,19 +10,19 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import CursorResult, Table, delete, func, select, update
+from sqlalchemy import CursorResult, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import MappedColumn, class_mapper
-from sqlalchemy.sql import ColumnElement
 
-from core import closing, leases
+from core import leases
+from core.closing import why_not_closed
 from core.db import AsyncDatabaseManager
 from core.listing import Cursor, job_filters, newest_first
 from core.models import BaseJobModel
 from core.retry import DEFAULT_BACKOFF, Backoff
 from core.rows import read_row, without_payload, without_payloads
-from core.statements import LifecycleStatements
-from core.status import CANCELLABLE_JOB_STATUSES, TERMINAL_JOB_STATUSES, JobStatus
+from core.status import TERMINAL_JOB_STATUSES, JobStatus
+from core.transitions import Row, Transitions
 from core.types import utcnow
 from core.watch import DEFAULT_EMIT_ON, watch_job
 
@@ -36,8 +31,6 @@ __all__ = ["Cursor", "JobStore"]
 M = TypeVar("M", bound=BaseJobModel)
 
 
-_OPEN = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
-_CANCELLABLE = tuple(s.value for s in CANCELLABLE_JOB_STATUSES)
 _TERMINAL = frozenset(s.value for s in TERMINAL_JOB_STATUSES)
 _BASE_COLUMN_KEYS = frozenset(name for name, value in vars(BaseJobModel).items() if isinstance(value, MappedColumn))
 """The columns every job table has; ``enqueue(columns=…)`` fills only the ones an application adds."""
@@ -79,9 +72,7 @@ class JobStore(Generic[M]):
         self.backoff = Backoff(backoff)
         self.max_attempts = max_attempts
         self.max_attempts_by_kind = dict(max_attempts_by_kind or {})
-        self._sql = LifecycleStatements.build(cast("Table", model.__table__))
-        for statement in self._sql.prepared():
-            db.prepare(statement)
+        self._moves = Transitions(db, model)
         self._manager = class_mapper(model).class_manager
 
     # -- reading -------------------------------------------------------------------------------------------
@@ -202,7 +193,7 @@ class JobStore(Generic[M]):
         if budget < 1:
             raise ValueError("max_attempts must be at least 1")
         now = utcnow()
-        values: dict[str, Any] = dict.fromkeys(self._sql.column_keys)
+        values: dict[str, Any] = dict.fromkeys(self._moves.column_keys)
         values.update(
             id=job_id or uuid.uuid4(),
             kind=kind,
@@ -222,12 +213,12 @@ class JobStore(Generic[M]):
             updated_at=now,
         )
         if columns:
-            unknown = set(columns) - (set(self._sql.column_keys) - _BASE_COLUMN_KEYS)
+            unknown = set(columns) - (set(self._moves.column_keys) - _BASE_COLUMN_KEYS)
             if unknown:
                 raise ValueError(f"columns names no column the model adds: {sorted(unknown)}")
             values.update(columns)
         try:
-            await self.db.execute(self._sql.enqueue, values)
+            await self._moves.enqueue(values)
         except IntegrityError:
             if job_id is None:
                 raise
@@ -241,9 +232,8 @@ class JobStore(Generic[M]):
         time has not come. Two workers racing on two connections: exactly one wins. The returned ``attempts`` is
         the claim's fencing token (pass it as ``attempt=`` to every later write).
         """
-        params = {"job_id": job_id, "now": utcnow(), "worker_id": worker_id}
-        row = (await self.db.execute(self._sql.claim, params)).first()
-        return None if row is None else self._row_to_model(row)
+        row = await self._moves.claim(job_id, worker_id=worker_id)
+        return None if row is None else self._instance(row)
 
     async def succeed(
         self,
@@ -261,8 +251,10 @@ class JobStore(Generic[M]):
             JobClaimLostError: ``attempt`` given and the claim was superseded.
             JobAlreadyFinishedError: it was already terminal.
         """
-        row = await self._close_done(job_id, result_id, attempt, message, whole_row=True)
-        return self._row_to_model(row)
+        row = await self._moves.succeed(job_id, result_id=result_id, attempt=attempt, message=message, whole_row=True)
+        if row is None:
+            raise await self._why_not_closed(job_id, attempt)
+        return self._instance(row)
 
     async def succeed_without_row(
         self,
@@ -277,7 +269,9 @@ class JobStore(Generic[M]):
         For a worker that has no use for the row: decoding one (its JSON and time columns) costs more than the
         database takes to write it, on the path every job takes.
         """
-        await self._close_done(job_id, result_id, attempt, message, whole_row=False)
+        row = await self._moves.succeed(job_id, result_id=result_id, attempt=attempt, message=message, whole_row=False)
+        if row is None:
+            raise await self._why_not_closed(job_id, attempt)
 
     async def fail(
         self,
@@ -300,8 +294,10 @@ class JobStore(Generic[M]):
         Raises:
             The same errors as :meth:`succeed`.
         """
-        values = closing.failure_values(self.model, self.backoff, reason=reason, transient=transient, now=utcnow())
-        return await self._close(job_id, attempt, **values)
+        row = await self._moves.fail(job_id, reason=reason, transient=transient, attempt=attempt, backoff=self.backoff)
+        if row is None:
+            raise await self._why_not_closed(job_id, attempt)
+        return self._instance(row)
 
     async def cancel(self, job_id: uuid.UUID, *, reason: str | None = None) -> M | None:
         """Queued/running → cancelled, payload dropped. ``None`` (never an error) when there is nothing to stop.
@@ -309,17 +305,8 @@ class JobStore(Generic[M]):
         Cancelled is terminal but is not a failure: ``error`` is left alone and ``reason`` goes to ``message``.
         The worker notices at its next checkpoint (``ProgressTracker`` tick or ``run_cancellable`` poll).
         """
-        now = utcnow()
-        values: dict[str, Any] = {
-            "status": JobStatus.CANCELLED.value,
-            "payload": None,
-            "finished_at": now,
-            "run_after": None,
-            "heartbeat_at": None,
-        }
-        if reason is not None:
-            values["message"] = reason
-        return await self._update_returning(job_id, (self.model.status.in_(_CANCELLABLE),), **values)
+        row = await self._moves.cancel(job_id, reason=reason)
+        return None if row is None else self._instance(row)
 
     async def retry(self, job_id: uuid.UUID) -> M | None:
         """The manual retry button: a failed or cancelled job goes back to queued with a fresh attempt budget.
@@ -327,24 +314,8 @@ class JobStore(Generic[M]):
         ``None`` for any other job (unknown, queued, running, done). A payload dropped at the end of the last run
         does not come back: keep what a rerun needs in ``params``.
         """
-        m = self.model
-        return await self._update_returning(
-            job_id,
-            (m.status.in_((JobStatus.FAILED.value, JobStatus.CANCELLED.value)),),
-            status=JobStatus.QUEUED.value,
-            attempts=0,
-            progress=0.0,
-            stage="",
-            message="",
-            error=None,
-            error_transient=False,
-            result_id=None,
-            run_after=None,
-            started_at=None,
-            finished_at=None,
-            heartbeat_at=None,
-            worker_id=None,
-        )
+        row = await self._moves.retry(job_id)
+        return None if row is None else self._instance(row)
 
     async def release(self, job_id: uuid.UUID, *, attempt: int) -> bool:
         """Hand a claim back to the queue without spending an attempt (graceful shutdown).
@@ -352,19 +323,7 @@ class JobStore(Generic[M]):
         Call it only once the work has really stopped: the next claim reuses this attempt number.
         Returns ``False`` when the claim was no longer held.
         """
-        m = self.model
-        return await self._update_one(
-            job_id,
-            (m.status == JobStatus.RUNNING, m.attempts == attempt),
-            status=JobStatus.QUEUED.value,
-            attempts=m.attempts - 1,
-            progress=0.0,
-            stage="",
-            message="",
-            run_after=None,
-            heartbeat_at=None,
-            worker_id=None,
-        )
+        return await self._moves.release(job_id, attempt=attempt)
 
     async def delete(self, job_id: uuid.UUID) -> bool:
         """Remove a finished job from the history. ``False`` when it is unknown or still open."""
@@ -374,7 +333,7 @@ class JobStore(Generic[M]):
             result = cast("CursorResult[Any]", await session.execute(stmt))
             return bool(result.rowcount)
 
-    # -- leases and progress (see core.leases) ----------------------------------------------------------
+    # -- progress and leases ----------------------------------------------------------------------------
 
     async def report_progress(
         self,
@@ -392,9 +351,7 @@ class JobStore(Generic[M]):
         Returns ``False`` when the write did not land: the job is no longer running (cancelled, finished,
         reclaimed) or, with ``attempt``, this claim was superseded. That answer is the worker's cancel check.
         """
-        return await leases.report_progress(
-            self.db,
-            self._sql,
+        return await self._moves.progress(
             job_id,
             progress,
             stage=stage,
@@ -406,11 +363,11 @@ class JobStore(Generic[M]):
 
     async def heartbeat(self, job_id: uuid.UUID, *, attempt: int | None = None) -> bool:
         """Renew the lease of a running job. ``False`` when the claim is not held any more."""
-        return await leases.heartbeat(self.db, self.model, {job_id: attempt}) == {job_id}
+        return await self._moves.heartbeat({job_id: attempt}) == {job_id}
 
     async def heartbeat_many(self, claims: Mapping[uuid.UUID, int | None]) -> set[uuid.UUID]:
-        """Renew several leases in one transaction; returns the ids whose claim is still held."""
-        return await leases.heartbeat(self.db, self.model, claims)
+        """Renew several leases, one statement each; returns the ids whose claim is still held."""
+        return await self._moves.heartbeat(claims)
 
     async def reclaim_stale(self, *, reason: str = leases.DEFAULT_RECLAIM_REASON) -> int:
         """Running rows whose lease expired go back to queued, or to failed once their budget is spent.
@@ -418,14 +375,16 @@ class JobStore(Generic[M]):
         Raises:
             RuntimeError: the store has no ``stale_after``.
         """
-        return await leases.reclaim_stale(self.db, self.model, stale_after=self.stale_after, reason=reason)
+        if self.stale_after is None:
+            raise RuntimeError("reclaim_stale needs JobStore(stale_after=…): refusing to guess when a worker is dead")
+        return await self._moves.reclaim_stale(stale_after=self.stale_after, reason=reason)
 
     async def reclaim_of_workers(
         self, worker_ids: Collection[str], *, reason: str = leases.DEFAULT_RECLAIM_REASON
     ) -> int:
         """Running rows claimed by ``worker_ids`` — workers known to be gone (their process ended) — go back to
         queued, or to failed once their budget is spent, as :meth:`reclaim_stale` moves them, but at once."""
-        return await leases.reclaim_of_workers(self.db, self.model, worker_ids, reason=reason)
+        return await self._moves.reclaim_of_workers(worker_ids, reason=reason)
 
     async def due_jobs(self, *, older_than: float = 0.0, limit: int = 100) -> list[M]:
         """Queued rows that may be claimed now and were last touched ``older_than`` seconds ago or more.
@@ -437,10 +396,7 @@ class JobStore(Generic[M]):
 
     # -- internals -----------------------------------------------------------------------------------------
 
-    def _row_to_model(self, row: Mapping[str, Any]) -> M:
-        return self._instance(row)
-
-    def _instance(self, values: Mapping[str, Any]) -> M:
+    def _instance(self, values: Row) -> M:
         """A detached instance holding ``values`` as loaded state — what a query would have returned — built
         without the per-attribute events of ``__init__`` (a fifth of a claim's cost otherwise). Without a
         ``payload`` among ``values`` it is a row without its payload (:mod:`core.rows`)."""
@@ -448,46 +404,6 @@ class JobStore(Generic[M]):
         job.__dict__.update(values)
         return job if "payload" in values else without_payload(job)
 
-    async def _update_one(self, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any) -> bool:
-        """One conditional UPDATE of one row, as its own transaction; ``True`` when it matched."""
-        stmt = update(self.model).where(self.model.id == job_id, *where).values(**values)
-        return (await self.db.execute(stmt)).rowcount > 0
-
-    async def _update_returning(
-        self, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any
-    ) -> M | None:
-        """One conditional UPDATE of one row that returns the row as written (without its payload), or ``None``
-        when it did not match."""
-        stmt = update(self.model).where(self.model.id == job_id, *where).values(**values).returning(*self._sql.columns)
-        row = (await self.db.execute(stmt)).first()
-        return None if row is None else self._row_to_model(row)
-
-    async def _close(self, job_id: uuid.UUID, attempt: int | None, **values: Any) -> M:
-        """The conditional UPDATE behind ``succeed``/``fail``, with the precise error when it does not match."""
-        m = self.model
-        held = (m.status == JobStatus.RUNNING, m.attempts == attempt)
-        where: tuple[ColumnElement[bool], ...] = (m.status.in_(_OPEN),) if attempt is None else held
-        job = await self._update_returning(job_id, where, **values)
-        if job is None:
-            raise await self._why_not_closed(job_id, attempt)
-        return job
-
-    async def _close_done(
-        self, job_id: uuid.UUID, result_id: uuid.UUID | None, attempt: int | None, message: str, *, whole_row: bool
-    ) -> Mapping[str, Any]:
-        """The write of :meth:`succeed` and :meth:`succeed_without_row`; the returned row is the whole closed row
-        when ``whole_row``, else its id alone. Raises what :meth:`succeed` documents."""
-        sql = self._sql
-        if whole_row:
-            stmt = sql.succeed_open if attempt is None else sql.succeed_held
-        else:
-            stmt = sql.succeed_open_id if attempt is None else sql.succeed_held_id
-        params = {"job_id": job_id, "now": utcnow(), "result_id": result_id, "message": message, "attempt": attempt}
-        row = (await self.db.execute(stmt, params)).first()
-        if row is None:
-            raise await self._why_not_closed(job_id, attempt)
-        return row
-
     async def _why_not_closed(self, job_id: uuid.UUID, attempt: int | None) -> Exception:
         async with self.db.get_session_context() as session:
-            return await closing.why_not_closed(session, self.model, job_id, attempt)
+            return await why_not_closed(session, self.model, job_id, attempt)
