@@ -27,15 +27,31 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
 import tomli_w
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
 
 from core.api_keys import migrate_file_key
 from core.limits import LIMIT_KEYS, LimitSettings
+from core.setting_values import (
+    APP_NAME,
+    DEFAULT_HUB_URL,
+    LANGUAGES,
+    MODEL_KINDS,
+    Invalid,
+    SettingsError,
+    as_absolute_path,
+    as_broker_url,
+    as_count,
+    as_database_url,
+    as_flag,
+    as_hub_url,
+    as_language,
+    as_stale_after,
+    model_values,
+    redact_url,
+)
 
 __all__ = [
     "DEFAULT_HUB_URL",
@@ -59,189 +75,20 @@ __all__ = [
     "settings_document",
 ]  # fmt: skip
 
-APP_NAME = "StudyJobs"
 ENV_DATA_DIR = "STUDYJOBS_DATA_DIR"
 ENV_OVERRIDES: Mapping[str, str] = {
     "database_url": "STUDYJOBS_DATABASE_URL",
     "broker_url": "STUDYJOBS_BROKER_URL",
 }
-LANGUAGES = ("system", "pt_BR", "en")
-MODEL_KINDS = ("bundled", "gguf", "http")
-BROKER_SCHEMES = ("sqlite", "redis", "rediss")
 SETTING_KEYS = (
     "database_url", "broker_url", "output_dir", "language", "worker_threads",
     "notifications", "hide_to_tray", "autostart", "stale_after", "hub_url", "model", "limits",
 )  # fmt: skip
-DEFAULT_HUB_URL = "https://huggingface.co"
-"""Where models are downloaded from; a mirror of the Hugging Face hub works too (setting ``hub_url``)."""
 _TABLES = ("model", "limits")
 MODEL_KEYS = (
     "kind", "gguf_path", "endpoint", "model_name", "n_threads", "context", "temperature", "top_p", "top_k",
     "repeat_penalty",
 )  # fmt: skip
-CONTEXT_RANGE = (256, 1 << 20)
-"""The ``model.context`` values allowed besides ``0`` (automatic), in tokens."""
-_SAMPLING_RANGES: Mapping[str, tuple[float, float]] = {
-    "temperature": (0.0, 2.0),
-    "top_p": (0.0, 1.0),
-    "top_k": (0.0, 1000.0),
-    "repeat_penalty": (1.0, 2.0),
-}
-_DB_HINT = "use sqlite+aiosqlite:///… or postgresql+asyncpg://…"
-_BROKER_HINT = "use sqlite:///<file> (the embedded queue) or redis://…"
-
-
-class SettingsError(ValueError):
-    """A setting is wrong. The message names the setting, where it came from, and what is allowed."""
-
-
-class _Invalid(ValueError):
-    """Raised by a normaliser; turned into a :class:`SettingsError` that says where the value came from."""
-
-    def __init__(self, key: str, detail: str) -> None:
-        super().__init__(f"{key}: {detail}")
-        self.key, self.detail = key, detail
-
-
-def redact_url(url: str) -> str:
-    """``url`` with its password (if any) replaced by ``***``; text that is not a URL comes back unchanged."""
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return url
-    if not password:
-        return url
-    userinfo, _, hostinfo = parts.netloc.rpartition("@")
-    return urlunsplit(parts._replace(netloc=f"{userinfo.split(':', 1)[0]}:***@{hostinfo}"))
-
-
-def _text(key: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _Invalid(key, f"{value!r} must be non-empty text")
-    return value.strip()
-
-
-def _flag(key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise _Invalid(key, f"{value!r} must be true or false")
-    return value
-
-
-def _count(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise _Invalid(key, f"{value!r} must be a whole number of at least 1")
-    return int(value)
-
-
-def _context(value: Any) -> int:
-    if value is None or value == "":
-        return 0
-    low, high = CONTEXT_RANGE
-    if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or low <= value <= high):
-        raise _Invalid("model.context", f"{value!r} must be 0 (automatic) or a number of tokens from {low} to {high}")
-    return int(value)
-
-
-def _sampling_value(key: str, value: Any) -> float | int:
-    low, high = _SAMPLING_RANGES[key.removeprefix("model.")]
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise _Invalid(key, f"{value!r} must be a number from {low:g} to {high:g}")
-    return int(value) if key.endswith("top_k") else float(value)
-
-
-def _absolute_path(key: str, value: Any) -> Path:
-    path = Path(_text(key, str(value) if isinstance(value, Path) else value)).expanduser()
-    if not path.is_absolute():
-        raise _Invalid(key, f"{str(value)!r} must be an absolute path (e.g. {Path.home() / APP_NAME})")
-    return path
-
-
-def _sqlite_file(key: str, raw: str | None, data_dir: Path, shown: str, hint: str) -> Path:
-    if not raw or raw == ":memory:" or raw.startswith("file:"):
-        raise _Invalid(key, f"{shown!r} needs a file path (an in-memory database is not shared); {hint}")
-    path = Path(raw).expanduser()
-    return path if path.is_absolute() else data_dir / path
-
-
-def _database_url(value: Any, data_dir: Path) -> str:
-    text = _text("database_url", value)
-    shown = redact_url(text)
-    try:
-        url = make_url(text)
-    except ArgumentError:
-        raise _Invalid("database_url", f"{shown!r} is not a database URL; {_DB_HINT}") from None
-    backend, _, driver = url.drivername.partition("+")
-    if backend == "sqlite" and driver in ("", "pysqlite", "aiosqlite"):
-        path = _sqlite_file("database_url", url.database, data_dir, shown, _DB_HINT)
-        return url.set(drivername="sqlite+aiosqlite", database=path.as_posix()).render_as_string(False)
-    if backend in ("postgresql", "postgres") and driver in ("", "asyncpg"):
-        if not url.database:
-            raise _Invalid("database_url", f"{shown!r} names no database (…/<name> at the end); {_DB_HINT}")
-        return url.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
-    raise _Invalid("database_url", f"{shown!r} is not supported; {_DB_HINT}")
-
-
-def _broker_url(value: Any, data_dir: Path) -> str:
-    text = _text("broker_url", value)
-    shown = redact_url(text)
-    scheme = text.partition(":")[0].lower()
-    if scheme == "sqlite":
-        if not text.startswith("sqlite:///"):
-            raise _Invalid("broker_url", f"{shown!r} needs a file path; {_BROKER_HINT}")
-        return f"sqlite:///{_sqlite_file('broker_url', text[10:], data_dir, shown, _BROKER_HINT).as_posix()}"
-    if scheme not in BROKER_SCHEMES:
-        raise _Invalid("broker_url", f"{shown!r} is not supported; {_BROKER_HINT}")
-    if not urlsplit(text).hostname:
-        raise _Invalid("broker_url", f"{shown!r} names no server; {_BROKER_HINT}")
-    return text
-
-
-def _language(value: Any) -> str:
-    wanted = value.replace("-", "_").lower() if isinstance(value, str) else None
-    for language in LANGUAGES:
-        if wanted == language.lower():
-            return language
-    raise _Invalid("language", f"{value!r} is not a language; use one of {', '.join(map(repr, LANGUAGES))}")
-
-
-def _stale_after(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise _Invalid("stale_after", f"{value!r} must be a number of seconds above 0 (default 60)")
-    return float(value)
-
-
-def _hub_url(value: Any) -> str:
-    text = _text("hub_url", value).rstrip("/")
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise _Invalid("hub_url", f"{value!r} must be an http:// or https:// address (default {DEFAULT_HUB_URL})")
-    return text
-
-
-def _model_values(raw: Mapping[str, Any]) -> dict[str, Any]:
-    kind = raw.get("kind", "bundled")
-    if kind not in MODEL_KINDS:
-        raise _Invalid("model.kind", f"{kind!r} is not a model kind; use one of {', '.join(map(repr, MODEL_KINDS))}")
-    gguf, endpoint, name, threads = (raw.get(k) for k in ("gguf_path", "endpoint", "model_name", "n_threads"))
-    values: dict[str, Any] = {
-        "kind": kind,
-        "gguf_path": None if gguf is None else _absolute_path("model.gguf_path", gguf),
-        "endpoint": None if endpoint is None else _text("model.endpoint", endpoint),
-        "model_name": None if name is None else _text("model.model_name", name),
-        "n_threads": None if threads is None else _count("model.n_threads", threads),
-        "context": _context(raw.get("context")),
-    }
-    for key in _SAMPLING_RANGES:
-        value = raw.get(key)
-        values[key] = None if value is None else _sampling_value(f"model.{key}", value)
-    if values["endpoint"] is not None and urlsplit(values["endpoint"]).scheme not in ("http", "https"):
-        raise _Invalid("model.endpoint", f"{endpoint!r} must be an http:// or https:// URL")
-    if kind == "gguf" and values["gguf_path"] is None:
-        raise _Invalid("model.gguf_path", 'is required when model.kind is "gguf" (the path of a .gguf file)')
-    if kind == "http" and values["endpoint"] is None:
-        raise _Invalid("model.endpoint", 'is required when model.kind is "http" (e.g. http://127.0.0.1:8080/v1)')
-    return values
 
 
 @dataclass(frozen=True)
@@ -274,8 +121,8 @@ class ModelSettings:
 
     def __post_init__(self) -> None:
         try:
-            values = _model_values(self.__dict__)
-        except _Invalid as invalid:
+            values = model_values(self.__dict__)
+        except Invalid as invalid:
             raise SettingsError(f"{invalid.key} in ModelSettings: {invalid.detail}") from None
         for key, value in values.items():
             object.__setattr__(self, key, value)
@@ -312,7 +159,7 @@ class Settings:
     def __post_init__(self) -> None:
         try:
             values = _normalised(self.__dict__)
-        except _Invalid as invalid:
+        except Invalid as invalid:
             origin = self.origins.get(invalid.key, "")
             where = f"environment variable {origin[4:]}" if origin.startswith("env:") else "Settings"
             where = str(self.settings_path) if origin == "file" else where
@@ -359,11 +206,11 @@ def default_output_dir() -> Path:
 def _normalised(raw: Mapping[str, Any]) -> dict[str, Any]:
     data_dir = Path(raw["data_dir"]).expanduser().absolute()
     if not isinstance(raw["model"], ModelSettings):
-        raise _Invalid("model", f"{raw['model']!r} must be a ModelSettings")
+        raise Invalid("model", f"{raw['model']!r} must be a ModelSettings")
     if not isinstance(raw["limits"], LimitSettings):
-        raise _Invalid("limits", f"{raw['limits']!r} must be a LimitSettings")
+        raise Invalid("limits", f"{raw['limits']!r} must be a LimitSettings")
     database = raw["database_url"] if raw["database_url"] is not None else default_database_url(data_dir)
-    database = _database_url(database, data_dir)
+    database = as_database_url(database, data_dir)
     broker = raw["broker_url"] if raw["broker_url"] is not None else default_broker_url(database, data_dir)
     output = raw["output_dir"] if raw["output_dir"] is not None else default_output_dir()
     return {
@@ -371,15 +218,15 @@ def _normalised(raw: Mapping[str, Any]) -> dict[str, Any]:
         "log_dir": Path(raw["log_dir"]),
         "settings_path": Path(raw["settings_path"]),
         "database_url": database,
-        "broker_url": _broker_url(broker, data_dir),
-        "output_dir": _absolute_path("output_dir", output),
-        "language": _language(raw["language"]),
-        "worker_threads": _count("worker_threads", raw["worker_threads"]),
-        "notifications": _flag("notifications", raw["notifications"]),
-        "hide_to_tray": _flag("hide_to_tray", raw["hide_to_tray"]),
-        "autostart": _flag("autostart", raw["autostart"]),
-        "stale_after": _stale_after(raw["stale_after"]),
-        "hub_url": _hub_url(raw["hub_url"]),
+        "broker_url": as_broker_url(broker, data_dir),
+        "output_dir": as_absolute_path("output_dir", output),
+        "language": as_language(raw["language"]),
+        "worker_threads": as_count("worker_threads", raw["worker_threads"]),
+        "notifications": as_flag("notifications", raw["notifications"]),
+        "hide_to_tray": as_flag("hide_to_tray", raw["hide_to_tray"]),
+        "autostart": as_flag("autostart", raw["autostart"]),
+        "stale_after": as_stale_after(raw["stale_after"]),
+        "hub_url": as_hub_url(raw["hub_url"]),
     }
 
 
@@ -405,8 +252,8 @@ def resolve_language(setting: str, system_locale: str | None = None) -> str:
     Raises:
         ValueError: ``setting`` is not one of :data:`LANGUAGES`.
     """
-    if _language(setting) != "system":
-        return _language(setting)
+    if as_language(setting) != "system":
+        return as_language(setting)
     name = (detect_system_locale() if system_locale is None else system_locale).lower()
     return "pt_BR" if name.startswith(("pt", "portuguese")) else "en"
 
@@ -480,8 +327,8 @@ def load_settings(path: str | Path | None = None, *, env: Mapping[str, str] = os
         if env.get(var, "").strip():
             values[key], origins[key] = env[var].strip(), f"env:{var}"
     try:
-        model = ModelSettings(**_model_values(model_raw))
-    except _Invalid as invalid:
+        model = ModelSettings(**model_values(model_raw))
+    except Invalid as invalid:
         raise SettingsError(f"{invalid.key} in {settings_path}: {invalid.detail}") from None
     try:
         limits = LimitSettings(**limits_raw)
