@@ -171,16 +171,10 @@ class ProgressTracker:
                 done, _ = await asyncio.wait({task}, timeout=tick)
                 if done:
                     break
-                # The estimate for halfway to the next write: a screen reading the row at any moment between two
-                # writes is then off by half a tick at most, instead of always behind by up to a whole one.
-                at = loop.time() + tick / 2
                 pending = self._take_count(phase)
-                counted = self._counted.get(phase)
-                if counted is None:
-                    value = self.plan.interpolate(phase, at - began, size)
-                else:
-                    value = self._between_counts(phase, counted, at)
-                if not await self._write(value, phase, **pending):
+                if not await self._write(
+                    self._tick_value(phase, loop.time() + tick / 2, began, size), phase, **pending
+                ):
                     await self._interrupt(task)
             result = task.result()
             self._mark(phase, finished_at=utcnow())
@@ -193,6 +187,17 @@ class ProgressTracker:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+
+    def _tick_value(self, phase: str, at: float, began: float, size: int | None) -> float:
+        """The bar at loop time ``at``: the plan's interpolation, or between the counter's last two reports.
+
+        Written for halfway to the next write: a screen reading the row at any moment between two writes is then
+        off by half a tick at most, instead of always behind by up to a whole one.
+        """
+        counted = self._counted.get(phase)
+        if counted is None:
+            return self.plan.interpolate(phase, at - began, size)
+        return self._between_counts(phase, counted, at)
 
     async def report(
         self,

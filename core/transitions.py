@@ -68,6 +68,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.sql import ColumnElement
+from sqlalchemy.sql.dml import Update
+from sqlalchemy.sql.elements import BindParameter
 
 from core.db import AsyncDatabaseManager
 from core.models import BaseJobModel
@@ -107,49 +109,11 @@ class Transitions:
         held = update(table).where(c.id == job_id, running, c.attempts == bindparam("attempt"))
         open_ = update(table).where(c.id == job_id, or_(c.status == _QUEUED, running))  # no expanding IN
         self._enqueue = insert(table)
-        self._claim = (
-            update(table)
-            .where(c.id == job_id, c.status == _QUEUED, or_(c.run_after.is_(None), c.run_after <= now))
-            .values(
-                status=_RUNNING,
-                attempts=c.attempts + 1,
-                started_at=now,
-                heartbeat_at=now,
-                updated_at=now,
-                worker_id=bindparam("worker_id"),
-                finished_at=None,
-                run_after=None,
-                progress=0.0,
-                stage="",
-                message="",
-            )
-            .returning(*self.columns, c.payload)
-        )
-        value = bindparam("progress", type_=Float())
-        progress = {
-            "progress": case((c.progress < value, value), else_=c.progress),
-            "heartbeat_at": now,
-            "updated_at": now,
-            "stage": func.coalesce(bindparam("stage", type_=c.stage.type), c.stage),
-            "message": func.coalesce(bindparam("message", type_=c.message.type), c.message),
-            # none_as_null: an absent value binds SQL NULL (not the JSON text 'null'), so the column is kept.
-            "detail": func.coalesce(bindparam("detail", type_=JSON(none_as_null=True)), c.detail),
-            "phases": func.coalesce(bindparam("phases", type_=JSON(none_as_null=True)), c.phases),
-        }
+        self._claim = _claim_statement(table, job_id, now).returning(*self.columns, c.payload)
+        progress = _progress_values(table, now)
         self._progress_held = held.values(**progress)
         self._progress_open = update(table).where(c.id == job_id, running).values(**progress)
-        done = {
-            "status": _DONE,
-            "progress": 1.0,
-            "result_id": bindparam("result_id", type_=Uuid()),
-            "payload": None,
-            "finished_at": now,
-            "updated_at": now,
-            "heartbeat_at": None,
-            "error": None,
-            "error_transient": False,
-            "message": bindparam("message"),
-        }
+        done = _done_values(now)
         self._succeed = {
             (True, True): held.values(**done).returning(*self.columns),
             (False, True): open_.values(**done).returning(*self.columns),
@@ -361,3 +325,57 @@ class Transitions:
         m = self.model
         stmt = update(m).where(m.id == job_id, *where).values(**values).returning(*self.columns)
         return (await self.db.execute(stmt)).first()
+
+
+def _claim_statement(table: Table, job_id: BindParameter[Any], now: BindParameter[Any]) -> Update:
+    """queued → running for ``job_id`` when due at ``now``: a fresh attempt with an empty bar."""
+    c = table.c
+    return (
+        update(table)
+        .where(c.id == job_id, c.status == _QUEUED, or_(c.run_after.is_(None), c.run_after <= now))
+        .values(
+            status=_RUNNING,
+            attempts=c.attempts + 1,
+            started_at=now,
+            heartbeat_at=now,
+            updated_at=now,
+            worker_id=bindparam("worker_id"),
+            finished_at=None,
+            run_after=None,
+            progress=0.0,
+            stage="",
+            message="",
+        )
+    )
+
+
+def _progress_values(table: Table, now: BindParameter[Any]) -> dict[str, Any]:
+    """A progress write's values: the bar never backwards, the lease, and each optional column kept when ``NULL``."""
+    c = table.c
+    value = bindparam("progress", type_=Float())
+    return {
+        "progress": case((c.progress < value, value), else_=c.progress),
+        "heartbeat_at": now,
+        "updated_at": now,
+        "stage": func.coalesce(bindparam("stage", type_=c.stage.type), c.stage),
+        "message": func.coalesce(bindparam("message", type_=c.message.type), c.message),
+        # none_as_null: an absent value binds SQL NULL (not the JSON text 'null'), so the column is kept.
+        "detail": func.coalesce(bindparam("detail", type_=JSON(none_as_null=True)), c.detail),
+        "phases": func.coalesce(bindparam("phases", type_=JSON(none_as_null=True)), c.phases),
+    }
+
+
+def _done_values(now: BindParameter[Any]) -> dict[str, Any]:
+    """A success's values: a full bar, the result, no payload, no lease, no error."""
+    return {
+        "status": _DONE,
+        "progress": 1.0,
+        "result_id": bindparam("result_id", type_=Uuid()),
+        "payload": None,
+        "finished_at": now,
+        "updated_at": now,
+        "heartbeat_at": None,
+        "error": None,
+        "error_transient": False,
+        "message": bindparam("message"),
+    }

@@ -141,6 +141,17 @@ def _forget(hub: ChangeHub) -> None:
             del _hubs[key]
 
 
+def _checked(model: type[BaseJobModel], interval: float, emit_on: Sequence[str]) -> tuple[str, ...]:
+    """``emit_on`` as a tuple, once ``interval`` and every name in it are known to be valid."""
+    if interval <= 0:
+        raise ValueError("interval must be positive")
+    fields = tuple(emit_on)
+    for name in fields:
+        if not hasattr(model, name):
+            raise ValueError(f"emit_on names an unknown attribute: {name!r}")
+    return fields
+
+
 def _snapshot(job: Any, emit_on: Sequence[str]) -> tuple[Any, ...]:
     return tuple(getattr(job, name) for name in emit_on)
 
@@ -172,12 +183,7 @@ async def watch_job(
         JobNotFoundError: the job does not exist (or was deleted while watched).
         TimeoutError: ``timeout`` passed first.
     """
-    if interval <= 0:
-        raise ValueError("interval must be positive")
-    fields = tuple(emit_on)
-    for name in fields:
-        if not hasattr(model, name):
-            raise ValueError(f"emit_on names an unknown attribute: {name!r}")
+    fields = _checked(model, interval, emit_on)
     loop = asyncio.get_running_loop()
     deadline = None if timeout is None else loop.time() + timeout
     job = await read_row(db, model, job_id, whole=False)
