@@ -2,9 +2,12 @@
 
 ``load_model`` takes the model file's size ÷ the disk's speed (about nothing when this worker holds the model in
 memory already). ``outline`` is one step per chunk of text, ``sections`` one step per section; a step takes its
-prompt tokens ÷ the prompt rate plus the tokens it will write ÷ the decode rate. The rates are those measured in
-this job as soon as there are some, before that the remembered or calibrated ones (:mod:`daemon.speeds`), moved
-by how fast this job runs compared to them. Nothing is scaled by how long a finished phase took against a
+prompt tokens ÷ the prompt rate plus the tokens it will write ÷ the decode rate. A section may be written twice (its
+first text failed the check, :mod:`daemon.llm.guard`; the second try reads the same prompt from llama.cpp's cache):
+the tokens a section writes are counted over every try (:attr:`Speeds.section_attempts` says how many tries a
+section takes), and each try's decode pace is measured from its own first token. The rates are those measured in
+this job as soon as there are some, before that the remembered or calibrated ones (:mod:`daemon.speeds`), moved by
+how fast this job runs compared to them. Nothing is scaled by how long a finished phase took against a
 calibrated figure: a phase calibrated near zero would multiply the estimate by hundreds.
 
 :class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and
@@ -40,6 +43,7 @@ _FADE = 0.5  # how much of the measurements so far a finished step leaves (recen
 _PASSAGE_LABEL_TOKENS = 8  # "[n] " and the blank line, per passage (the writer's figure)
 _CHARS_PER_PASSAGE = 650.0  # without the text: split_passages made a median of 650 characters per passage of prose
 _BAR_KEYS = ("outline", "section")
+_MAX_TRIES = 2  # a section's text is written at most twice (daemon.llm.guard)
 
 
 @dataclass
@@ -52,8 +56,16 @@ class _Step:
     prompt_tokens: int
     budget: int
     started: float
-    first_token: float | None = None
-    tokens: int = 0
+    first_token: float | None = None  # of the running try
+    tokens: int = 0  # written by the running try
+    last_at: float | None = None  # the last report (a finished try's end)
+    earlier_tokens: int = 0  # written by the step's finished tries
+    attempt: int = 1
+
+    @property
+    def written(self) -> int:
+        """Tokens the step has written so far, every try counted."""
+        return self.earlier_tokens + self.tokens
 
 
 @dataclass
@@ -94,6 +106,7 @@ class GenerateEstimate:
         self.prompt = _Tally()
         self.decode = {key: _Tally() for key in _BAR_KEYS}
         self.written = {key: _Tally() for key in _BAR_KEYS}  # steps finished (tokens) and how many (seconds)
+        self.tries = _Tally()  # sections finished (seconds) and their tries (tokens)
         self.load_seconds: float | None = None
 
     # -- what the job tells it ------------------------------------------------------------------------------
@@ -138,21 +151,36 @@ class GenerateEstimate:
             if progress.phase == "section":
                 self.sections = progress.steps
         current.prompt_tokens = progress.prompt_tokens or current.prompt_tokens
-        if progress.tokens >= 1 and current.first_token is None:
+        if 1 <= progress.tokens < current.tokens:  # the step's text was rejected: a second try has begun
+            self._count_decode(current)
+            current.earlier_tokens += current.tokens
+            current.attempt += 1
+            current.first_token = now  # its prompt came from the cache: no prompt time to count
+        elif progress.tokens >= 1 and current.first_token is None:
             current.first_token = now
             self.prompt.tokens = self.prompt.tokens * _FADE + current.prompt_tokens
             self.prompt.seconds = self.prompt.seconds * _FADE + now - current.started
         current.tokens = progress.tokens
+        current.last_at = now
 
     def _close(self, step: _Step, now: float) -> None:
         """A step ended (the next one began): count its decode time and what it wrote."""
-        if step.first_token is not None and step.tokens > 1:
+        self._count_decode(step, now)
+        written = self.written[step.phase]
+        written.tokens += step.written
+        written.seconds += 1
+        if step.phase == "section":
+            self.tries.tokens += step.attempt
+            self.tries.seconds += 1
+
+    def _count_decode(self, step: _Step, now: float | None = None) -> None:
+        """Count the running try's decode pace: its tokens after the first, from the first to the last (or
+        ``now``)."""
+        end = step.last_at if now is None else now
+        if step.first_token is not None and end is not None and step.tokens > 1:
             tally = self.decode[step.phase]
             tally.tokens = tally.tokens * _FADE + step.tokens - 1
-            tally.seconds = tally.seconds * _FADE + now - step.first_token
-        written = self.written[step.phase]
-        written.tokens += step.tokens
-        written.seconds += 1
+            tally.seconds = tally.seconds * _FADE + end - step.first_token
 
     # -- the figures ------------------------------------------------------------------------------------------
 
@@ -209,6 +237,7 @@ class GenerateEstimate:
             habits["outline_tokens"] = max(self.written["outline"].tokens / self.written["outline"].seconds, 1.0)
         if self.written["section"].seconds:
             habits["section_tokens"] = max(self.written["section"].tokens / self.written["section"].seconds, 1.0)
+            habits["section_attempts"] = min(max(self.tries.tokens / self.tries.seconds, 1.0), 2.0)
         if self.sections is not None and self.chars:
             habits["sections_per_chunk"] = self.sections / self._chunks(prior)
         if self.text_tokens and self.chars:
@@ -304,22 +333,26 @@ class GenerateEstimate:
             prompt = source + _PROMPT_OVERHEAD_TOKENS
         else:
             prompt = tokens / self._steps("section", speeds) + _PROMPT_OVERHEAD_TOKENS
-        answer = min(speeds.section_tokens, self.writer.section_tokens)
+        answer = min(speeds.section_tokens, _MAX_TRIES * self.writer.section_tokens)
         return prompt / speeds.prompt_rate + answer / speeds.section_decode_rate
 
     def _step_left(self, step: _Step, speeds: Speeds) -> float:
-        """The seconds left in the running step."""
+        """The seconds left in the running step: the rest of its running try, and for a section's first try the
+        chance of a second one."""
         if step.phase == "outline":
-            expected, rate = min(speeds.outline_tokens, step.budget), speeds.outline_decode_rate
+            one, retry, rate = min(speeds.outline_tokens, step.budget), 0.0, speeds.outline_decode_rate
         else:
-            expected, rate = min(speeds.section_tokens, step.budget), speeds.section_decode_rate
+            attempts = min(max(speeds.section_attempts, 1.0), float(_MAX_TRIES))
+            one = min(speeds.section_tokens / attempts, float(step.budget))
+            retry = attempts - 1.0 if step.attempt < _MAX_TRIES else 0.0
+            rate = speeds.section_decode_rate
         if step.first_token is None:
             prompt = step.prompt_tokens / speeds.prompt_rate
             read = time.monotonic() - step.started
-            return max(prompt - read, 0.1 * prompt) + expected / rate
+            return max(prompt - read, 0.1 * prompt) + one * (1.0 + retry) / rate
         room = max(step.budget - step.tokens, 0)
-        left = min(max(expected - step.tokens, min(0.1 * expected, room)), room)
-        return left / rate
+        left = min(max(one - step.tokens, min(0.1 * one, room)), room)
+        return (left + retry * one) / rate
 
 
 async def generate_estimate(runtime: Any) -> tuple[GenerateEstimate, GuideWriter, ModelKey | None] | None:

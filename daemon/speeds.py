@@ -28,7 +28,7 @@ import logging
 import math
 import os
 import tempfile
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import MISSING, Field, asdict, dataclass, fields, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -52,10 +52,13 @@ class Speeds:
         outline_decode_rate: Tokens written per second under the outline's JSON grammar.
         section_decode_rate: Tokens written per second for a section (no grammar).
         outline_tokens: Tokens one outline step writes, on average.
-        section_tokens: Tokens one section writes, on average (at most its budget).
+        section_tokens: Tokens written for one section, on average, every try counted: a text that fails the
+            section check is written a second time (:mod:`daemon.llm.guard`), so this may exceed the budget.
         sections_per_chunk: Sections the outline makes per chunk of text (one outline step each).
         chars_per_token: Characters of text per prompt token.
         load_bytes_per_second: How fast the model file is read into memory on a cold load.
+        section_attempts: Tries per section, on average (1 to 2: the second try of a rejected text). Files written
+            without it read as 1.
     """
 
     prompt_rate: float
@@ -66,6 +69,7 @@ class Speeds:
     sections_per_chunk: float
     chars_per_token: float
     load_bytes_per_second: float
+    section_attempts: float = 1.0
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -94,8 +98,15 @@ class Speeds:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Speeds:
-        """Read the fields named in ``data`` (others ignored). Raises ``ValueError``/``TypeError`` when invalid."""
-        return cls(**{item.name: float(data[item.name]) for item in fields(cls)})
+        """Read the fields named in ``data`` (others ignored; a field with a default may be missing). Raises
+        ``ValueError``/``TypeError``/``KeyError`` when invalid."""
+        return cls(
+            **{item.name: float(data[item.name]) for item in fields(cls) if item.name in data or not _has_default(item)}
+        )
+
+
+def _has_default(item: Field[Any]) -> bool:
+    return item.default is not MISSING
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from core.config import ModelSettings, Settings
-from daemon.estimate import LOADED_SECONDS, generate_estimate
-from daemon.llm.guide import GuideWriter
+from daemon.estimate import LOADED_SECONDS, GenerateEstimate, generate_estimate
+from daemon.llm.guide import GuideProgress, GuideWriter
 from daemon.llm.llamacpp import unload_all
+from daemon.llm.models import ModelChoice, create_generator
 from daemon.llm.testing import TinyModelShape, write_tiny_model
 from daemon.runtime import Runtime
 from daemon.speeds import ModelKey, SpeedBook, Speeds, calibration, prior_speeds
@@ -127,11 +128,16 @@ async def test_speeds_measured_in_a_real_guide_are_remembered_for_the_same_model
     estimate.model_loaded(0.0)
     estimate.prepare(tokens=await generator.count_tokens(TEXT))
     left = []
-    written: dict[tuple[str, int], int] = {}
+    written: dict[tuple[str, int], int] = {}  # every try of a step counted
+    tries: dict[tuple[str, int], list[int]] = {}  # each try's tokens
 
     def report(progress) -> None:
         estimate.on_progress(progress)
-        written[progress.phase, progress.step] = progress.tokens
+        step = tries.setdefault((progress.phase, progress.step), [0])
+        if 1 <= progress.tokens < step[-1]:  # the section check rejected the text: a second try
+            step.append(0)
+        step[-1] = progress.tokens
+        written[progress.phase, progress.step] = sum(step)
         left.append(estimate.remaining("sections" if progress.phase == "section" else "outline", 0.0, None))
 
     guide = await GuideWriter(generator).write(TEXT, on_progress=report)
@@ -141,7 +147,9 @@ async def test_speeds_measured_in_a_real_guide_are_remembered_for_the_same_model
     assert learned is not None
     sections = [tokens for (phase, _step), tokens in written.items() if phase == "section"]
     assert learned.section_tokens == pytest.approx(sum(sections) / len(sections))
-    assert max(sections) <= writer.section_tokens
+    assert max(t for (phase, _step), each in tries.items() if phase == "section" for t in each) <= writer.section_tokens
+    section_tries = [len(each) for (phase, _step), each in tries.items() if phase == "section"]
+    assert learned.section_attempts == pytest.approx(sum(section_tries) / len(section_tries))
     assert learned.chars_per_token == pytest.approx(len(TEXT) / await generator.count_tokens(TEXT))
     chunks = max(step for phase, step in written if phase == "outline")
     assert learned.sections_per_chunk == pytest.approx(len(guide.sections) / chunks)
@@ -160,3 +168,38 @@ def test_an_unreadable_speeds_file_is_ignored(tmp_path: Path):
     path = tmp_path / "speeds.json"
     path.write_text("{not json", encoding="utf-8")
     assert SpeedBook(path).recall("model|1|1") is None
+
+
+def _reports(estimate: GenerateEstimate, step: int, tries: list[int], began: float, pace: float) -> float:
+    """Feed the reports of one section written in ``tries`` (tokens per try) at ``pace`` tokens per second, after
+    a one-second prompt read; returns when it ended."""
+    at = began
+    estimate.on_progress(GuideProgress("section", step, 3, 0, 400, prompt_tokens=200), at)
+    at += 1.0  # the prompt; a second try's comes from llama.cpp's cache
+    for tokens in tries:
+        for n in range(1, tokens + 1):
+            estimate.on_progress(GuideProgress("section", step, 3, n, 400, prompt_tokens=200), at)
+            at += 1.0 / pace
+    return at
+
+
+def test_a_section_written_twice_counts_both_tries_and_keeps_the_models_pace(tiny_model: Path):
+    """A text the section check rejects is written again: the step takes both tries, and the tries are no slower
+    decoding (the second try's tokens are not divided by the first try's time)."""
+    prior = prior_speeds(_size(tiny_model), 1)
+    writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))  # not loaded
+    estimate = GenerateEstimate(prior, writer, model_bytes=_size(tiny_model), loaded=True)
+    estimate.prepare(TEXT)
+    estimate.outlined([len(TEXT) // 3] * 3)
+    at = _reports(estimate, 1, [400, 300], 0.0, pace=100.0)  # rejected once
+    at = _reports(estimate, 2, [200], at, pace=100.0)
+    estimate.finish(at)
+    learned = estimate.learned()
+    assert learned is not None
+    assert learned.section_decode_rate == pytest.approx(100.0, rel=0.02)
+    assert learned.section_tokens == pytest.approx((700 + 200) / 2)
+    assert learned.section_attempts == pytest.approx(1.5)
+    # the next section: a one-second prompt, then 450 tokens at 100 per second, more or less
+    estimate.on_progress(GuideProgress("section", 3, 3, 0, 400, prompt_tokens=200), at)
+    left = estimate.remaining("sections", 0.0, None)
+    assert left is not None and 4.5 < left < 6.5
