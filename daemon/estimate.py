@@ -107,6 +107,7 @@ class GenerateEstimate:
         self.decode = {key: _Tally() for key in _BAR_KEYS}
         self.written = {key: _Tally() for key in _BAR_KEYS}  # steps finished (tokens) and how many (seconds)
         self.tries = _Tally()  # sections finished (seconds) and their tries (tokens)
+        self.lengths: dict[str, list[int]] = {key: [] for key in _BAR_KEYS}  # tokens of each finished try
         self.load_seconds: float | None = None
 
     # -- what the job tells it ------------------------------------------------------------------------------
@@ -174,9 +175,11 @@ class GenerateEstimate:
             self.tries.seconds += 1
 
     def _count_decode(self, step: _Step, now: float | None = None) -> None:
-        """Count the running try's decode pace: its tokens after the first, from the first to the last (or
-        ``now``)."""
+        """Count the running try: its length, and its decode pace (its tokens after the first, from the first to
+        the last, or to ``now``)."""
         end = step.last_at if now is None else now
+        if step.tokens >= 1:
+            self.lengths[step.phase].append(step.tokens)
         if step.first_token is not None and end is not None and step.tokens > 1:
             tally = self.decode[step.phase]
             tally.tokens = tally.tokens * _FADE + step.tokens - 1
@@ -351,7 +354,11 @@ class GenerateEstimate:
             read = time.monotonic() - step.started
             return max(prompt - read, 0.1 * prompt) + one * (1.0 + retry) / rate
         room = max(step.budget - step.tokens, 0)
-        left = min(max(one - step.tokens, min(0.1 * one, room)), room)
+        longer = [n for n in self.lengths[step.phase] if n > step.tokens]
+        if longer:  # the tries of this job that went on past this point: where they stopped
+            left = min(sum(longer) / len(longer) - step.tokens, room)
+        else:
+            left = min(max(one - step.tokens, min(0.1 * one, room)), room)
         return (left + retry * one) / rate
 
 
