@@ -186,7 +186,7 @@ HEADER = f"{'run':<48} {'length s':>8} " + " ".join(f"{f'{p:.0%}':>6}" for p in 
 def line(run: Run) -> str:
     """One run's row: its length, shown ÷ actual at each point, the "estimating…" samples, the worst ratio."""
     ratios = [run.ratio_at(p) for p in POINTS]
-    worst = max((r for _left, r in run.settled()), key=lambda r: abs(math.log(r)), default=None)
+    worst = max((r for _left, r in run.settled()), key=lambda r: abs(math.log(max(r, 1e-6))), default=None)
     return (
         f"{run.label:<48} {run.duration:8.1f} "
         + " ".join(fmt(r) for r in ratios)
@@ -217,7 +217,7 @@ def report(runs: list[Run]) -> bool:
     tail = [o for o in outside if o[1] < SETTLE_SECONDS]
     print(f"  of which with less than {SETTLE_SECONDS:g} s really left (the last section ended early): {len(tail)}")
     if outside:
-        label, left, ratio = max(outside, key=lambda o: abs(math.log(o[2])))
+        label, left, ratio = max(outside, key=lambda o: abs(math.log(max(o[2], 1e-6))))
         print(f"  worst: {ratio:.2f} in {label}, {left:.1f} s before the end")
     return 0.75 <= median <= 1.33 and not outside
 
