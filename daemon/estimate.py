@@ -191,6 +191,9 @@ class GenerateEstimate:
         """The best speeds now: this job's measurements where it has them, the prior moved by this job's pace
         elsewhere; ``None`` when there is no basis at all."""
         prompt_rate = self.prompt.rate(1, _MIN_PROMPT_SECONDS)
+        so_far = self._prompt_so_far()
+        if so_far is not None and so_far < (prompt_rate or (self.prior.prompt_rate if self.prior else math.inf)):
+            prompt_rate = so_far  # the running prompt takes longer than the figures say: the machine is slower
         decode = {key: self._decode_rate(key) for key in _BAR_KEYS}
         prior = self.prior
         if prior is None:
@@ -209,6 +212,15 @@ class GenerateEstimate:
             section_decode_rate=decode["section"] or speeds.section_decode_rate,
             **habits,
         )
+
+    def _prompt_so_far(self) -> float | None:
+        """The running step's prompt tokens ÷ the time it has read them, before its first token: the true prompt
+        rate is at most this. ``None`` before a step, after its first token, or in its first moments."""
+        step = self.step
+        if step is None or step.first_token is not None or not step.prompt_tokens:
+            return None
+        read = time.monotonic() - step.started
+        return step.prompt_tokens / read if read >= _MIN_PROMPT_SECONDS else None
 
     def _decode_rate(self, key: str) -> float | None:
         tally = _Tally(self.decode[key].tokens, self.decode[key].seconds)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -191,7 +192,7 @@ def test_a_section_written_twice_counts_both_tries_and_keeps_the_models_pace(tin
     estimate = GenerateEstimate(prior, writer, model_bytes=_size(tiny_model), loaded=True)
     estimate.prepare(TEXT)
     estimate.outlined([len(TEXT) // 3] * 3)
-    at = _reports(estimate, 1, [400, 300], 0.0, pace=100.0)  # rejected once
+    at = _reports(estimate, 1, [400, 300], time.monotonic() - 11.0, pace=100.0)  # rejected once; 11 s in all
     at = _reports(estimate, 2, [200], at, pace=100.0)
     estimate.finish(at)
     learned = estimate.learned()
@@ -203,3 +204,19 @@ def test_a_section_written_twice_counts_both_tries_and_keeps_the_models_pace(tin
     estimate.on_progress(GuideProgress("section", 3, 3, 0, 400, prompt_tokens=200), at)
     left = estimate.remaining("sections", 0.0, None)
     assert left is not None and 4.5 < left < 6.5
+
+
+def test_a_prompt_read_more_slowly_than_the_figures_say_slows_the_whole_estimate(tiny_model: Path):
+    """A cold worker on a busy machine: before the first token, the time the prompt has taken already bounds the
+    rate, so the figure grows with the wait instead of resting on the calibrated speeds."""
+    prior = prior_speeds(_size(tiny_model), 1)
+    writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))  # not loaded
+    estimates = [GenerateEstimate(prior, writer, model_bytes=_size(tiny_model), loaded=True) for _ in range(2)]
+    now, expected_prompt = time.monotonic(), 200 / prior.prompt_rate
+    for estimate, began in zip(estimates, (now, now - 10 * expected_prompt), strict=True):
+        estimate.prepare(TEXT)
+        estimate.outlined([len(TEXT) // 3] * 3)
+        estimate.on_progress(GuideProgress("section", 1, 3, 0, 400, prompt_tokens=200), began)
+    fresh, waited = (estimate.remaining("sections", 0.0, None) for estimate in estimates)
+    assert fresh is not None and waited is not None
+    assert waited > 3 * fresh
