@@ -1,17 +1,20 @@
 """Model downloads and the RAM estimate: our downloader vs ``curl`` from the same loopback hub, the bytes fetched
 again after an interruption, and :func:`core.model_catalog.ram_needed` vs the RSS llama.cpp really takes.
 
-    .venv/bin/python bench/model_bench.py            # about 2 minutes on 2 cores
-    .venv/bin/python bench/model_bench.py --mb 200 --rounds 3
+    .venv/bin/python bench/model_bench.py            # about 10 minutes on 2 quiet cores (filling 8,192 tokens)
+    .venv/bin/python bench/model_bench.py --mb 200 --rounds 5 --contexts 2048 8192
 
-What runs, in one process: a :class:`daemon.downloads.testing.FakeHub` on 127.0.0.1 serves a file of ``--mb``
-MiB (the suite's tiny GGUF padded with random bytes) as the hub does (a ``HEAD`` with the LFS headers, a redirect,
-``Range``/``ETag``). Per round, alternately: ``curl -sSL -o <file>`` of the same address, and
-:func:`daemon.downloads.engine.fetch_file` (the download phase, no checksum) into a fresh models folder; the
-median of each gives the throughput ratio (goal ≥ 0.9). Then one full download (fetch + sha256 + rename) whose
-connection the hub drops halfway: the bytes fetched again are the bytes received beyond the file's size (goal
-≤ 1 MiB). Last, the RAM estimate against the RSS growth of a fresh process that loads the model and fills its
-context (:func:`daemon.llm.memory_probe.measure_rss_growth`), for the bundled SmolLM2 and the tiny GGUF.
+What runs: a :class:`daemon.downloads.testing.FakeHub` serves a file of ``--mb`` MiB (the suite's tiny GGUF padded
+with random bytes) as the hub does (a ``HEAD`` with the LFS headers, a redirect, ``Range``/``ETag``), from a process
+of its own (``python -m daemon.downloads.testing``): the real hub is another machine, and a server sharing the
+measured downloader's interpreter would take its CPU time and its GIL. Per round, alternately: ``curl -sSL -o
+<file>`` of the same address, and :func:`daemon.downloads.engine.fetch_file` (the download phase, no checksum) into
+a fresh models folder; the median of each gives the throughput ratio (goal ≥ 0.9), and the client CPU time per byte
+of each (``curl``'s from ``RUSAGE_CHILDREN``, ours from the thread's clock). Then one full download (fetch + sha256 +
+rename) whose connection an in-process hub drops halfway: the bytes fetched again are the bytes received beyond the
+file's size (goal ≤ 1 MiB). Last, for every model that loads here (the bundled SmolLM2, its Q8_0 re-quantization,
+the suite's tiny GGUF) at each ``--contexts`` size: the RAM estimate against the RSS growth of a fresh process right
+after loading and after filling its context (:func:`daemon.llm.memory_probe.measure_rss`).
 """
 
 from __future__ import annotations
@@ -34,13 +37,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.model_catalog import Architecture, load_catalog, ram_needed  # noqa: E402
+from core.model_catalog import ram_needed  # noqa: E402
+from core.model_fit import DAEMON_N_BATCH, read_gguf_shape  # noqa: E402
 from daemon.downloads.engine import download_file, fetch_file  # noqa: E402
 from daemon.downloads.hub import HubFile, file_url  # noqa: E402
 from daemon.downloads.testing import FakeHub  # noqa: E402
-from daemon.llm.memory_probe import measure_rss_growth  # noqa: E402
+from daemon.llm.memory_probe import measure_rss  # noqa: E402
 from daemon.llm.models import bundled_model_path  # noqa: E402
-from daemon.llm.testing import TinyModelShape, write_tiny_model  # noqa: E402
+from daemon.llm.testing import requantize, write_tiny_model  # noqa: E402
 
 REPO, NAME = "bench/padded-GGUF", "padded.gguf"
 MIB = 1 << 20
@@ -122,27 +126,32 @@ def interruption(hub: FakeHub, size: int, work: Path) -> None:
     )
 
 
-def ram(work: Path) -> None:
-    bundled = next(model for model in load_catalog() if model.bundled)
-    shape = TinyModelShape()
-    tiny = write_tiny_model(work / "tiny.gguf", shape)
-    tiny_arch = Architecture(shape.n_layer, shape.n_head, shape.n_head, shape.n_embd // shape.n_head, 260)
-    cases = [("SmolLM2-135M Q4_1", bundled_model_path(), bundled.architecture, n) for n in (2048, 4096)]
-    cases += [("tiny GGUF", tiny, tiny_arch, n) for n in (2048, 8192)]
-    print("RAM estimate vs RSS growth after loading and filling the context:")
-    for name, path, arch, n_ctx in cases:
-        estimate = ram_needed(path.stat().st_size, arch, n_ctx)
-        measured = measure_rss_growth(path, n_ctx)
-        print(
-            f"  {name} n_ctx {n_ctx}: estimate {estimate / 1e6:.0f} MB, measured {measured / 1e6:.0f} MB, "
-            f"estimate / measured {estimate / measured:.2f}"
-        )
+def ram(work: Path, contexts: tuple[int, ...]) -> None:
+    """The estimate against the RSS a fresh process grows by, for every model that loads here."""
+    bundled = bundled_model_path()
+    models = [
+        ("SmolLM2-135M Q4_1 (bundled)", bundled),
+        ("SmolLM2-135M Q8_0 (re-quantized)", requantize(bundled, work / "smollm2-q8_0.gguf")),
+        ("tiny GGUF (the suite's)", write_tiny_model(work / "tiny.gguf")),
+    ]
+    print(f"RAM estimate vs RSS growth of a fresh process (micro-batch {DAEMON_N_BATCH}, as the daemon loads):")
+    print("  model | n_ctx | estimate | RSS after load | RSS after filling the context | estimate / filled")
+    for name, path in models:
+        shape = read_gguf_shape(path)
+        for n_ctx in contexts:
+            estimate = ram_needed(shape.weights_bytes, shape.architecture, n_ctx, DAEMON_N_BATCH)
+            measured = measure_rss(path, n_ctx, n_batch=DAEMON_N_BATCH, n_threads=os.cpu_count() or 1)
+            print(
+                f"  {name} | {n_ctx} | {estimate / 1e6:.0f} MB | {measured.loaded / 1e6:.0f} MB | "
+                f"{measured.full / 1e6:.0f} MB | {estimate / measured.full:.2f}"
+            )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--contexts", type=int, nargs="+", default=[2048, 8192])
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     with tempfile.TemporaryDirectory(prefix="model-bench-") as temp:
@@ -154,7 +163,7 @@ def main() -> int:
             hub.sha256(f"{REPO}/{NAME}")
             interruption(hub, size, work)
         shutil.rmtree(work / "resume", ignore_errors=True)
-        ram(work)
+        ram(work, tuple(args.contexts))
     return 0
 
 

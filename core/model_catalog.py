@@ -3,17 +3,29 @@
 :func:`load_catalog` reads and checks the file into :class:`CatalogModel` entries; a malformed file raises
 :class:`CatalogError`. :func:`ram_needed` is the memory estimate every screen shows, measured against llama.cpp:
 
-    RAM = weights + KV cache + attention scratch + base, where
-    KV cache          = 2 (K and V) × n_layers × n_ctx × n_head_kv × head_dim × 2 bytes (f16)
-    attention scratch = 1.6 × n_ubatch × n_ctx × n_head × 4 bytes
-    base              = 16 MiB
+    RAM = weights + KV cache + compute buffer + work buffer + vocabulary + base, where
+    KV cache       = 2 (K and V) × n_layers × n_ctx × n_head_kv × head_dim × 2 bytes (f16)
+    compute buffer = 4 × n_ubatch × n_ctx × (n_head + 1) + 24 × n_ubatch × n_head × head_dim bytes
+    work buffer    = 2 × n_ubatch × n_ctx × n_head bytes
+    vocabulary     = 270 bytes × n_vocab
+    base           = 8 MiB
 
-The weights are the GGUF file (llama.cpp maps it; a guide touches every page). The scratch is llama.cpp's CPU
-compute buffer at its largest, when the context is full: the f32 attention scores of one micro-batch (``n_ubatch``
-tokens) against every cached token, for every head; the 1.6 covers the softmax's and the mask's copies and was
-fitted on the bundled SmolLM2 (n_ctx 4,096 and 8,192, context filled); ``tests/core/test_model_catalog.py``
-checks the formula against the RSS of a real load. It overestimates models whose layers use a sliding window
-(Gemma 3: llama.cpp keeps a smaller cache for those layers) and llama.cpp builds with flash attention.
+Each term is a buffer llama.cpp (flash attention off, as the daemon loads models) allocates and touches while it
+evaluates a full context, one micro-batch (``n_ubatch`` tokens) at a time:
+
+* the weights are the GGUF file, mapped; a guide touches every page;
+* the compute buffer holds, at its largest, the f32 attention scores of one micro-batch against every cached token
+  for every head, plus the attention mask (the ``+ 1``), plus the micro-batch's activations. llama.cpp reserves
+  room for the logits of every token of a micro-batch too (``4 × n_ubatch × n_vocab`` bytes, more than the scores
+  below a few thousand tokens of context), but the daemon asks for one token's logits per micro-batch, so that room
+  is never touched and costs no RAM;
+* the work buffer is the CPU backend's f16 copy of the attention weights for their product with V;
+* the vocabulary is llama.cpp's token table, merges and lookup maps.
+
+Checked against llama.cpp's own buffer sizes and the RSS of a real load with the context filled, for the bundled
+SmolLM2 (Q4_1 and a Q8_0 re-quantization) and the suite's tiny GGUF, at 2,048 to 8,192 tokens and micro-batches of
+256 and 512 (``bench/model_bench.py``, ``tests/core/test_model_catalog.py``). It overestimates models whose layers
+use a sliding window (Gemma 3: llama.cpp keeps a smaller cache for those layers).
 
 Pure data and functions; safe from any thread.
 """
@@ -37,11 +49,11 @@ __all__ = [
 ]
 
 CATALOG_PATH = Path(__file__).resolve().parents[1] / "resources" / "models.json"
-DEFAULT_N_UBATCH = 512
-"""llama.cpp's micro-batch, as the daemon loads local models (``n_batch = n_ubatch = 512``)."""
+DEFAULT_N_UBATCH = 256
+"""llama.cpp's micro-batch, as the daemon loads local models (``n_batch = n_ubatch = 256``)."""
 
-SCRATCH_FACTOR = 1.6
-BASE_BYTES = 16 << 20
+BASE_BYTES = 8 << 20
+VOCAB_ENTRY_BYTES = 270
 _SAMPLING_KEYS = frozenset({"temperature", "top_p", "top_k", "min_p", "repeat_penalty", "repeat_last_n"})
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -95,8 +107,11 @@ def kv_cache_bytes(arch: Architecture, n_ctx: int, bytes_per_value: int = 2) -> 
 
 def ram_needed(weights_bytes: int, arch: Architecture, n_ctx: int, n_ubatch: int = DEFAULT_N_UBATCH) -> int:
     """The RAM a model needs loaded in llama.cpp at ``n_ctx`` tokens, context full (see the module's formula)."""
-    scratch = SCRATCH_FACTOR * min(n_ubatch, n_ctx) * n_ctx * arch.n_head * 4
-    return int(weights_bytes + kv_cache_bytes(arch, n_ctx) + scratch + BASE_BYTES)
+    batch = min(n_ubatch, n_ctx)
+    compute = 4 * batch * n_ctx * (arch.n_head + 1) + 24 * batch * arch.n_head * arch.head_dim
+    work = 2 * batch * n_ctx * arch.n_head
+    vocabulary = VOCAB_ENTRY_BYTES * arch.n_vocab
+    return int(weights_bytes + kv_cache_bytes(arch, n_ctx) + compute + work + vocabulary + BASE_BYTES)
 
 
 def load_catalog(path: Path = CATALOG_PATH) -> list[CatalogModel]:

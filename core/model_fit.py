@@ -23,7 +23,7 @@ from typing import Any
 
 from core.gguf_header import ArrayInfo, GGUFHeaderError, read_metadata
 from core.memory import MemoryStatus, memory_status
-from core.model_catalog import Architecture, CatalogModel, load_catalog, ram_needed
+from core.model_catalog import DEFAULT_N_UBATCH, Architecture, CatalogModel, load_catalog, ram_needed
 
 __all__ = [
     "CONTEXT_STEP",
@@ -50,7 +50,7 @@ MIN_CONTEXT = 2048
 CONTEXT_STEP = 512
 FALLBACK_CONTEXT = 4096
 """For a model whose header gives no trained context."""
-DAEMON_N_BATCH = 256
+DAEMON_N_BATCH = DEFAULT_N_UBATCH
 """The micro-batch the daemon loads local models with (``n_batch = n_ubatch``); the compute buffer grows with it."""
 
 

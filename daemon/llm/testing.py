@@ -35,6 +35,7 @@ __all__ = [
     "TinyModelShape",
     "expected_phrase_reply",
     "expected_tiny_reply",
+    "requantize",
     "write_tiny_model",
 ]
 
@@ -218,3 +219,28 @@ def expected_tiny_reply(n_tokens: int) -> str:
 def expected_phrase_reply(phrase: Sequence[str], n_tokens: int) -> str:
     """What a tiny model written with ``phrase`` answers with greedy decoding and ``max_tokens=n_tokens``."""
     return "".join(phrase[i % len(phrase)] for i in range(n_tokens))
+
+
+_QUANTIZE = r"""
+import sys
+import llama_cpp
+params = llama_cpp.llama_model_quantize_default_params()
+params.ftype = getattr(llama_cpp, "LLAMA_FTYPE_MOSTLY_" + sys.argv[3])
+params.allow_requantize = True
+params.nthread = 1
+sys.exit(llama_cpp.llama_model_quantize(sys.argv[1].encode(), sys.argv[2].encode(), params))
+"""
+
+
+def requantize(source: Path, target: Path, kind: str = "Q8_0") -> Path:
+    """``source`` re-quantized by llama.cpp to ``kind`` (``Q8_0``, ``Q4_0`` …) at ``target``, in a child process
+    (llama.cpp prints every tensor). Raises :class:`RuntimeError` when llama.cpp fails."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _QUANTIZE, str(source), str(target), kind], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0 or not target.is_file():
+        raise RuntimeError(f"re-quantizing {source.name} to {kind} failed: {done.stderr.strip()[-500:]}")
+    return target

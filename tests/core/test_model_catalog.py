@@ -5,7 +5,8 @@ What could be checked on the machine that wrote the catalog (no internet, only p
 * checked here: every entry has every field, of the right type; the sizes sit in the 1–5 GB range asked for;
   Portuguese and English are among each model's languages; the sampling settings are the daemon's own fields;
   the bundled demo entry is the installed file (its size equals the file's byte count); the RAM formula against
-  the RSS of a real llama.cpp load of the bundled SmolLM2 and the suite's tiny GGUF, context filled;
+  the RSS of a real llama.cpp load of the bundled SmolLM2, its Q8_0 re-quantization and the suite's tiny GGUF,
+  context filled (more context sizes in ``bench/model_bench.py``);
 * NOT checked here (written from the publishers' model cards, from memory): the hub repositories and file names
   exist, their commits (``revision`` is ``main``, pinned to the hub's commit on the first request of a download),
   the byte sizes (``approx_bytes``; ``size_bytes`` and ``sha256`` stay ``null`` so the downloader takes both from
@@ -23,7 +24,7 @@ from core.model_catalog import CATALOG_PATH, Architecture, CatalogError, load_ca
 from daemon.llm.memory_probe import measure_rss_growth
 from daemon.llm.models import BUNDLED_FILENAME, bundled_model_path
 from daemon.llm.sampling import SamplingSettings
-from daemon.llm.testing import TinyModelShape, write_tiny_model
+from daemon.llm.testing import TinyModelShape, requantize, write_tiny_model
 
 GB = 1_000_000_000
 
@@ -92,4 +93,15 @@ def test_the_ram_estimate_of_the_suites_tiny_model_is_within_15_percent_of_the_r
     arch = Architecture(shape.n_layer, shape.n_head, shape.n_head, shape.n_embd // shape.n_head, 260)
     measured = measure_rss_growth(path, 2048)
     estimate = ram_needed(path.stat().st_size, arch, 2048)
+    assert abs(estimate - measured) <= 0.15 * measured, (estimate, measured)
+
+
+def test_the_ram_estimate_of_a_q8_0_re_quantization_is_within_15_percent_of_the_rss_llama_cpp_really_takes(
+    tmp_path: Path,
+) -> None:
+    path = requantize(bundled_model_path(), tmp_path / "smollm2-q8_0.gguf")
+    bundled = next(model for model in load_catalog() if model.bundled)
+    assert path.stat().st_size > 1.4 * bundled_model_path().stat().st_size  # 8.5 bits a weight against 5.7
+    measured = measure_rss_growth(path, 2048)
+    estimate = ram_needed(path.stat().st_size, bundled.architecture, 2048)
     assert abs(estimate - measured) <= 0.15 * measured, (estimate, measured)
