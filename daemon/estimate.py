@@ -275,11 +275,16 @@ class GenerateEstimate:
         return self.remaining("load_model", 0.0, None)
 
     def remaining(self, phase: str, elapsed: float, done: float | None) -> float | None:
-        """Seconds left for the job in ``phase`` after ``elapsed`` seconds in it (:data:`core.tracker.Estimate`)."""
+        """Seconds left for the job in ``phase`` after ``elapsed`` seconds in it (:data:`core.tracker.Estimate`).
+
+        A count that says the phase is done (``done`` 1) while one of its steps still runs is not believed: the
+        last section's first try may write its whole budget and then be rejected. The job calls :meth:`finish`
+        when the writer returns."""
         speeds = self.speeds()
         if speeds is None or not self.chars:
             return None
-        if done is not None and done >= 1.0:  # the phase has just ended
+        running = self.step is not None and self.step.phase == ("outline" if phase == "outline" else "section")
+        if done is not None and done >= 1.0 and not running:  # the phase has just ended
             return self._after(phase, speeds)
         if phase == "load_model":
             load = LOADED_SECONDS if self.loaded else self.model_bytes / speeds.load_bytes_per_second

@@ -17,6 +17,7 @@ import re
 import tempfile
 import time
 import uuid
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -91,18 +92,19 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     await _mark(ctx, document.id, ("outline",), StageStatus.DONE, result=json.dumps([t for t, _ in plan.sections]))
     await _mark(ctx, document.id, ("write",), StageStatus.RUNNING)
     title = Path(document.source_name).stem
-    writing = writer.write_sections(
-        plan,
-        title=title,
-        stop_event=ctx.stop_event,
-        on_progress=report,
-        on_part=parts.save,
-        written=await parts.reusable(plan),
+    writing = _finished(
+        writer.write_sections(
+            plan,
+            title=title,
+            stop_event=ctx.stop_event,
+            on_progress=report,
+            on_part=parts.save,
+            written=await parts.reusable(plan),
+        ),
+        estimate,
     )
     guide = await tracker.run("sections", writing, size=len(text), stop_event=ctx.stop_event)
     _note_quoted_sections(ctx, tracker, guide)
-    if estimate is not None:
-        estimate.finish()
     exporting = _export(ctx, document, guide, generator)
     guide_id = await tracker.run("export", exporting, message=ctx.text("exporting"))
     log.info("study guide written: %d section(s) in %.1f s", len(guide.sections), time.monotonic() - started)
@@ -203,6 +205,14 @@ def _model(generator: Any) -> str:
     """The model's name as the guide records it (a local model's file name, or the server's model name)."""
     name = str(getattr(generator, "model_name", "") or getattr(generator, "model_path", "") or "")
     return Path(name).name if name else "the model"
+
+
+async def _finished(writing: Awaitable[WrittenGuide], estimate: GenerateEstimate | None) -> WrittenGuide:
+    """``writing``'s guide, with its last step counted as ended before the tracker writes the phase's end."""
+    guide = await writing
+    if estimate is not None:
+        estimate.finish()
+    return guide
 
 
 def _no_estimate(_phase: str, _elapsed: float, _done: float | None) -> float | None:

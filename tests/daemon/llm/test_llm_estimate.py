@@ -220,3 +220,20 @@ def test_a_prompt_read_more_slowly_than_the_figures_say_slows_the_whole_estimate
     fresh, waited = (estimate.remaining("sections", 0.0, None) for estimate in estimates)
     assert fresh is not None and waited is not None
     assert waited > 3 * fresh
+
+
+def test_a_last_section_whose_first_try_wrote_its_whole_budget_is_not_taken_for_done(tiny_model: Path):
+    """The job's count says the phase is done once the last section's first try reaches its budget; a second try
+    may follow, so until the writer returns the estimate counts it."""
+    prior = prior_speeds(_size(tiny_model), 1)
+    writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))  # not loaded
+    estimate = GenerateEstimate(prior, writer, model_bytes=_size(tiny_model), loaded=True)
+    estimate.prepare(TEXT)
+    estimate.outlined([len(TEXT) // 2] * 2)
+    at = _reports(estimate, 1, [400, 300], time.monotonic() - 16.0, pace=100.0)  # 8 s, rejected once
+    at = _reports(estimate, 2, [400], at, pace=100.0)  # the last section: 5 s, its first try at the budget
+    left = estimate.remaining("sections", 0.0, 1.0)
+    assert left is not None and left > 1.0  # the section so far took two tries: another one of 350 tokens is due
+    estimate.finish(at)
+    ended = estimate.remaining("sections", 0.0, 1.0)
+    assert ended is not None and ended < 0.1  # the writer returned: only the export is left
