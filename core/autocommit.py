@@ -9,8 +9,7 @@ before it returns, which ends the statement's implicit transaction.
   tens of microseconds, where a trip through aiosqlite's thread costs far more — on a private connection whose
   busy timeout is zero. When another writer holds the lock, SQLite answers ``SQLITE_BUSY`` at once and the
   statement runs again on a worker thread with the normal busy timeout, so an event loop never waits for another
-  process. Writers of the same process take turns on the file's gate instead (:mod:`core.sqlite_gate`): the
-  statement waits for it (a fraction of a millisecond, at most ``GATE_TIMEOUT``) rather than meet ``SQLITE_BUSY``.
+  writer, in this process or another.
 * :class:`AsyncAutocommit` runs it on an async engine of its own (PostgreSQL) in autocommit mode: one round trip.
 
 A statement marked with ``prepare`` (the store's ``enqueue``, ``claim`` and ``succeed``) is compiled once and run
@@ -39,7 +38,6 @@ from sqlalchemy.sql.dml import UpdateBase
 
 from core.pg_direct import AsyncpgStatement, is_disconnect
 from core.sqlite_direct import DirectStatement, is_busy
-from core.sqlite_gate import gated, write_gate
 
 __all__ = ["AsyncAutocommit", "SQLiteAutocommit", "StatementResult"]
 
@@ -94,7 +92,6 @@ class SQLiteAutocommit:
         self._connections: list[Connection] = []
         self._lock = threading.Lock()
         self._closed = False
-        self._gate = write_gate(path)  # the process's other writers of this file (the daemon's queue consumer)
 
     def prepare(self, statement: Executable) -> None:
         """Compile ``statement`` once for the driver: later calls run it without SQLAlchemy's per-call work.
@@ -113,8 +110,7 @@ class SQLiteAutocommit:
         for pause in _INLINE_RETRIES:
             conn = self._inline_connection()
             try:
-                with gated(self._gate):
-                    return _run(conn, statement, direct, params)
+                return _run(conn, statement, direct, params)
             except (OperationalError, sqlite3.OperationalError) as error:
                 if not is_busy(error):
                     self._drop_inline()

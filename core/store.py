@@ -266,8 +266,10 @@ class JobStore(Generic[M]):
     ) -> None:
         """:meth:`succeed`, the same write and the same errors, without reading the closed row back.
 
-        For a worker that has no use for the row: decoding one (its JSON and time columns) costs more than the
-        database takes to write it, on the path every job takes.
+        For a worker that has no use for the row (the daemon's close of every job): decoding one (its JSON and time
+        columns) costs more than the database takes to write it. It stays because measurement keeps it: the
+        daemon closing with :meth:`succeed` instead ran the embedded no-op rounds of ``bench/daemon_bench.py``
+        slower (docs/performance.md, "Daemon and queue").
         """
         row = await self._moves.succeed(job_id, result_id=result_id, attempt=attempt, message=message, whole_row=False)
         if row is None:

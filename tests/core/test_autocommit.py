@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import uuid
 
 import pytest
@@ -111,3 +112,35 @@ async def test_lifecycle_writes_on_postgresql_reuse_one_connection_and_survive_i
 
     assert claimed is not None and claimed.status == JobStatus.RUNNING
     assert (await store.get(job.id)).status == JobStatus.RUNNING
+
+
+async def test_store_writes_and_a_transaction_of_another_thread_interleave_and_all_land(sqlite_store, tmp_path):
+    """A thread of the same process writes transactions to the file while the loop claims and closes jobs."""
+    jobs = [await sqlite_store.enqueue("demo") for _ in range(200)]
+    stop = threading.Event()
+    commits = [0]
+
+    def other_writer() -> None:
+        conn = sqlite3.connect(tmp_path / "jobs.db", isolation_level=None, timeout=30)
+        conn.execute("CREATE TABLE IF NOT EXISTS side (n INTEGER)")
+        try:
+            while not stop.is_set():
+                conn.execute("BEGIN IMMEDIATE")
+                conn.executemany("INSERT INTO side VALUES (?)", [(i,) for i in range(16)])
+                conn.execute("COMMIT")
+                commits[0] += 1
+        finally:
+            conn.close()
+
+    writer = threading.Thread(target=other_writer)
+    writer.start()
+    try:
+        for job in jobs:
+            claimed = await sqlite_store.claim(job.id, worker_id="w1")
+            assert claimed is not None
+            await sqlite_store.succeed(job.id, attempt=claimed.attempts)
+    finally:
+        stop.set()
+        await asyncio.to_thread(writer.join, 30)
+    assert await sqlite_store.count(status=JobStatus.DONE) == 200
+    assert commits[0] > 0
