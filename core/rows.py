@@ -18,8 +18,9 @@ from sqlalchemy.orm import undefer
 from core.db import AsyncDatabaseManager
 from core.errors import JobNotFoundError, PayloadNotLoadedError
 from core.models import BaseJobModel
+from core.status import JobStatus
 
-__all__ = ["read_row", "select_row", "without_payload", "without_payloads"]
+__all__ = ["interrupted", "read_row", "select_row", "without_payload", "without_payloads"]
 
 M = TypeVar("M", bound=BaseJobModel)
 
@@ -59,3 +60,12 @@ async def read_row(db: AsyncDatabaseManager, model: type[M], job_id: uuid.UUID, 
     if job is None:
         raise JobNotFoundError(job_id)
     return job if whole else without_payload(job)
+
+
+async def interrupted(db: AsyncDatabaseManager, model: type[M], job_id: uuid.UUID, *, attempt: int | None) -> bool:
+    """Whether the job was cancelled or is gone; with ``attempt``, also whether that claim no longer holds."""
+    async with db.get_session_context() as session:
+        row = (await session.execute(select(model.status, model.attempts).where(model.id == job_id))).first()
+    if row is None or row.status == JobStatus.CANCELLED:
+        return True
+    return attempt is not None and (row.status != JobStatus.RUNNING or row.attempts != attempt)

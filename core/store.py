@@ -6,6 +6,7 @@ Thread safety: a store belongs to one event loop (the one its manager's engine r
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, cast
@@ -20,7 +21,7 @@ from core.db import AsyncDatabaseManager
 from core.listing import Cursor, job_filters, newest_first
 from core.models import BaseJobModel
 from core.retry import DEFAULT_BACKOFF, Backoff
-from core.rows import read_row, without_payload, without_payloads
+from core.rows import interrupted, read_row, without_payload, without_payloads
 from core.status import TERMINAL_JOB_STATUSES, JobStatus
 from core.transitions import Row, Transitions
 from core.types import utcnow
@@ -83,25 +84,14 @@ class JobStore(Generic[M]):
 
     async def is_cancelled(self, job_id: uuid.UUID) -> bool:
         """Whether the job was cancelled (a fresh read; a missing row counts as cancelled)."""
-        async with self.db.get_session_context() as session:
-            status = await session.scalar(select(self.model.status).where(self.model.id == job_id))
-        return status is None or status == JobStatus.CANCELLED
+        return await interrupted(self.db, self.model, job_id, attempt=None)
 
     def cancellation_watch(self, job_id: uuid.UUID, *, attempt: int | None = None) -> Callable[[], Awaitable[bool]]:
         """The async predicate that :func:`run_cancellable` polls: ``True`` means stop.
 
         With ``attempt`` it also says stop when this claim was lost (the job was reclaimed or finished elsewhere).
         """
-        model = self.model
-
-        async def interrupted() -> bool:
-            async with self.db.get_session_context() as session:
-                row = (await session.execute(select(model.status, model.attempts).where(model.id == job_id))).first()
-            if row is None or row.status == JobStatus.CANCELLED:
-                return True
-            return attempt is not None and (row.status != JobStatus.RUNNING or row.attempts != attempt)
-
-        return interrupted
+        return functools.partial(interrupted, self.db, self.model, job_id, attempt=attempt)
 
     async def list_recent(
         self,
@@ -266,10 +256,8 @@ class JobStore(Generic[M]):
     ) -> None:
         """:meth:`succeed`, the same write and the same errors, without reading the closed row back.
 
-        For a worker that has no use for the row (the daemon's close of every job): decoding one (its JSON and time
-        columns) costs more than the database takes to write it. It stays because measurement keeps it: the
-        daemon closing with :meth:`succeed` instead ran the embedded no-op rounds of ``bench/daemon_bench.py``
-        slower (docs/performance.md, "Daemon and queue").
+        For the daemon's close of every job: decoding the row costs more than writing it; closing with
+        :meth:`succeed` measured slower (docs/performance.md, "What the embedded path keeps, by measurement").
         """
         row = await self._moves.succeed(job_id, result_id=result_id, attempt=attempt, message=message, whole_row=False)
         if row is None:
