@@ -210,6 +210,20 @@ def configure_logging(
     root = logging.getLogger()
     formatter = logging.Formatter(LOG_FORMAT, DATE_FORMAT, defaults={"job_tag": ""})
 
+    _file_handler(path, formatter, max_bytes=max_bytes, backup_count=backup_count)
+    _stderr_handler(formatter, stderr_level)
+
+    root.setLevel(_level_from_environment() if level is None else level)
+    # What the format does not show need not be gathered per record (the logging HOWTO's "Optimization"): the
+    # caller's file and line (a walk up the stack) and the multiprocessing process name.
+    logging._srcfile = None  # type: ignore[attr-defined]
+    logging.logMultiprocessing = False
+    return path
+
+
+def _file_handler(path: Path, formatter: logging.Formatter, *, max_bytes: int, backup_count: int) -> None:
+    """The root logger's one rotating file handler, on ``path`` (an existing one on another file is replaced)."""
+    root = logging.getLogger()
     for handler in _ours("file"):
         if not (isinstance(handler, RotatingFileHandler) and Path(handler.baseFilename) == path):
             root.removeHandler(handler)
@@ -227,6 +241,10 @@ def configure_logging(
     file_handler.setLevel(logging.NOTSET)
     _tag_jobs(file_handler)
 
+
+def _stderr_handler(formatter: logging.Formatter, stderr_level: int | None) -> None:
+    """The root logger's one stderr handler at ``stderr_level``, or none when it is ``None``."""
+    root = logging.getLogger()
     for handler in _ours("stderr") if stderr_level is None else ():
         root.removeHandler(handler)
     if stderr_level is not None:
@@ -241,13 +259,6 @@ def configure_logging(
         stream_handler.setFormatter(formatter)
         stream_handler.setLevel(stderr_level)
         _tag_jobs(stream_handler)
-
-    root.setLevel(_level_from_environment() if level is None else level)
-    # What the format does not show need not be gathered per record (the logging HOWTO's "Optimization"): the
-    # caller's file and line (a walk up the stack) and the multiprocessing process name.
-    logging._srcfile = None  # type: ignore[attr-defined]
-    logging.logMultiprocessing = False
-    return path
 
 
 def _tag_jobs(handler: logging.Handler) -> None:
