@@ -15,9 +15,13 @@ Each is read like the ``ingest`` job reads it (text and page structure), cut to 
 * **language** — the language detected in the guide's text against the document's;
 * **prompt/source** — prompt tokens llama.cpp evaluated (its perf counters: a reused prefix is not evaluated
   again) per token of the document's text (goal ≤ 2.2);
-* **decode ÷ bare** — tokens per second between the first and the last token of each generation, against a bare
-  llama.cpp loop (``Llama.eval`` + ``Llama.sample``, greedy) on the same model and threads after a prompt of
-  ``--bare-context`` tokens, about a section's prompt (goal ≥ 0.9);
+* **decode ÷ bare (wall)** — tokens per second between the first and the last token of each generation of the
+  writer, against a bare llama.cpp loop (``Llama.eval`` + ``Llama.sample``, greedy) on the same model file,
+  context size, threads and batch after a prompt of ``--bare-context`` tokens, about a section's prompt, run right
+  before and right after the document (the mean of the two): on shared cores a loop run once, minutes away, says
+  more about the load than about the writer (goal ≥ 0.9); **(CPU)** — the same per second of the process's CPU
+  time (all threads), which other processes' load changes far less. Printed first: the writer's decode path
+  (``chat``) against the bare loop on the same prompt, alternating, three rounds;
 * **min/100 p** — minutes of writing (outline and sections) per 100 pages.
 
 Run: ``.venv/bin/python bench/guide_quality.py [--model PATH] [--threads N] [--pages N] [--docs pt-beamer,…]``.
@@ -28,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import statistics
 import sys
 import time
 from collections import Counter
@@ -40,6 +45,7 @@ import llama_cpp
 from llama_cpp import Llama
 
 from core.document_structure import DocumentStructure, paragraphs
+from daemon.llm.base import TokenProgress
 from daemon.llm.checks import TextChecker, plain_text, word_tokens
 from daemon.llm.guard import guide_sentence_keys
 from daemon.llm.guide import GuidePlan, GuideProgress, GuideWriter, StudyGuide
@@ -78,6 +84,8 @@ class Row:
     decode_ratio: float = 0.0
     minutes_per_100: float = 0.0
     decode_tps: float = 0.0
+    bare_tps: float = 0.0
+    cpu_ratio: float = 0.0
     extra: dict[str, float] = field(default_factory=dict)
 
 
@@ -136,36 +144,87 @@ def nonword_rate(checker: TextChecker, texts: list[str], source: str) -> float:
     return unknown / words if words else 0.0
 
 
-def bare_decode_speed(model: Path, threads: int, context: int, tokens: int = 160) -> float:
-    """Tokens per second of a bare llama.cpp loop (eval one token, sample greedily), first token to last, after
-    a prompt of about ``context`` tokens: each token attends to what is before it, so the depth counts."""
-    llm = Llama(str(model), n_ctx=context + tokens + 64, n_threads=threads, n_batch=256, verbose=False)
-    try:
-        sentence = llm.tokenize(b" The cell membrane controls what enters and leaves the cell, and the nucleus.")
-        prompt = (sentence * (context // len(sentence) + 1))[:context]
-        llm.eval(prompt)
+class BareLoop:
+    """A bare llama.cpp generation loop (``Llama.eval`` one token, ``Llama.sample`` greedily) on the same model file,
+    context size, threads and batch as the writer's, after a prompt of about ``context`` tokens (each token attends
+    to what is before it, so the depth counts). Kept loaded, so it can run right before and after each document:
+    on shared cores the speed drifts by 2× within minutes, and a ratio is only meaningful between runs close in
+    time."""
+
+    def __init__(self, model: Path, threads: int, n_ctx: int, context: int, tokens: int = 160) -> None:
+        self.tokens = tokens
+        self.llm = Llama(
+            str(model), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, n_batch=256, n_ubatch=256,
+            verbose=False,
+        )  # fmt: skip
+        sentence = self.llm.tokenize(b" The cell membrane controls what enters and leaves the cell, and the nucleus.")
+        self.prompt = (sentence * (context // len(sentence) + 1))[:context]
+
+    def speed(self) -> tuple[float, float]:
+        """Decode tokens per second, first token to last (the prompt is not timed): per second of wall time, and
+        per second of the process's CPU time."""
+        llm = self.llm
+        llm.reset()
+        llm.eval(self.prompt)
         token = llm.sample(temp=0.0)
-        started = time.perf_counter()
-        for _ in range(tokens):
+        started, cpu = time.perf_counter(), time.process_time()
+        for _ in range(self.tokens):
             llm.eval([token])
             token = llm.sample(temp=0.0, repeat_penalty=1.3)
-        return tokens / (time.perf_counter() - started)
-    finally:
-        llm.close()
+        return self.tokens / (time.perf_counter() - started), self.tokens / (time.process_time() - cpu)
+
+    def close(self) -> None:
+        self.llm.close()
+
+
+async def generator_speed(generator: LlamaCppGenerator, prompt: str, tokens: int) -> tuple[float, float]:
+    """Decode tokens per second of one ``generator.chat`` call (the writer's path: chat template, streaming,
+    stopping criterion, sampling chain, the hop to the event loop), first token to last, from a cold cache: per
+    second of wall time and of the process's CPU time."""
+    marks: list[tuple[float, float, int]] = []
+
+    def on_token(progress: TokenProgress) -> None:
+        marks.append((time.perf_counter(), time.process_time(), progress.completion_tokens))
+
+    model = await generator.load()
+    model.llama.reset()
+    model.llama._ctx.kv_cache_clear()
+    await generator.chat(
+        [{"role": "user", "content": prompt}], max_tokens=tokens, temperature=generator.sampling.temperature,
+        on_token=on_token,
+    )  # fmt: skip
+    (w0, c0, n0), (w1, c1, n1) = marks[0], marks[-1]
+    return ((n1 - n0) / (w1 - w0) if w1 > w0 else 0.0), ((n1 - n0) / (c1 - c0) if c1 > c0 else 0.0)
+
+
+async def path_ratio(generator: LlamaCppGenerator, bare: BareLoop, rounds: int = 3) -> tuple[list[float], list[float]]:
+    """The writer's decode path against the bare loop on the same prompt, alternating (bare, writer, bare …):
+    each writer run ÷ the mean of the bare runs either side of it, by wall time and by CPU time."""
+    prompt = bare.llm.detokenize(bare.prompt).decode("utf-8", errors="ignore")
+    speeds = [bare.speed()]
+    wall, cpu = [], []
+    for _ in range(rounds):
+        ours = await generator_speed(generator, prompt, bare.tokens)
+        speeds.append(bare.speed())
+        wall.append(ours[0] / ((speeds[-1][0] + speeds[-2][0]) / 2))
+        cpu.append(ours[1] / ((speeds[-1][1] + speeds[-2][1]) / 2))
+    return wall, cpu
 
 
 class Timing:
-    """Collects, from the writer's progress, each generation's first-to-last token time and count."""
+    """Collects, from the writer's progress, each generation's first-to-last token count, wall time and the
+    process's CPU time (all its threads: the generation thread and the event loop's)."""
 
     def __init__(self) -> None:
         self.key: tuple[str, int] | None = None
-        self.first = self.last = 0.0
+        self.first = self.last = (0.0, 0.0)
         self.count = 0
         self.tokens = 0
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
 
     def __call__(self, progress: GuideProgress) -> None:
-        now = time.perf_counter()
+        now = (time.perf_counter(), time.process_time())
         key = (progress.phase, progress.step)
         if progress.tokens == 0 or key != self.key or progress.tokens < self.count:
             self.close()
@@ -181,11 +240,12 @@ class Timing:
     def close(self) -> None:
         if self.count > 1:
             self.tokens += self.count - 1
-            self.seconds += self.last - self.first
+            self.seconds += self.last[0] - self.first[0]
+            self.cpu_seconds += self.last[1] - self.first[1]
         self.count = 0
 
 
-async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare_tps: float) -> tuple[Row, str]:
+async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare: BareLoop) -> tuple[Row, str]:
     document = read_document(corpus_path(key))
     structure = DocumentStructure.from_json(document.structure)
     text, structure = first_pages(document.text, structure, cap)
@@ -197,6 +257,7 @@ async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare_tp
     llama_cpp.llama_perf_context_reset(ctx)
     timing = Timing()
     writer = GuideWriter(generator)
+    bare_before = bare.speed()
     started = time.perf_counter()
     plan = await writer.outline(text, language=language, structure=structure, on_progress=timing)
     guide = await writer.write_sections(plan, title=key, on_progress=timing)
@@ -215,7 +276,11 @@ async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare_tp
     row.detected = detect_language(" ".join(plain_text(s.body) for s in guide.sections), default="en")
     row.prompt_per_source = perf.n_p_eval / max(source_tokens, 1)
     row.decode_tps = timing.tokens / timing.seconds if timing.seconds else 0.0
-    row.decode_ratio = row.decode_tps / bare_tps if bare_tps else 0.0
+    bare_after = bare.speed()
+    row.bare_tps = (bare_before[0] + bare_after[0]) / 2
+    row.decode_ratio = row.decode_tps / row.bare_tps if row.bare_tps else 0.0
+    cpu_tps = timing.tokens / timing.cpu_seconds if timing.cpu_seconds else 0.0
+    row.cpu_ratio = cpu_tps / ((bare_before[1] + bare_after[1]) / 2)
     row.minutes_per_100 = elapsed / 60 / max(pages, 1) * 100
     row.extra = {"seconds": elapsed, "source_tokens": source_tokens, "prompt_tokens": perf.n_p_eval}
     return row, guide.markdown
@@ -224,8 +289,8 @@ async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare_tp
 def table(rows: list[Row]) -> str:
     head = (
         "| document | pages | sections | repeated | non-words model | non-words guide | valid pages | pages cited "
-        "| quotes | language | prompt/source | decode ÷ bare | min/100 p |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+        "| quotes | language | prompt/source | decode ÷ bare (wall) | decode ÷ bare (CPU) | min/100 p |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|"
     )
     lines = [head]
     for r in rows:
@@ -233,7 +298,7 @@ def table(rows: list[Row]) -> str:
         lines.append(
             f"| {r.name} | {pages} | {r.sections} | {r.repeated} | {r.nonword_model:.1%} | {r.nonword_guide:.1%} "
             f"| {r.valid_pages:.0%} | {r.pages_cited:.0%} | {r.quotes:.0%} | {r.detected} (doc {r.language}) "
-            f"| {r.prompt_per_source:.2f} | {r.decode_ratio:.2f} | {r.minutes_per_100:.1f} |"
+            f"| {r.prompt_per_source:.2f} | {r.decode_ratio:.2f} | {r.cpu_ratio:.2f} | {r.minutes_per_100:.1f} |"
         )
     if len(rows) > 1:
         sections = sum(r.sections for r in rows) or 1
@@ -249,7 +314,7 @@ def table(rows: list[Row]) -> str:
             f"| {sum(r.pages_cited * r.pages for r in rows) / pages:.0%} | {weighted('quotes'):.0%} "
             f"| {sum(r.detected == r.language for r in rows)}/{len(rows)} match "
             f"| {sum(r.extra['prompt_tokens'] for r in rows) / tokens:.2f} "
-            f"| {sum(r.decode_ratio for r in rows) / len(rows):.2f} "
+            f"| {sum(r.decode_ratio for r in rows) / len(rows):.2f} | {sum(r.cpu_ratio for r in rows) / len(rows):.2f} "
             f"| {sum(r.extra['seconds'] for r in rows) / 60 / pages * 100:.1f} |"
         )
     return "\n".join(lines)
@@ -262,16 +327,20 @@ async def main() -> None:
     parser.add_argument("--pages", type=int, default=8, help="write from the first N pages of each document")
     parser.add_argument("--docs", default=DEFAULT_DOCS, help=f"comma-separated, of {', '.join(DOCUMENTS)}")
     parser.add_argument("--bare-context", type=int, default=1500, help="prompt tokens before the bare loop")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the decode-path comparison (0: none)")
     parser.add_argument("--excerpts", type=Path, default=None, help="write each guide's Markdown into this folder")
     args = parser.parse_args()
     path = args.model or bundled_model_path()
     sampling = DEFAULT_SAMPLING if args.model else BUNDLED_SAMPLING
     n_ctx = 4096 if args.model else BUNDLED_CONTEXT
     generator = LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=args.threads, sampling=sampling)
-    bare = bare_decode_speed(path, args.threads, args.bare_context)
+    bare = BareLoop(path, args.threads, n_ctx, args.bare_context)
+    wall, cpu = await path_ratio(generator, bare, args.rounds) if args.rounds else ([0.0], [0.0])
     print(
-        f"model {path.name}, {args.threads} thread(s), bare llama.cpp decode {bare:.1f} tokens/s "
-        f"after {args.bare_context} prompt tokens",
+        f"model {path.name}, {args.threads} thread(s); the writer's decode path ÷ the bare loop on the same "
+        f"{args.bare_context}-token prompt, alternating, {args.rounds} rounds: wall time {statistics.median(wall):.2f} "
+        f"({', '.join(f'{r:.2f}' for r in wall)}), CPU time {statistics.median(cpu):.2f} "
+        f"({', '.join(f'{r:.2f}' for r in cpu)})",
         flush=True,
     )
     rows = []
@@ -279,12 +348,15 @@ async def main() -> None:
         row, markdown = await run_document(key, generator, args.pages, bare)
         rows.append(row)
         print(
-            f"{key}: {row.extra['seconds']:.0f} s, {row.sections} sections, decode {row.decode_tps:.1f} tokens/s",
+            f"{key}: {row.extra['seconds']:.0f} s, {row.sections} sections, decode {row.decode_tps:.1f} tokens/s, "
+            f"bare loop before and after {row.bare_tps:.1f} tokens/s",
             flush=True,
         )
+        print(table([row]), flush=True)  # each document's row as soon as it is known
         if args.excerpts is not None:
             args.excerpts.mkdir(parents=True, exist_ok=True)
             (args.excerpts / f"{key}.md").write_text(markdown, encoding="utf-8")
+    bare.close()
     print(table(rows))
 
 
