@@ -205,6 +205,30 @@ EN: dict[str, str] = {
     "section_from_quotes": (
         "Section {number} ({title}) was written from quotes of the document: the model's text failed the check."
     ),
+    "section_from_quotes:ungrounded": (
+        "Section {number} ({title}) was written from quotes of the document: "
+        "the model's text said what its pages do not say."
+    ),
+    "section_from_quotes:repeated_sentence": (
+        "Section {number} ({title}) was written from quotes of the document: the model's text repeated a sentence."
+    ),
+    "section_from_quotes:repeated_words": (
+        "Section {number} ({title}) was written from quotes of the document: the model's text repeated itself."
+    ),
+    "section_from_quotes:unknown_words": (
+        "Section {number} ({title}) was written from quotes of the document: "
+        "the model's text had words that are not in the dictionary."
+    ),
+    "section_from_quotes:wrong_language": (
+        "Section {number} ({title}) was written from quotes of the document: the model's text was in another language."
+    ),
+    "section_from_quotes:too_short": (
+        "Section {number} ({title}) was written from quotes of the document: the model's text was too short."
+    ),
+    "section_from_quotes:copied": (
+        "Section {number} ({title}) was written from quotes of the document: "
+        "the model's text copied the document word for word."
+    ),
     "waiting_retry": "Waiting to try again…",
     # Counters (core.counters), joined with " · ".
     "count_pages": "page {done} of {total}",
@@ -494,6 +518,30 @@ PT_BR: dict[str, str] = {
     "exporting": "Salvando o guia de estudo…",
     "section_from_quotes": (
         "A seção {number} ({title}) foi feita com citações do documento: o texto do modelo não passou na verificação."
+    ),
+    "section_from_quotes:ungrounded": (
+        "A seção {number} ({title}) foi feita com citações do documento: "
+        "o texto do modelo dizia o que suas páginas não dizem."
+    ),
+    "section_from_quotes:repeated_sentence": (
+        "A seção {number} ({title}) foi feita com citações do documento: o texto do modelo repetia uma frase."
+    ),
+    "section_from_quotes:repeated_words": (
+        "A seção {number} ({title}) foi feita com citações do documento: o texto do modelo se repetia."
+    ),
+    "section_from_quotes:unknown_words": (
+        "A seção {number} ({title}) foi feita com citações do documento: "
+        "o texto do modelo tinha palavras que não estão no dicionário."
+    ),
+    "section_from_quotes:wrong_language": (
+        "A seção {number} ({title}) foi feita com citações do documento: o texto do modelo estava em outro idioma."
+    ),
+    "section_from_quotes:too_short": (
+        "A seção {number} ({title}) foi feita com citações do documento: o texto do modelo era curto demais."
+    ),
+    "section_from_quotes:copied": (
+        "A seção {number} ({title}) foi feita com citações do documento: "
+        "o texto do modelo copiava o documento palavra por palavra."
     ),
     "waiting_retry": "Aguardando para tentar de novo…",
     "count_pages": "página {done} de {total}",

@@ -186,19 +186,41 @@ def _guide_language(chosen: Any, document_language: str | None, text: str) -> La
     return detect_language(text)
 
 
+_QUOTE_REASONS = (
+    "ungrounded",
+    "repeated_sentence",
+    "repeated_words",
+    "unknown_words",
+    "wrong_language",
+    "too_short",
+    "copied",
+)
+"""The failed checks the job's details name (the first one found, in this order), as ``section_from_quotes``'s
+variants (``format``)."""
+
+
+def _quote_reason(problems: tuple[str, ...]) -> str | None:
+    return next((reason for reason in _QUOTE_REASONS if reason in problems), None)
+
+
 def _note_quoted_sections(ctx: JobContext, tracker: ProgressTracker, guide: WrittenGuide) -> None:
-    """Say in the job's details (``detail["notes"]``) which sections were made of quotes, and why."""
-    notes = [
-        ctx.text("section_from_quotes", number=number, title=section.title)
-        for number, section in enumerate(guide.sections, start=1)
-        if section.origin == "quotes"
-    ]
-    if not notes:
-        return
+    """Say in the job's details (``detail["notes"]``) which sections were made of quotes, and why (the check the
+    model's last text failed)."""
+    notes = []
     for number, section in enumerate(guide.sections, start=1):
-        if section.origin == "quotes":
-            log.info("section %d (%s) written from quotes: the model's text failed the check", number, section.title)
-    tracker.note(notes=notes)  # written with the export phase's first count
+        if section.origin != "quotes":
+            continue
+        reason = _quote_reason(section.problems)
+        values: dict[str, Any] = {"number": number, "title": section.title}
+        if reason is not None:
+            values["format"] = reason
+        notes.append(ctx.text("section_from_quotes", **values))
+        log.info(
+            "section %d (%s) written from quotes: the model's text failed the check (%s)",
+            number, section.title, ", ".join(section.problems) or "unknown",
+        )  # fmt: skip
+    if notes:
+        tracker.note(notes=notes)  # written with the export phase's first count
 
 
 def _model(generator: Any) -> str:

@@ -2,7 +2,8 @@
 
 :class:`SectionGuard` holds what one guide has written so far (its sentences), so no sentence goes into a guide
 twice. :meth:`SectionGuard.write` asks the model with the model's own sampling settings; a text that fails its
-check (:mod:`daemon.llm.checks`) is asked once more with :func:`~daemon.llm.sampling.retry_sampling`; a second
+check (:mod:`daemon.llm.checks`), or that its passages do not support (:mod:`daemon.llm.grounding`:
+``"ungrounded"``), is asked once more with :func:`~daemon.llm.sampling.retry_sampling`; a second
 failure gives the section made of quotes (:mod:`daemon.llm.extractive`), with ``origin="quotes"``.
 
 Used on the writer's event loop; one guard per guide, never shared between guides running at once.
@@ -13,12 +14,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from daemon.llm.base import ChatMessage, TextGenerator, TokenCallback
 from daemon.llm.checks import CheckResult, TextChecker, normalize_sentence, split_sentences
 from daemon.llm.extractive import QUOTES_NOTE, quoted_section
+from daemon.llm.grounding import grounding
 from daemon.llm.sampling import DEFAULT_SAMPLING, SamplingSettings, retry_sampling
 
 __all__ = ["CheckedText", "SectionGuard", "guide_sentence_keys"]
@@ -130,8 +132,17 @@ class SectionGuard:
         return CheckedText(body, "quotes", 2, tuple(rejected), text)
 
     def check(self, text: str, sources: Sequence[str]) -> CheckResult:
-        """The check of one section's text against its sources and the guide so far."""
-        return self.checker.check(text, sources=sources, seen_sentences=self.seen)
+        """The check of one section's text against its sources and the guide so far (:mod:`daemon.llm.checks`),
+        and whether the sources support it (:func:`~daemon.llm.grounding.grounding`: ``"ungrounded"``)."""
+        verdict = self.checker.check(text, sources=sources, seen_sentences=self.seen)
+        support = grounding(text, sources, self.language)
+        if support.ok:
+            return verdict
+        _log.info(
+            "generated text not grounded: %d of %d content words in its passages, numbers of its own: %s",
+            support.supported, support.content_words, ", ".join(support.new_numbers) or "none",
+        )  # fmt: skip
+        return replace(verdict, problems=(*verdict.problems, "ungrounded"))
 
     def _generator(self, settings: SamplingSettings) -> TextGenerator:
         resample = getattr(self.generator, "with_sampling", None)

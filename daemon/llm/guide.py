@@ -31,6 +31,7 @@ from core.document_structure import Chapter, DocumentStructure, page_ranges, par
 from core.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
 from daemon.llm.base import ChatMessage, TextGenerator, TokenProgress
 from daemon.llm.errors import InvalidOutputError
+from daemon.llm.grounding import checked_titles
 from daemon.llm.guard import CheckedText, SectionGuard
 from daemon.llm.guide_plan import (
     GuidePlan,
@@ -118,6 +119,8 @@ class GuideSection:
     body: str
     origin: str = "model"
     model_text: str = ""
+    problems: tuple[str, ...] = ()
+    """The failed checks of the model's last text when the section is made of quotes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,8 +210,10 @@ class GuideWriter:
         """The first half of :meth:`write`: cut the text into passages and plan the sections.
 
         The sections are the document's own chapters when ``structure`` has at least two that fit this text;
-        otherwise the model is asked for an outline, chunk by chunk. A section too long for one prompt is split
-        into parts (:func:`guide_plan.fit_sections`), so every passage is written from, whole.
+        otherwise the model is asked for an outline, chunk by chunk, and each title it gives must pass
+        :func:`~daemon.llm.grounding.title_problems` against its own passages, else the section is titled from them
+        (:func:`~daemon.llm.grounding.extractive_title`). A section too long for one prompt is split into parts
+        (:func:`guide_plan.fit_sections`), so every passage is written from, whole.
         """
         base, chapters = _passages(text, language, structure)
         prompts = PROMPTS[base.language]
@@ -220,6 +225,7 @@ class GuideWriter:
             chunks = await self._chunks(passages)
             for step, chunk in enumerate(chunks, start=1):
                 sections.extend(await self._outline(passages, chunk, prompts, step, len(chunks), stop_event, report))
+            sections = checked_titles(sections, passages, base.language)  # the model's titles, checked
         costs = [await self.generator.count_tokens(passage) + 2 for passage in passages]
         budget = self.generator.context_window - self.section_tokens - _PROMPT_OVERHEAD_TOKENS
         fitted = fit_sections(sections, costs, budget, labels_for(base.language))
@@ -292,7 +298,8 @@ class GuideWriter:
             body = "\n\n".join(part for part in (checked.body, aids, sources) if part)
             if on_part is not None:
                 await on_part(step, section_title, section_markdown(section_title, body), checked.origin)
-            sections.append(GuideSection(section_title, tuple(numbers), body, checked.origin, checked.model_text))
+            last = checked.problems[-1] if checked.problems else ()
+            sections.append(GuideSection(section_title, tuple(numbers), body, checked.origin, checked.model_text, last))
         glossary = glossary_markdown(list(zip(titles, terms, strict=True)), plan.language)
         coverage = coverage_markdown(plan.sections, plan.pages, plan.spans, plan.page_count, labels)
         closing = f"{glossary}\n\n{coverage}" if glossary else coverage

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from daemon.llm.base import ChatMessage, ModelT, TextGenerator
+from daemon.llm.checks import word_tokens
 from daemon.llm.errors import GenerationStoppedError
 from daemon.llm.extractive import quoted_section
 from daemon.llm.guide import GuideProgress, GuideWriter, _repair_outline, split_passages
@@ -39,6 +40,9 @@ em
 açúcar."""
 
 TINY_TITLE = expected_tiny_reply(100)  # the tiny model's titles run to the schema's max_length
+PASSAGE_TITLE = "Energy, process and light"
+"""What a section of ``ENGLISH`` is titled: the tiny model's title fails its check, so the passage's most frequent
+content words title it."""
 
 
 class Recording:
@@ -103,7 +107,7 @@ def test_outline_repair_keeps_order_and_covers_every_passage() -> None:
 async def test_tiny_model_guide_is_exact_and_its_garbled_text_is_replaced_by_quotes(tiny: LlamaCppGenerator) -> None:
     guide = await GuideWriter(tiny, section_tokens=40, outline_tokens=300).write(ENGLISH)
     assert guide.language == "en"
-    assert [(s.title, s.passages) for s in guide.sections] == [(TINY_TITLE, (1,))]  # short paragraphs merge
+    assert [(s.title, s.passages) for s in guide.sections] == [(PASSAGE_TITLE, (1,))]  # short paragraphs merge
     definition = (
         "Photosynthesis is the process by which green plants, algae and some bacteria convert light energy into "
         "chemical energy."
@@ -117,10 +121,10 @@ async def test_tiny_model_guide_is_exact_and_its_garbled_text_is_replaced_by_quo
     assert (section.origin, section.model_text) == ("quotes", expected_tiny_reply(40))
     quotes = quoted_section([" ".join(ENGLISH.split())], language="en")
     body = f"{quotes}\n\n{aids}\n\n{sources}"
-    glossary = f"## Glossary\n\n- **Photosynthesis**: see the section “{TINY_TITLE}”"
-    coverage = f"## Coverage\n\n| Section | Source |\n|---|---|\n| {TINY_TITLE} | paragraphs 1–2 |"
+    glossary = f"## Glossary\n\n- **Photosynthesis**: see the section “{PASSAGE_TITLE}”"
+    coverage = f"## Coverage\n\n| Section | Source |\n|---|---|\n| {PASSAGE_TITLE} | paragraphs 1–2 |"
     assert section.body == body
-    assert guide.markdown == f"{head}\n\n## {TINY_TITLE}\n\n{body}\n\n{glossary}\n\n{coverage}\n"
+    assert guide.markdown == f"{head}\n\n## {PASSAGE_TITLE}\n\n{body}\n\n{glossary}\n\n{coverage}\n"
 
 
 async def test_portuguese_document_gets_portuguese_prompts_and_title(tiny: LlamaCppGenerator) -> None:
@@ -149,11 +153,15 @@ async def test_long_document_is_chunked_to_the_context_and_progress_is_real(tiny
     assert [p.step for p in sections if p.tokens == 0] == list(range(1, len(guide.sections) + 1))
     assert {p.steps for p in sections} == {len(guide.sections)}
     assert max(p.tokens for p in sections) == 20
-    # Every passage is in exactly one section, in document order; later chunks fall back to "Part n".
+    # Every passage is in exactly one section, in document order. The tiny model's title ("abcdef…") and the
+    # "Part n" of the chunks whose outline ran out of tokens are replaced by titles from the sections' own words.
     covered = [n for s in guide.sections for n in s.passages]
     assert covered == list(range(1, len(covered) + 1))
-    assert guide.sections[0].title == TINY_TITLE
-    assert [s.title for s in guide.sections[1:]] == [f"Part {i}" for i in range(2, chunks + 1)]
+    assert len(guide.sections) == chunks
+    document_words = {w.lower() for p in paragraphs for w in word_tokens(p)} | {"and"}
+    for section in guide.sections:
+        assert section.title != TINY_TITLE and not section.title.startswith("Part ")
+        assert {w.lower() for w in word_tokens(section.title)} <= document_words, section.title
     assert guide.markdown.count("\n## ") == len(guide.sections) + 1  # and the coverage table
 
 
@@ -223,7 +231,8 @@ async def test_stop_while_writing_a_section(tiny: LlamaCppGenerator) -> None:
 
 async def test_an_outline_cut_by_its_token_budget_falls_back_to_one_part(tiny: LlamaCppGenerator) -> None:
     guide = await GuideWriter(tiny, section_tokens=5, outline_tokens=20).write(ENGLISH)
-    assert [(s.title, s.passages, s.model_text) for s in guide.sections] == [("Part 1", (1,), "abcde")]
+    # the fallback section's "Part 1" is not about the passage: it is titled from the passage's words
+    assert [(s.title, s.passages, s.model_text) for s in guide.sections] == [(PASSAGE_TITLE, (1,), "abcde")]
     assert "\n\n### Key terms\n\n" in guide.sections[0].body
     assert guide.sections[0].body.endswith("\n\n*Sources: paragraphs 1–2*")
 

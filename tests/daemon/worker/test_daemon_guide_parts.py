@@ -19,6 +19,7 @@ from core.appdb import open_app_database
 from core.guide_rewrite import rewrite_section
 from core.guides import PLAN_POSITION, StoredPart, read_guide, read_guide_parts
 from core.job_ids import generate_job_id_for
+from core.messages import decode, message
 from core.schema import GuideSection, Job, StudyGuide
 
 
@@ -95,6 +96,12 @@ def test_a_real_generate_job_stores_each_section_while_it_writes_and_the_guide_i
     # The tiny model's alphabet fails the check: each section is made of quotes, and the job says so.
     assert all(p.markdown.startswith(f"## {p.title}\n\n") and p.origin == "quotes" for p in parts[1:-1])
     assert len(job.detail["notes"]) == guide.section_count
+    for number, note in enumerate(job.detail["notes"], start=1):  # each note says which check the text failed
+        stored = decode(note)
+        assert stored is not None and stored.code == "section_from_quotes" and "format" in stored.values
+        assert message("section_from_quotes", "en", **stored.values) != message(
+            "section_from_quotes", "en", number=number, title=stored.values["title"]
+        )
     joined = "\n\n".join(p.markdown for p in parts) + "\n"
     assert guide.markdown == joined == Path(guide.path).read_text(encoding="utf-8")
     # every part was stored during the sections phase, in order, before the export began
