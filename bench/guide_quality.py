@@ -17,11 +17,12 @@ Each is read like the ``ingest`` job reads it (text and page structure), cut to 
   again) per token of the document's text (goal ≤ 2.2);
 * **decode ÷ bare (wall)** — tokens per second between the first and the last token of each generation of the
   writer, against a bare llama.cpp loop (``Llama.eval`` + ``Llama.sample``, greedy) on the same model file,
-  context size, threads and batch after a prompt of ``--bare-context`` tokens, about a section's prompt, run right
-  before and right after the document (the mean of the two): on shared cores a loop run once, minutes away, says
-  more about the load than about the writer (goal ≥ 0.9); **(CPU)** — the same per second of the process's CPU
-  time (all threads), which other processes' load changes far less. Printed first: the writer's decode path
-  (``chat``) against the bare loop on the same prompt, alternating, three rounds;
+  context size, threads and batch, after a prompt as deep as the document's mean section prompt (decode slows as
+  the context deepens), run right before and right after the sections (the mean of the two): on shared cores a
+  loop run once, minutes away, says more about the load than about the writer (goal ≥ 0.9); **(CPU)** — the same
+  per second of the process's CPU time (all threads), which other processes' load changes far less. Printed
+  first: the writer's decode path (``chat``) against the bare loop on the same ``--bare-context``-token prompt,
+  alternating, ``--rounds`` rounds;
 * **min/100 p** — minutes of writing (outline and sections) per 100 pages.
 
 Run: ``.venv/bin/python bench/guide_quality.py [--model PATH] [--threads N] [--pages N] [--docs pt-beamer,…]``.
@@ -63,6 +64,7 @@ DOCUMENTS = {
     "en-r-faq": ("r-doc-pdf", "R-FAQ.pdf"),
 }
 DEFAULT_DOCS = "pt-beamer,pt-lshort,en-r-intro"
+_PROMPT_OVERHEAD = 160  # the section prompt's instructions and chat template (``daemon.llm.guide``)
 _PAGE_CITE = re.compile(r"^\*[^*:]+:\s*(?:p\.|pág\.|S\.)\s*([0-9–, -]+)\*\s*$", re.MULTILINE)
 
 
@@ -86,6 +88,7 @@ class Row:
     decode_tps: float = 0.0
     bare_tps: float = 0.0
     cpu_ratio: float = 0.0
+    extra_depth: int = 0
     extra: dict[str, float] = field(default_factory=dict)
 
 
@@ -153,19 +156,27 @@ class BareLoop:
 
     def __init__(self, model: Path, threads: int, n_ctx: int, context: int, tokens: int = 160) -> None:
         self.tokens = tokens
+        self.n_ctx = n_ctx
         self.llm = Llama(
             str(model), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, n_batch=256, n_ubatch=256,
             verbose=False,
         )  # fmt: skip
-        sentence = self.llm.tokenize(b" The cell membrane controls what enters and leaves the cell, and the nucleus.")
-        self.prompt = (sentence * (context // len(sentence) + 1))[:context]
+        self._sentence = self.llm.tokenize(
+            b" The cell membrane controls what enters and leaves the cell, and the nucleus."
+        )
+        self.prompt = self.prompt_of(context)
 
-    def speed(self) -> tuple[float, float]:
-        """Decode tokens per second, first token to last (the prompt is not timed): per second of wall time, and
-        per second of the process's CPU time."""
+    def prompt_of(self, context: int) -> list[int]:
+        """A prompt of ``context`` tokens (at most what leaves room for the decoded tokens)."""
+        context = max(1, min(context, self.n_ctx - self.tokens - 8))
+        return (self._sentence * (context // len(self._sentence) + 1))[:context]
+
+    def speed(self, context: int | None = None) -> tuple[float, float]:
+        """Decode tokens per second after a prompt of ``context`` tokens (default: the one given at creation),
+        first token to last (the prompt is not timed): per second of wall time, and of the process's CPU time."""
         llm = self.llm
         llm.reset()
-        llm.eval(self.prompt)
+        llm.eval(self.prompt if context is None else self.prompt_of(context))
         token = llm.sample(temp=0.0)
         started, cpu = time.perf_counter(), time.process_time()
         for _ in range(self.tokens):
@@ -257,11 +268,17 @@ async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare: B
     llama_cpp.llama_perf_context_reset(ctx)
     timing = Timing()
     writer = GuideWriter(generator)
-    bare_before = bare.speed()
     started = time.perf_counter()
     plan = await writer.outline(text, language=language, structure=structure, on_progress=timing)
+    paused = time.perf_counter()
+    # Decode slows as the context deepens (each token attends to the whole prompt: for a 135M model at 3,000
+    # tokens that is as much work as the weights), so the bare loop runs after a prompt as deep as the mean
+    # section's, right before and right after the sections.
+    depth = plan.tokens // max(len(plan.sections), 1) + _PROMPT_OVERHEAD
+    bare_before = bare.speed(depth)
+    resumed = time.perf_counter()
     guide = await writer.write_sections(plan, title=key, on_progress=timing)
-    elapsed = time.perf_counter() - started
+    elapsed = time.perf_counter() - started - (resumed - paused)
     timing.close()
     perf = llama_cpp.llama_perf_context(ctx)
     source_tokens = await generator.count_tokens(text)
@@ -276,7 +293,8 @@ async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare: B
     row.detected = detect_language(" ".join(plain_text(s.body) for s in guide.sections), default="en")
     row.prompt_per_source = perf.n_p_eval / max(source_tokens, 1)
     row.decode_tps = timing.tokens / timing.seconds if timing.seconds else 0.0
-    bare_after = bare.speed()
+    bare_after = bare.speed(depth)
+    row.extra_depth = depth
     row.bare_tps = (bare_before[0] + bare_after[0]) / 2
     row.decode_ratio = row.decode_tps / row.bare_tps if row.bare_tps else 0.0
     cpu_tps = timing.tokens / timing.cpu_seconds if timing.cpu_seconds else 0.0
@@ -349,7 +367,7 @@ async def main() -> None:
         rows.append(row)
         print(
             f"{key}: {row.extra['seconds']:.0f} s, {row.sections} sections, decode {row.decode_tps:.1f} tokens/s, "
-            f"bare loop before and after {row.bare_tps:.1f} tokens/s",
+            f"bare loop around the sections {row.bare_tps:.1f} tokens/s after {row.extra_depth} prompt tokens",
             flush=True,
         )
         print(table([row]), flush=True)  # each document's row as soon as it is known
