@@ -161,6 +161,8 @@ async def _ask_rewrite(home: DaemonHome, job_id: uuid.UUID, position: int) -> uu
 
 
 def test_a_user_asks_for_one_section_again_and_only_that_section_is_written(home: DaemonHome, tmp_path: Path):
+    home.settings["model"]["context"] = 4096  # a context this size splits the document into more than two sections
+    home.write_settings()
     home.start()
     generate = _add_long_document(home, tmp_path, repeat=30)
     wait_ended(home, [generate], timeout=180)
