@@ -1,4 +1,4 @@
-"""The settings dialog: model, worker threads, output folder, language, notifications and the tray.
+"""The settings dialog: the model and its context window, worker threads, output folder, language and the tray.
 
 Two tabs: Model (the catalog page, :mod:`gui.model_page`, when the window gives the store; then a model file or a
 server) and General. Use on the Model page saves the model setting at once (the rest of the dialog keeps its
@@ -147,6 +147,7 @@ class SettingsDialog(QDialog):
         self.servers = ModelServersBox(api_key=self.typed_api_key)
         self.servers.chosen.connect(self.use_server)
         model_layout.addWidget(self.servers)
+        model_layout.addLayout(self._context_row(settings.model.context))
         self._check_kind(settings.model)
         model_tab_layout.addWidget(model_box)
 
@@ -216,6 +217,28 @@ class SettingsDialog(QDialog):
         """Whether the last Save stored a new API key (the worker reads it when it starts)."""
         self._update_model_fields()
 
+    def _context_row(self, context: int) -> QFormLayout:
+        """The context window's spin box: 0 shows "Automatic" (from the model file and the memory available)."""
+        self.context = QSpinBox()
+        self.context.setRange(0, 131072)
+        self.context.setSingleStep(512)
+        self.context.setSpecialValueText(QCoreApplication.translate("SettingsDialog", "Automatic"))
+        self.context.setSuffix(QCoreApplication.translate("SettingsDialog", " tokens"))
+        self.context.setValue(context)
+        label = QCoreApplication.translate("SettingsDialog", "Context window")
+        self.context.setAccessibleName(label)
+        self.context.setToolTip(
+            QCoreApplication.translate(
+                "SettingsDialog",
+                "How much text the model reads at once. Automatic takes what the model was trained for, up to "
+                "8,192 tokens, as far as this computer's memory allows; a larger figure needs more memory, and a "
+                "server's own setting wins when it is smaller.",
+            )
+        )
+        row = QFormLayout()
+        row.addRow(label, self.context)
+        return row
+
     def _check_kind(self, model: ModelSettings) -> None:
         {"bundled": self.bundled, "gguf": self.gguf, "http": self.http}[model.kind].setChecked(True)
         self.gguf_path.setText(str(model.gguf_path or ""))
@@ -264,9 +287,10 @@ class SettingsDialog(QDialog):
     def edited(self) -> Settings:
         """The settings as edited (raises :class:`SettingsError` for a bad value)."""
         kind = self.model_kind()
-        model = dataclasses.replace(  # keeps what this dialog does not show (context, threads, sampling)
+        model = dataclasses.replace(  # keeps what this dialog does not show (threads, sampling)
             self.settings.model,
             kind=kind,
+            context=self.context.value(),
             gguf_path=Path(self.gguf_path.text().strip()) if self.gguf_path.text().strip() else None,
             endpoint=self.endpoint.text().strip() or None,
             model_name=self.model_name.text().strip() or None,

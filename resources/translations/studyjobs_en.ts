@@ -1100,6 +1100,22 @@ StudyJobs reads {kinds} files.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Automatic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much text the model reads at once. Automatic takes what the model was trained for, up to 8,192 tokens, as far as this computer&apos;s memory allows; a larger figure needs more memory, and a server&apos;s own setting wins when it is smaller.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Type the server address first (http://… or https://…).</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1103,6 +1103,22 @@ O StudyJobs lê arquivos {kinds}.</translation>
         <translation>Cancelar</translation>
     </message>
     <message>
+        <source>Automatic</source>
+        <translation>Automático</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> tokens</translation>
+    </message>
+    <message>
+        <source>Context window</source>
+        <translation>Janela de contexto</translation>
+    </message>
+    <message>
+        <source>How much text the model reads at once. Automatic takes what the model was trained for, up to 8,192 tokens, as far as this computer&apos;s memory allows; a larger figure needs more memory, and a server&apos;s own setting wins when it is smaller.</source>
+        <translation>Quanto texto o modelo lê de uma vez. Automático usa o que o modelo aprendeu a ler, até 8.192 tokens, até onde a memória deste computador permite; um número maior precisa de mais memória, e a configuração do próprio servidor vale quando é menor.</translation>
+    </message>
+    <message>
         <source>Type the server address first (http://… or https://…).</source>
         <translation>Digite primeiro o endereço do servidor (http://… ou https://…).</translation>
     </message>

@@ -44,6 +44,25 @@ def test_settings_are_saved(settings, qtbot, monkeypatch, tmp_path):
     loaded = load_settings(settings.settings_path)
     assert loaded.model.kind == "http" and loaded.model.endpoint == "http://127.0.0.1:8080/v1"
     assert loaded.worker_threads == 3 and loaded.language == "pt_BR" and loaded.notifications is False
+    assert loaded.model.context == 0
+
+
+def test_the_context_window_is_automatic_until_a_size_is_chosen_and_a_chosen_size_is_saved(settings, qtbot):
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.open()
+    assert dialog.context.value() == 0 and dialog.context.text() == "Automatic"
+    dialog.context.setValue(6144)
+    with qtbot.waitSignal(dialog.saved, timeout=2000):
+        dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert load_settings(settings.settings_path).model.context == 6144
+    again = SettingsDialog(load_settings(settings.settings_path))
+    qtbot.addWidget(again)
+    assert again.context.value() == 6144 and again.context.text() == "6144 tokens"
+    again.context.setValue(0)
+    with qtbot.waitSignal(again.saved, timeout=2000):
+        again.buttons.button(again.buttons.StandardButton.Save).click()
+    assert load_settings(settings.settings_path).model.context == 0
 
 
 def test_the_start_at_login_box_registers_the_worker_and_unregisters_it(settings, qtbot, monkeypatch, tmp_path):
