@@ -15,25 +15,29 @@ A trained length alone is not what the server runs with: then the answer is the 
 ``fallback``. A figure the server reports is capped by ``setting`` when the user set one (a smaller context on
 purpose), never raised by it.
 
-Every request has a short timeout and any failure (refused, 404, not JSON) just moves on: the question is asked once
+Every request has a deadline of :data:`REQUEST_SECONDS` for its whole answer (a server that trickles bytes never
+trips a read timeout) and any failure (refused, 404, not JSON, too slow) just moves on: the question is asked once
 per generator, before the first guide.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
-__all__ = ["DEFAULT_SERVER_CONTEXT", "server_context", "server_root"]
+__all__ = ["DEFAULT_SERVER_CONTEXT", "REQUEST_SECONDS", "server_context", "server_root"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_SERVER_CONTEXT = 4096
 """The context assumed for a server that does not tell (LM Studio's and Ollama's default load context)."""
 _TIMEOUT = httpx.Timeout(5.0, connect=2.0)
+REQUEST_SECONDS = 5.0
+"""The longest one question to the server may take, its whole answer included."""
 
 
 def server_root(base_url: str) -> str:
@@ -53,8 +57,9 @@ def _positive(value: Any) -> int | None:
 
 async def _json(client: httpx.AsyncClient, method: str, url: str, body: Any = None) -> Any:
     try:
-        response = await client.request(method, url, json=body, timeout=_TIMEOUT)
-    except httpx.HTTPError:
+        async with asyncio.timeout(REQUEST_SECONDS):
+            response = await client.request(method, url, json=body, timeout=_TIMEOUT)
+    except (httpx.HTTPError, TimeoutError):
         return None
     if response.status_code != 200:
         return None

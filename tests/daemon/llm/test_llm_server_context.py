@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -163,3 +164,46 @@ async def test_llama_cpp_pythons_server_tells_nothing_so_the_setting_stands(llam
         assert (generator.context_window, generator.context_source) == (3072, "setting")
     finally:
         await generator.aclose()
+
+
+class _TricklingProps(BaseHTTPRequestHandler):
+    """Answers every request with a 200 whose body never ends: one space every 50 ms (no read timeout trips)."""
+
+    stop = threading.Event()
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        try:
+            while not self.stop.wait(0.05):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+        except OSError:  # the client went away
+            pass
+
+    do_POST = do_GET
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+async def test_a_server_whose_answers_never_end_is_given_up_on_at_the_deadline_and_the_setting_is_used(
+    client, monkeypatch
+) -> None:
+    monkeypatch.setattr("daemon.llm.server_context.REQUEST_SECONDS", 0.3)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _TricklingProps)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
+    thread.start()
+    try:
+        started = time.monotonic()
+        found = await server_context(client, f"http://127.0.0.1:{server.server_address[1]}/v1", "m", setting=3072)
+        took = time.monotonic() - started
+    finally:
+        _TricklingProps.stop.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+    assert found == (3072, "setting")
+    assert took < 4 * 0.3 + 1.0, took  # four questions, each cut at its deadline

@@ -42,6 +42,11 @@ class TricklingServer:
 
             def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if not self.path.endswith("/chat/completions"):  # e.g. Ollama's /api/show: not this server's
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 entry: list[float | None] = [time.monotonic(), None]
                 with outer._lock:
                     outer.requests.append(entry)
