@@ -20,7 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from docs.screenshots import OUT, WINDOW_SIZE, until, x_server  # noqa: E402
+from docs.screenshots import OUT, WINDOW_SIZE, run_in_app, until, x_server  # noqa: E402
 
 
 def save(app: Any, widget: Any, path: Path) -> None:
@@ -87,18 +87,7 @@ def main() -> int:
         os.environ.update(HOME=str(home), QT_QPA_PLATFORM="xcb")
         for name in ("STUDYJOBS_DATABASE_URL", "STUDYJOBS_CATALOG"):
             os.environ.pop(name, None)
-        import qasync
-        from PySide6.QtWidgets import QApplication
-
-        from gui.app import app_icon
-
-        app = QApplication([sys.argv[0]])
-        app.setQuitOnLastWindowClosed(False)
-        app.setWindowIcon(app_icon())
-        loop = qasync.QEventLoop(app)
-        asyncio.set_event_loop(loop)
-        with loop:
-            loop.run_until_complete(run(app, home))
+        run_in_app(run, home)
     return 0
 
 

@@ -199,6 +199,22 @@ async def _writing_sections(store: Any, document_id: uuid.UUID) -> bool:
     )
 
 
+def run_in_app(scene: Callable[[Any, Path], Awaitable[None]], home: Path) -> None:
+    """Start StudyJobs' Qt application on the current X server and run ``scene(app, home)`` on its qasync loop."""
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from gui.app import app_icon
+
+    app = QApplication([sys.argv[0]])
+    app.setQuitOnLastWindowClosed(False)
+    app.setWindowIcon(app_icon())
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        loop.run_until_complete(scene(app, home))
+
+
 def main() -> int:
     """Take the screenshots in a fresh home and data folder."""
     OUT.mkdir(parents=True, exist_ok=True)
@@ -206,18 +222,7 @@ def main() -> int:
         home = Path(tmp)
         os.environ.update(HOME=str(home), STUDYJOBS_DATA_DIR=str(home / "data"), QT_QPA_PLATFORM="xcb")
         os.environ.pop("STUDYJOBS_DATABASE_URL", None)
-        import qasync
-        from PySide6.QtWidgets import QApplication
-
-        from gui.app import app_icon
-
-        app = QApplication([sys.argv[0]])
-        app.setQuitOnLastWindowClosed(False)
-        app.setWindowIcon(app_icon())
-        loop = qasync.QEventLoop(app)
-        asyncio.set_event_loop(loop)
-        with loop:
-            loop.run_until_complete(run(app, home))
+        run_in_app(run, home)
     return 0
 
 
