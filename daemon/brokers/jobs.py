@@ -21,35 +21,28 @@ back or reclaimed, and there is no second table of messages, leases or dead lett
   Without a change counter (PostgreSQL) it reads the table every ``poll_seconds``, backing off to
   ``idle_poll_seconds`` while nothing comes, and the daemon wakes it from its ``LISTEN`` connection.
 
-The table is read through a :class:`JobRows` attached once the job store exists (the daemon attaches its runtime's
-store after the worker has started); until then, and while ``taking_jobs`` says no (queue paused, worker stopping
-or restarting), consumers deliver nothing and the rows stay queued.
+The table is read through a :class:`~daemon.brokers.job_rows.JobRows` (which also builds each row's message)
+attached once the job store exists (the daemon attaches its runtime's store after the worker has started); until
+then, and while ``taking_jobs`` says no (queue paused, worker stopping or restarting), consumers deliver nothing
+and the rows stay queued.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
-import uuid
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from dramatiq.broker import Broker, Consumer, MessageProxy
-from dramatiq.common import current_millis, q_name
+from dramatiq.common import q_name
 from dramatiq.errors import QueueNotFound
 from dramatiq.message import Message
 from dramatiq.middleware import Middleware
-from sqlalchemy import func, select
 
-from core.leases import due_condition
-from core.status import JobStatus
-from core.store import JobStore
-from core.types import utcnow
+from daemon.brokers.job_rows import DueRows, JobRows, row_message
 
 __all__ = ["DueRows", "JobRows", "JobTableBroker"]
 
@@ -57,84 +50,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_POLL_SECONDS = 0.02
 DEFAULT_IDLE_POLL_SECONDS = 1.0
-READ_TIMEOUT = 10.0
-"""Seconds a consumer waits for one read of the table on the store's event loop before it gives up (and looks
-again later)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DueRows:
-    """One read of the table.
-
-    Attributes:
-        jobs: ``(kind, job id)`` of due rows, oldest first.
-        next_due: When the earliest queued row that is not due yet becomes due (``time.time()`` seconds), if any
-            (read only when ``jobs`` did not fill the limit).
-    """
-
-    jobs: list[tuple[str, uuid.UUID]]
-    next_due: float | None
-
-
-class JobRows:
-    """The job table as a consumer reads it: through ``store``, on the event loop the store belongs to.
-
-    Threading: :meth:`due` and :meth:`version` may be called from any thread but the store's loop.
-
-    Args:
-        store: The job store.
-        loop: The running event loop that owns ``store``.
-    """
-
-    def __init__(self, store: JobStore[Any], loop: asyncio.AbstractEventLoop) -> None:
-        self.store = store
-        self.loop = loop
-
-    def version(self) -> int | None:
-        """A number that changes whenever another connection commits (``PRAGMA data_version``); ``None`` when the
-        database has no such counter (PostgreSQL)."""
-        return self.store.db.data_version()
-
-    def due(self, kinds: Sequence[str], limit: int) -> DueRows:
-        """The oldest due rows of ``kinds`` (at most ``limit``), and when the next one comes due."""
-        future = asyncio.run_coroutine_threadsafe(self._due(tuple(kinds), limit), self.loop)
-        try:
-            return future.result(READ_TIMEOUT)
-        except BaseException:
-            future.cancel()
-            raise
-
-    async def _due(self, kinds: tuple[str, ...], limit: int) -> DueRows:
-        m = self.store.model
-        now = utcnow()
-        of_kinds = m.kind.in_(kinds)
-        stmt = select(m.id, m.kind).where(due_condition(m, now), of_kinds).order_by(m.created_at, m.id).limit(limit)
-        rows = (await self.store.db.execute(stmt)).rows
-        jobs = [(str(row["kind"]), _as_uuid(row["id"])) for row in rows]
-        next_due: float | None = None
-        if len(jobs) < limit:
-            later = select(func.min(m.run_after)).where(m.status == JobStatus.QUEUED, m.run_after > now, of_kinds)
-            first = (await self.store.db.execute(later)).first()
-            moment = None if first is None else next(iter(first.values()))
-            next_due = _epoch(moment)
-        return DueRows(jobs, next_due)
-
-
-def _as_uuid(value: Any) -> uuid.UUID:
-    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
-
-
-def _epoch(moment: Any) -> float | None:
-    """``time.time()`` seconds of a timestamp read by an aggregate (SQLite returns ``MIN()`` as naive UTC text)."""
-    if moment is None:
-        return None
-    if isinstance(moment, str):
-        moment = datetime.fromisoformat(moment)
-    if isinstance(moment, datetime):
-        if moment.tzinfo is None:
-            return moment.replace(tzinfo=utcnow().tzinfo).timestamp()
-        return moment.timestamp()
-    return None
 
 
 class JobTableBroker(Broker):
@@ -363,23 +278,11 @@ class JobTableConsumer(Consumer):
             fresh = [(k, j) for k, j in found.jobs if str(j) not in self._held and str(j) not in self._settled][:free]
             for kind, job_id in fresh:
                 self._held.add(str(job_id))
-                self._ready.append(MessageProxy(self._message(kind, job_id)))
+                self._ready.append(MessageProxy(row_message(self.queue_name, kind, job_id)))
         self._idle_pause = (
             self.broker.poll_seconds if fresh else min(2 * self._idle_pause, self.broker.idle_poll_seconds)
         )
         self._next_read = time.monotonic() + self._idle_pause
-
-    def _message(self, kind: str, job_id: uuid.UUID) -> Message[Any]:
-        text = str(job_id)
-        return Message(
-            queue_name=self.queue_name,
-            actor_name=kind,
-            args=(text,),
-            kwargs={},
-            options={},
-            message_id=text,
-            message_timestamp=current_millis(),
-        )
 
     def _pause(self) -> float:
         """How long to wait before looking again (a wake-up ends the wait sooner)."""
