@@ -19,8 +19,9 @@ The contract of :func:`download_file`:
 * ``stop_event`` is checked between pieces and between tries: :class:`DownloadStopped` is raised and the partial
   file stays for a resume (:func:`discard_partial` deletes it).
 
-Blocking; run it on a worker thread. Two calls for the same file at once are not supported (the job id, derived
-from the same key, makes sure there is one job per file).
+Where these files are, and the lock that keeps two runs off one partial file, is :mod:`daemon.downloads.partial`
+(its names are exported here too). Blocking; run it on a worker thread. Two calls for the same file at once are
+not supported (the job id, derived from the same key, makes sure there is one job per file).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import os
 import shutil
 import ssl
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -42,9 +43,16 @@ from typing import IO, Any, TypeVar
 import certifi
 import httpx
 
-from core import model_downloads
 from daemon.downloads import transfer
 from daemon.downloads.hub import DownloadError, HubFile, RemoteFile, file_url, head_file, status_error_for
+from daemon.downloads.partial import (
+    DownloadStopped,
+    discard_partial,
+    exclusive,
+    installed_path,
+    partial_path,
+    sidecar_path,
+)
 
 __all__ = [
     "CHUNK_SIZE",
@@ -74,10 +82,6 @@ Progress = Callable[[int, int], None]
 T = TypeVar("T")
 
 
-class DownloadStopped(Exception):
-    """The stop event was set; the partial file stays for a resume."""
-
-
 @dataclass(frozen=True)
 class DownloadPolicy:
     """Timeouts and retries. ``idle_timeout``: longest wait for the next bytes before the try counts as failed."""
@@ -102,49 +106,10 @@ class DownloadResult:
     resumed_from: int
 
 
-_LOCKS: dict[Path, threading.Lock] = {}
-_LOCKS_GUARD = threading.Lock()
-
-
-@contextlib.contextmanager
-def _exclusive(part: Path, stop_event: threading.Event) -> Iterator[None]:
-    """Hold the process's lock on one partial file: a stopped run's thread, still writing its last piece, ends
-    before a new run (a Retry right after a Cancel) reads the file's length or verifies it."""
-    with _LOCKS_GUARD:
-        lock = _LOCKS.setdefault(part, threading.Lock())
-    while not lock.acquire(timeout=0.05):
-        if stop_event.is_set():
-            raise DownloadStopped()
-    try:
-        yield
-    finally:
-        lock.release()
-
-
 @functools.cache
 def _tls_context() -> ssl.SSLContext:
     """One verifying TLS context per process (building one reads the CA bundle: ~20 ms per client otherwise)."""
     return ssl.create_default_context(cafile=certifi.where())
-
-
-def installed_path(models_dir: Path, file: HubFile) -> Path:
-    """Where the verified file lands (:func:`core.model_downloads.installed_path`)."""
-    return model_downloads.installed_path(models_dir, file.repo, file.filename)
-
-
-def partial_path(models_dir: Path, file: HubFile) -> Path:
-    """The partial file of an unfinished download (:func:`core.model_downloads.partial_path`)."""
-    return model_downloads.partial_path(models_dir, file.repo, file.revision, file.filename)
-
-
-def _sidecar(models_dir: Path, file: HubFile) -> Path:
-    return partial_path(models_dir, file).with_suffix(".json")
-
-
-def discard_partial(models_dir: Path, file: HubFile) -> None:
-    """Delete the partial file and its sidecar (a removed or abandoned download). Idempotent."""
-    for path in (partial_path(models_dir, file), _sidecar(models_dir, file)):
-        path.unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)
@@ -199,7 +164,7 @@ def fetch_file(
     owned = client is None
     http = client or httpx.Client(timeout=timeout, headers={"User-Agent": USER_AGENT}, verify=_tls_context())
     try:
-        with _exclusive(partial_path(models_dir, file), stop_event):
+        with exclusive(partial_path(models_dir, file), stop_event):
             remote = _with_retries(policy, stop_event, lambda: _remote(http, hub_url, models_dir, file))
             size, sha256 = _expected(file, remote)
             part = partial_path(models_dir, file)
@@ -222,7 +187,7 @@ def install_file(
     file: HubFile, fetched: Fetched, *, models_dir: Path, stop_event: threading.Event, on_verify: Progress | None = None
 ) -> Path:
     """The verify half: check size and sha256, then rename into place; a bad file is deleted (``model_corrupt``)."""
-    with _exclusive(fetched.part, stop_event):
+    with exclusive(fetched.part, stop_event):
         _install(file, fetched, models_dir, stop_event, on_verify)
     return installed_path(models_dir, file)
 
@@ -234,12 +199,12 @@ def _install(
     target = installed_path(models_dir, file)
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(fetched.part, target)
-    _sidecar(models_dir, file).unlink(missing_ok=True)
+    sidecar_path(models_dir, file).unlink(missing_ok=True)
 
 
 def _remote(http: httpx.Client, hub_url: str, models_dir: Path, file: HubFile) -> RemoteFile:
     """What the hub said on the first try (from the sidecar), else a fresh ``HEAD``, written down at once."""
-    sidecar = _sidecar(models_dir, file)
+    sidecar = sidecar_path(models_dir, file)
     if sidecar.exists() and partial_path(models_dir, file).exists():
         try:
             return RemoteFile(**json.loads(sidecar.read_text(encoding="utf-8")))
