@@ -21,11 +21,13 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 from core.errors import StageInterruptedError
 from core.model_downloads import models_dir, shape_from_params
 from core.model_fit import MIN_CONTEXT, Fit, ModelFileError, fit_at, refusal
 from core.progress import Phase, PhasePlan
+from core.tracker import Estimate, ProgressTracker
 from daemon.downloads.engine import DownloadStopped, Fetched, fetch_file, install_file
 from daemon.downloads.hub import DownloadError, HubFile
 from daemon.jobs.context import JobContext, UserFacingError
@@ -81,18 +83,32 @@ def _plan(size: int) -> PhasePlan:
 async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
     """Fetch, verify and test-load the file named by ``params`` (``repo``, ``revision``, ``filename``, and the
     catalog's ``size_bytes``/``sha256`` when known)."""
-    params = ctx.job.params
-    file = HubFile(
+    file = _requested_file(ctx.job.params)
+    _refuse_too_big(ctx.job.params)
+    rate = TransferRate()
+    tracker = ctx.tracker(_plan(file.size or 1_000_000_000), estimate=_time_left(rate))
+    fetched, path = await _fetch_and_install(ctx, file, tracker, rate)
+    untested: Fit | None = await tracker.run(
+        "test_load", ctx.in_thread(_test_load, path, ctx.stop_event), message=ctx.text("testing_model")
+    )
+    await _record_installed(ctx, path, fetched.size, untested)
+    return None
+
+
+def _requested_file(params: dict[str, Any]) -> HubFile:
+    """The hub file a job's ``params`` name."""
+    return HubFile(
         str(params["repo"]),
         str(params["revision"]),
         str(params["filename"]),
         size=params.get("size_bytes"),
         sha256=params.get("sha256"),
     )
-    _refuse_too_big(params)
-    folder = models_dir(ctx.runtime.settings.data_dir)
-    rate = TransferRate()
-    plan = _plan(file.size or 1_000_000_000)
+
+
+def _time_left(rate: TransferRate) -> Estimate:
+    """The tracker's estimate of the seconds left: the measured transfer rate while downloading, then the assumed
+    verify rate and load time."""
 
     def estimate(phase: str, elapsed: float, done: float | None) -> float | None:
         per_second = rate.per_second()
@@ -104,7 +120,14 @@ async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
             return (1.0 - (done or 0.0)) * rate.total / _VERIFY_RATE + _LOAD_SECONDS
         return max(_LOAD_SECONDS - elapsed, 0.0)
 
-    tracker = ctx.tracker(plan, estimate=estimate)
+    return estimate
+
+
+async def _fetch_and_install(
+    ctx: JobContext, file: HubFile, tracker: ProgressTracker, rate: TransferRate
+) -> tuple[Fetched, Path]:
+    """The download and verify phases: the partial file fetched (bytes counted into ``rate`` and the bar), then
+    checked and renamed into the models folder. A stop or a download error becomes the job's error."""
 
     def on_bytes(done: int, total: int) -> None:
         rate.record(done, total)
@@ -118,6 +141,7 @@ async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
     def on_verify(done: int, total: int) -> None:
         tracker.count("verify", done=done / total if total else 0.0)
 
+    folder = models_dir(ctx.runtime.settings.data_dir)
     stop = ctx.stop_event
     try:
         fetched: Fetched = await tracker.run(
@@ -139,10 +163,11 @@ async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
         raise StageInterruptedError("the download was stopped") from stopped
     except DownloadError as error:
         raise UserFacingError(error.code, transient=error.transient, **error.values) from error
-    untested: Fit | None = await tracker.run(
-        "test_load", ctx.in_thread(_test_load, path, stop), message=ctx.text("testing_model")
-    )
-    size = fetched.size
+    return fetched, path
+
+
+async def _record_installed(ctx: JobContext, path: Path, size: int, untested: Fit | None) -> None:
+    """Write the installed file's path and size on the job, and its done message (tested, or too big to test)."""
     ctx.job.detail = {**ctx.job.detail, "model_path": str(path), "bytes_done": size, "bytes_total": size}
     await ctx.runtime.store.report_progress(ctx.job.id, 1.0, detail=ctx.job.detail, attempt=ctx.job.attempts)
     if untested is None:
@@ -154,7 +179,6 @@ async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
             needed_mb=-(-untested.needed // 1_000_000),
             available_mb=untested.available // 1_000_000,
         )
-    return None
 
 
 def _refuse_too_big(params: dict[str, object]) -> None:
