@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -276,6 +276,8 @@ class LlamaCppGenerator:
             model.lock.release()
 
     def _generate_with_lock(self, model: SharedModel, request: _Request) -> str:
+        """Generate ``request``'s completion on ``model`` (its lock held): the prompt must fit the context; a stop
+        before the first token aborts the prompt's processing, a later one ends the stream between tokens."""
         prompt = model.prompt_tokens(request.messages)
         if len(prompt) >= model.n_ctx:
             raise ContextOverflowError(
@@ -284,7 +286,6 @@ class LlamaCppGenerator:
             )
         parts: list[str] = []
         generated = 0
-        reported = 0
 
         def count_and_check(_ids: Any, _logits: Any) -> bool:
             # Called once per sampled token, before it is streamed. llama-cpp-python samples one token past
@@ -306,30 +307,9 @@ class LlamaCppGenerator:
         model.llama.last_n_tokens_size = self.sampling.repeat_last_n  # read per generation, under the lock
         model.count_prompt(prompt)
         try:
-            stream: Any = model.llama.create_completion(
-                prompt,
-                max_tokens=request.max_tokens,
-                temperature=request.temperature,
-                top_k=self.sampling.top_k,
-                top_p=self.sampling.top_p,
-                min_p=self.sampling.min_p,
-                repeat_penalty=self.sampling.repeat_penalty,
-                seed=self.sampling.seed,
-                stream=True,
-                stopping_criteria=StoppingCriteriaList([count_and_check]),
-                grammar=request.grammar,
-            )
+            stream = self._completion(model, request, prompt, count_and_check)
             try:
-                for chunk in stream:
-                    text = chunk["choices"][0]["text"]
-                    if text:
-                        parts.append(text)
-                    if generated > reported or text:
-                        reported = generated
-                        progress = TokenProgress(completion_tokens=generated, prompt_tokens=len(prompt), text=text)
-                        request.post(self._deliver, request, progress)
-                    if request.should_stop():
-                        break
+                self._stream_tokens(stream, request, len(prompt), parts, lambda: generated)
             finally:
                 stream.close()
         except RuntimeError as exc:  # llama_decode returned non-zero: aborted by us, or a real failure
@@ -342,3 +322,40 @@ class LlamaCppGenerator:
         if request.should_stop():  # stopped between tokens: the context is consistent, its cache reusable
             raise stopped()
         return "".join(parts)
+
+    def _completion(
+        self, model: SharedModel, request: _Request, prompt: list[int], check: Callable[[Any, Any], bool]
+    ) -> Any:
+        """llama.cpp's token stream for ``prompt`` with the request's limits and this model's sampling settings;
+        ``check`` is called once per sampled token and stops the stream when it answers ``True``."""
+        return model.llama.create_completion(
+            prompt,
+            max_tokens=request.max_tokens,
+            temperature=request.temperature,
+            top_k=self.sampling.top_k,
+            top_p=self.sampling.top_p,
+            min_p=self.sampling.min_p,
+            repeat_penalty=self.sampling.repeat_penalty,
+            seed=self.sampling.seed,
+            stream=True,
+            stopping_criteria=StoppingCriteriaList([check]),
+            grammar=request.grammar,
+        )
+
+    def _stream_tokens(
+        self, stream: Any, request: _Request, prompt_tokens: int, parts: list[str], generated: Callable[[], int]
+    ) -> None:
+        """Append each piece of text from ``stream`` to ``parts`` and post the count of tokens so far
+        (``generated()``) to the loop whenever it grew or text came; return at the stream's end or a stop."""
+        reported = 0
+        for chunk in stream:
+            text = chunk["choices"][0]["text"]
+            if text:
+                parts.append(text)
+            count = generated()
+            if count > reported or text:
+                reported = count
+                progress = TokenProgress(completion_tokens=count, prompt_tokens=prompt_tokens, text=text)
+                request.post(self._deliver, request, progress)
+            if request.should_stop():
+                break
