@@ -21,6 +21,7 @@ from core.job_ids import document_id_for, generate_job_id_for
 from core.progress import EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 from core.schema import DOCUMENT_STAGES, Document
 from core.stages import StageStatus
+from core.tracker import ProgressTracker
 from daemon.estimate import GenerateEstimate, generate_estimate
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.plans import plan_for, reader_family
@@ -60,12 +61,8 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     figure as ``detail["expected_seconds"]`` (see :mod:`core.progress`).
     """
     path = Path(str(ctx.job.params.get("path", "")))
-    changed = changed_since_added(path, ctx.job.params.get(ADDED_KEY))
-    if changed:
-        log.info("%s changed after it was added: reading its new content", path.name)
-        ctx.job.detail = {**ctx.job.detail, "file_changed": True}
-        await ctx.runtime.store.report_progress(ctx.job.id, 0.0, detail=ctx.job.detail, attempt=ctx.job.attempts)
-        ctx.done_message = ctx.text("file_changed")
+    if changed_since_added(path, ctx.job.params.get(ADDED_KEY)):
+        await _note_file_changed(ctx, path)
     kind = document_format(path)
     guessed = _expected_chars(path, kind)
     tracker = ctx.tracker(plan_for("ingest", reader_family(kind)), sizes={"read": guessed})
@@ -76,16 +73,7 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
         if follow_up is not None and guessed:
             follow_up.prepare(chars=guessed)
         tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up)})
-    pages = kind == "pdf"
-    counter = ctx.counter(
-        tracker, "read", "reading_page" if pages else "reading_part", PAGES if pages else PARTS, every=0.02
-    )
-    extracted: ExtractedDocument = await tracker.run(
-        "read",
-        ctx.in_thread(read_isolated, path, on_progress=counter, stop_event=ctx.stop_event),
-        stop_event=ctx.stop_event,
-        message=ctx.text("reading"),
-    )
+    extracted = await _read(ctx, tracker, path, kind)
     cleaning = ctx.in_thread(clean_text, extracted.text)
     text = await tracker.run("clean", cleaning, size=extracted.char_count, message=ctx.text("cleaning"))
     if not text:
@@ -99,23 +87,51 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     saving = _save(ctx, path, extracted, text, wants_guide)
     document_id = await tracker.run("save", saving, size=len(text), message=ctx.text("saving"))
     if wants_guide:
-        generate = await ctx.runtime.store.enqueue(
-            "generate",
-            job_id=generate_job_id_for(ctx.job.id),
-            title=ctx.job.title or path.name,
-            params=_guide_params(ctx, document_id),
-            detail={
-                "document_id": str(document_id),
-                "ingest_job_id": str(ctx.job.id),
-                EXPECTED_SECONDS: _expected(follow_up),
-            },
-            columns={"parent_id": ctx.job.id},
-        )
-        try:
-            ctx.runtime.send("generate", generate.id)
-        except Exception:  # the broker is unreachable: the row is queued, and the sweep sends its message later
-            log.warning("could not send generate job %s to the broker; the sweep will", generate.id, exc_info=True)
+        await _queue_guide(ctx, path, document_id, follow_up)
     return document_id
+
+
+async def _note_file_changed(ctx: JobContext, path: Path) -> None:
+    """Mark the job's file as changed since it was added (``detail["file_changed"]``, the done message)."""
+    log.info("%s changed after it was added: reading its new content", path.name)
+    ctx.job.detail = {**ctx.job.detail, "file_changed": True}
+    await ctx.runtime.store.report_progress(ctx.job.id, 0.0, detail=ctx.job.detail, attempt=ctx.job.attempts)
+    ctx.done_message = ctx.text("file_changed")
+
+
+async def _read(ctx: JobContext, tracker: ProgressTracker, path: Path, kind: str | None) -> ExtractedDocument:
+    """The read phase: the file's text from a reader process, pages (PDF) or parts counted on the bar."""
+    pages = kind == "pdf"
+    counter = ctx.counter(
+        tracker, "read", "reading_page" if pages else "reading_part", PAGES if pages else PARTS, every=0.02
+    )
+    extracted: ExtractedDocument = await tracker.run(
+        "read",
+        ctx.in_thread(read_isolated, path, on_progress=counter, stop_event=ctx.stop_event),
+        stop_event=ctx.stop_event,
+        message=ctx.text("reading"),
+    )
+    return extracted
+
+
+async def _queue_guide(ctx: JobContext, path: Path, document_id: uuid.UUID, follow_up: GenerateEstimate | None) -> None:
+    """Enqueue the document's ``generate`` job (its id derived from this job's) and send its message."""
+    generate = await ctx.runtime.store.enqueue(
+        "generate",
+        job_id=generate_job_id_for(ctx.job.id),
+        title=ctx.job.title or path.name,
+        params=_guide_params(ctx, document_id),
+        detail={
+            "document_id": str(document_id),
+            "ingest_job_id": str(ctx.job.id),
+            EXPECTED_SECONDS: _expected(follow_up),
+        },
+        columns={"parent_id": ctx.job.id},
+    )
+    try:
+        ctx.runtime.send("generate", generate.id)
+    except Exception:  # the broker is unreachable: the row is queued, and the sweep sends its message later
+        log.warning("could not send generate job %s to the broker; the sweep will", generate.id, exc_info=True)
 
 
 def _expected(estimate: GenerateEstimate | None) -> float | None:
