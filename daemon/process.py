@@ -27,7 +27,7 @@ from typing import Any
 
 import dramatiq
 import dramatiq.worker
-from dramatiq.asyncio import get_event_loop_thread
+from dramatiq.asyncio import EventLoopThread, get_event_loop_thread
 
 from core import __version__
 from core.config import Settings
@@ -74,44 +74,18 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
             print(str(locked))
         return 0 if autostart else EXIT_ALREADY_RUNNING
     worker_threads = threads or settings.worker_threads
-    table_queue = _is_table_queue(settings.broker_url)
-    options: dict[str, Any]
-    if table_queue:
-        prefetch = max(EMBEDDED_PREFETCH, 2 * worker_threads)
-        options = {"claim_batch": prefetch // 2}
-    else:
-        # One message in hand per thread: a long job must not hold a second one another daemon could run now.
-        prefetch, options = worker_threads, {}
+    prefetch, options = _prefetch(settings.broker_url, worker_threads)
     dramatiq.worker.QUEUE_PREFETCH = prefetch  # the consumer-wide limit of unacked messages
     stop = stop_on_signals("the worker")
     try:
         broker = create_broker(settings.broker_url, **options)
         dramatiq.set_broker(broker)
-        from daemon import actors  # the broker is set: now the actors may be declared
-
-        runtime = Runtime(settings, backoff=_backoff_override())
-        runtime.dispatch = actors.dispatch
-        runtime.dispatch_many = actors.dispatch_many
-        if isinstance(broker, JobTableBroker):
-            runtime.rows_are_messages = True
-            runtime.wake_queue = broker.wake
-            broker.taking_jobs = runtime.taking_jobs
+        runtime = _runtime(settings, broker)
         install(runtime)
         supervisor = Supervisor(runtime, version=__version__, threads=worker_threads, **_redispatch_override())
         supervisor.start()
         supervisor.wait_registered()
-        # Dramatiq's Redis consumer sleeps up to worker_timeout between polls of an empty queue: keep it short there.
-        # The job table's consumers watch the table themselves.
-        poll_ms = 100 if isinstance(broker, JobTableBroker) else 20
-        worker = dramatiq.Worker(broker, worker_threads=worker_threads, worker_timeout=poll_ms)
-        worker.start()
-        default_reader_pool().warm()  # a reader process imports the readers now, not when the first file comes
-        loop_thread = get_event_loop_thread()
-        if loop_thread is None:
-            raise RuntimeError("Dramatiq's AsyncIO middleware is not installed on the broker")
-        loop_thread.run_coroutine(runtime.start())
-        if isinstance(broker, JobTableBroker):
-            broker.attach(JobRows(runtime.store, loop_thread.loop))  # from now on the due rows are delivered
+        worker, loop_thread = _start_worker(broker, runtime, worker_threads)
         # What exists now (modules, the ORM, the broker) lives as long as the process: keep it out of the garbage
         # collector's full passes, which otherwise walk all of it again and again while jobs allocate.
         gc.collect()
@@ -127,6 +101,50 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
     finally:
         install(None)
         lock.release()
+
+
+def _prefetch(broker_url: str, worker_threads: int) -> tuple[int, dict[str, Any]]:
+    """How many messages the worker may hold unacked, and the broker's options that go with it."""
+    if _is_table_queue(broker_url):
+        prefetch = max(EMBEDDED_PREFETCH, 2 * worker_threads)
+        return prefetch, {"claim_batch": prefetch // 2}
+    # One message in hand per thread: a long job must not hold a second one another daemon could run now.
+    return worker_threads, {}
+
+
+def _runtime(settings: Settings, broker: dramatiq.Broker) -> Runtime:
+    """The daemon's runtime, wired to the actors (imported here: the broker is set) and to the job table's
+    broker when the table is the queue."""
+    from daemon import actors  # the broker is set: now the actors may be declared
+
+    runtime = Runtime(settings, backoff=_backoff_override())
+    runtime.dispatch = actors.dispatch
+    runtime.dispatch_many = actors.dispatch_many
+    if isinstance(broker, JobTableBroker):
+        runtime.rows_are_messages = True
+        runtime.wake_queue = broker.wake
+        broker.taking_jobs = runtime.taking_jobs
+    return runtime
+
+
+def _start_worker(
+    broker: dramatiq.Broker, runtime: Runtime, worker_threads: int
+) -> tuple[dramatiq.Worker, EventLoopThread]:
+    """Start Dramatiq's worker, warm the reader pool, start the runtime on the worker's event loop, and (job
+    table as the queue) attach the table so that due rows are delivered."""
+    # Dramatiq's Redis consumer sleeps up to worker_timeout between polls of an empty queue: keep it short there.
+    # The job table's consumers watch the table themselves.
+    poll_ms = 100 if isinstance(broker, JobTableBroker) else 20
+    worker = dramatiq.Worker(broker, worker_threads=worker_threads, worker_timeout=poll_ms)
+    worker.start()
+    default_reader_pool().warm()  # a reader process imports the readers now, not when the first file comes
+    loop_thread = get_event_loop_thread()
+    if loop_thread is None:
+        raise RuntimeError("Dramatiq's AsyncIO middleware is not installed on the broker")
+    loop_thread.run_coroutine(runtime.start())
+    if isinstance(broker, JobTableBroker):
+        broker.attach(JobRows(runtime.store, loop_thread.loop))  # from now on the due rows are delivered
+    return worker, loop_thread
 
 
 def _wait_for_end(stop: threading.Event, runtime: Runtime, supervisor: Supervisor) -> bool:
