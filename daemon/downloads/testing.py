@@ -92,107 +92,117 @@ class FakeHub:
 _PATH = re.compile(r"^/(?:cdn/)?(?P<repo>[^/]+/[^/]+)/resolve/(?P<revision>[^/]+)/(?P<file>.+)$")
 
 
+class _HubHandler(BaseHTTPRequestHandler):
+    """Answers one connection's requests for :attr:`hub` (a subclass per hub, made by :func:`_handler`)."""
+
+    hub: FakeHub
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _target(self) -> tuple[str, Path] | None:
+        match = _PATH.match(self.path)
+        if match is None or self.hub.faults.missing:
+            return None
+        key = f"{match['repo']}/{match['file']}"
+        return (key, self.hub.files[key]) if key in self.hub.files else None
+
+    def _record(self) -> None:
+        with self.hub.lock:
+            self.hub.requests.append((self.command, self.path, self.headers.get("Range"), self.headers.get("If-Range")))
+
+    def _empty(self, status: int, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_HEAD(self) -> None:
+        self._record()
+        target = self._target()
+        if target is None:
+            self._empty(404)
+            return
+        key, path = target
+        size = self.hub.faults.announced_size or self.hub.faults.short_body or path.stat().st_size
+        sha = "0" * 64 if self.hub.faults.wrong_sha256 else self.hub.sha256(key)
+        headers = {
+            "X-Linked-Size": str(size),
+            "X-Linked-Etag": f'"{sha}"',
+            "X-Repo-Commit": COMMIT,
+            "ETag": f'"{sha}"',
+            "Location": "/cdn" + self.path,
+        }
+        self._empty(302 if not self.path.startswith("/cdn/") else 200, headers)
+
+    def do_GET(self) -> None:
+        self._record()
+        target = self._target()
+        if target is None:
+            self._empty(404)
+            return
+        with self.hub.lock:
+            status = self.hub.faults.statuses.pop(0) if self.hub.faults.statuses else None
+        if status is not None:
+            after = self.hub.faults.retry_after
+            self._empty(status, {"Retry-After": after} if after else {})
+            return
+        key, path = target
+        self._send_body(key, path)
+
+    def _send_body(self, key: str, path: Path) -> None:
+        faults = self.hub.faults
+        size = faults.short_body or path.stat().st_size
+        etag = f'"{self.hub.sha256(key)}"'
+        start = self._range_start(etag, size)
+        self.send_response(206 if start else 200)
+        self.send_header("ETag", etag)
+        self.send_header("Accept-Ranges", "bytes")
+        self.send_header("Content-Length", str(size - start))
+        if start:
+            self.send_header("Content-Range", f"bytes {start}-{size - 1}/{size}")
+        self.end_headers()
+        with self.hub.lock:
+            drop, faults.drop_after = faults.drop_after, None
+            trickle, faults.trickle_after = faults.trickle_after, None
+        sent = 0
+        with path.open("rb") as source:
+            source.seek(start)
+            while sent < size - start and not self.hub.closing.is_set():
+                piece = source.read(min(_SEND, size - start - sent, *(x - sent for x in (drop,) if x)))
+                if trickle is not None and sent >= trickle and self.hub.closing.wait(faults.trickle_pause):
+                    return
+                try:
+                    self.wfile.write(piece)
+                except OSError:
+                    return
+                sent += len(piece)
+                with self.hub.lock:
+                    self.hub.body_bytes += len(piece)
+                if drop is not None and sent >= drop:
+                    self.close_connection = True
+                    return
+
+    def _range_start(self, etag: str, size: int) -> int:
+        text = self.headers.get("Range") or ""
+        match = re.match(r"bytes=(\d+)-$", text)
+        if match is None or self.hub.faults.ignore_range:
+            return 0
+        if_range = self.headers.get("If-Range")
+        if if_range is not None and if_range != etag:
+            return 0
+        return min(int(match[1]), size)
+
+
 def _handler(hub: FakeHub) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    """The request handler class of one hub."""
 
-        def log_message(self, *args: object) -> None:
-            pass
+    class Handler(_HubHandler):
+        pass
 
-        def _target(self) -> tuple[str, Path] | None:
-            match = _PATH.match(self.path)
-            if match is None or hub.faults.missing:
-                return None
-            key = f"{match['repo']}/{match['file']}"
-            return (key, hub.files[key]) if key in hub.files else None
-
-        def _record(self) -> None:
-            with hub.lock:
-                hub.requests.append((self.command, self.path, self.headers.get("Range"), self.headers.get("If-Range")))
-
-        def _empty(self, status: int, headers: dict[str, str] | None = None) -> None:
-            self.send_response(status)
-            for name, value in (headers or {}).items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def do_HEAD(self) -> None:
-            self._record()
-            target = self._target()
-            if target is None:
-                self._empty(404)
-                return
-            key, path = target
-            size = hub.faults.announced_size or hub.faults.short_body or path.stat().st_size
-            sha = "0" * 64 if hub.faults.wrong_sha256 else hub.sha256(key)
-            headers = {
-                "X-Linked-Size": str(size),
-                "X-Linked-Etag": f'"{sha}"',
-                "X-Repo-Commit": COMMIT,
-                "ETag": f'"{sha}"',
-                "Location": "/cdn" + self.path,
-            }
-            self._empty(302 if not self.path.startswith("/cdn/") else 200, headers)
-
-        def do_GET(self) -> None:
-            self._record()
-            target = self._target()
-            if target is None:
-                self._empty(404)
-                return
-            with hub.lock:
-                status = hub.faults.statuses.pop(0) if hub.faults.statuses else None
-            if status is not None:
-                after = hub.faults.retry_after
-                self._empty(status, {"Retry-After": after} if after else {})
-                return
-            key, path = target
-            self._send_body(key, path)
-
-        def _send_body(self, key: str, path: Path) -> None:
-            faults = hub.faults
-            size = faults.short_body or path.stat().st_size
-            etag = f'"{hub.sha256(key)}"'
-            start = self._range_start(etag, size)
-            self.send_response(206 if start else 200)
-            self.send_header("ETag", etag)
-            self.send_header("Accept-Ranges", "bytes")
-            self.send_header("Content-Length", str(size - start))
-            if start:
-                self.send_header("Content-Range", f"bytes {start}-{size - 1}/{size}")
-            self.end_headers()
-            with hub.lock:
-                drop, faults.drop_after = faults.drop_after, None
-                trickle, faults.trickle_after = faults.trickle_after, None
-            sent = 0
-            with path.open("rb") as source:
-                source.seek(start)
-                while sent < size - start and not hub.closing.is_set():
-                    piece = source.read(min(_SEND, size - start - sent, *(x - sent for x in (drop,) if x)))
-                    if trickle is not None and sent >= trickle and hub.closing.wait(faults.trickle_pause):
-                        return
-                    try:
-                        self.wfile.write(piece)
-                    except OSError:
-                        return
-                    sent += len(piece)
-                    with hub.lock:
-                        hub.body_bytes += len(piece)
-                    if drop is not None and sent >= drop:
-                        self.close_connection = True
-                        return
-
-        def _range_start(self, etag: str, size: int) -> int:
-            text = self.headers.get("Range") or ""
-            match = re.match(r"bytes=(\d+)-$", text)
-            if match is None or hub.faults.ignore_range:
-                return 0
-            if_range = self.headers.get("If-Range")
-            if if_range is not None and if_range != etag:
-                return 0
-            return min(int(match[1]), size)
-
+    Handler.hub = hub
     return Handler
 
 
