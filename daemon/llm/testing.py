@@ -152,13 +152,25 @@ def write_tiny_model(path: Path, shape: TinyModelShape | None = None, *, phrase:
         raise ValueError("phrase pieces must be distinct and longer than one byte (bytes have their own tokens)")
     if shape.n_embd < n_vocab + 1:
         raise ValueError("n_embd must exceed the vocabulary size, phrase tokens included")
-    n_embd, n_ff = shape.n_embd, shape.n_ff
     writer = GGUFWriter(str(path), "llama")
+    _add_architecture(writer, shape, n_vocab)
+    _add_tokenizer(writer, phrase)
+    _add_tensors(writer, shape, n_vocab, phrase)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return path
+
+
+def _add_architecture(writer: GGUFWriter, shape: TinyModelShape, n_vocab: int) -> None:
+    """The llama architecture's metadata: dimensions of ``shape``, all tensors F32."""
+    n_embd = shape.n_embd
     writer.add_name("studyjobs-tiny-successor")
     writer.add_context_length(shape.n_ctx_train)
     writer.add_embedding_length(n_embd)
     writer.add_block_count(shape.n_layer)
-    writer.add_feed_forward_length(n_ff)
+    writer.add_feed_forward_length(shape.n_ff)
     writer.add_head_count(shape.n_head)
     writer.add_head_count_kv(shape.n_head)
     writer.add_rope_dimension_count(n_embd // shape.n_head)
@@ -166,6 +178,10 @@ def write_tiny_model(path: Path, shape: TinyModelShape | None = None, *, phrase:
     writer.add_vocab_size(n_vocab)
     writer.add_file_type(0)  # all F32
 
+
+def _add_tokenizer(writer: GGUFWriter, phrase: Sequence[str]) -> None:
+    """The byte-level BPE vocabulary (one token per byte, the control tokens, the one merge, the phrase's pieces)
+    and the ChatML template."""
     byte_chars = _bytes_to_unicode()
     nul = byte_chars[0]
     tokens = [byte_chars[b] for b in range(256)] + ["<|endoftext|>", "<|im_start|>", "<|im_end|>", nul + nul]
@@ -182,6 +198,11 @@ def write_tiny_model(path: Path, shape: TinyModelShape | None = None, *, phrase:
     writer.add_add_bos_token(False)
     writer.add_chat_template(CHATML_TEMPLATE)
 
+
+def _add_tensors(writer: GGUFWriter, shape: TinyModelShape, n_vocab: int, phrase: Sequence[str]) -> None:
+    """The designed weights: one-hot embeddings plus the bias dimension, the successor output matrix, zero
+    attention and feed-forward blocks."""
+    n_embd, n_ff = shape.n_embd, shape.n_ff
     bias_dim = n_embd - 1
     embed = np.zeros((n_vocab, n_embd), dtype=np.float32)
     embed[np.arange(n_vocab), np.arange(n_vocab)] = 1.0
@@ -202,12 +223,6 @@ def write_tiny_model(path: Path, shape: TinyModelShape | None = None, *, phrase:
         writer.add_tensor(f"blk.{i}.ffn_gate.weight", np.zeros((n_ff, n_embd), dtype=np.float32))
         writer.add_tensor(f"blk.{i}.ffn_up.weight", np.zeros((n_ff, n_embd), dtype=np.float32))
         writer.add_tensor(f"blk.{i}.ffn_down.weight", np.zeros((n_embd, n_ff), dtype=np.float32))
-
-    writer.write_header_to_file()
-    writer.write_kv_data_to_file()
-    writer.write_tensors_to_file()
-    writer.close()
-    return path
 
 
 def expected_tiny_reply(n_tokens: int) -> str:
