@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +56,22 @@ from daemon.speeds import CALIBRATED_SPEEDS_PATH, ModelKey
 
 CACHE = Path.home() / ".cache" / "studyjobs" / "models"
 POINTS = (0.10, 0.25, 0.50)
+BAND = (0.33, 3.0)
 SETTLE_SECONDS = 5.0
 SAMPLE_EVERY = 0.1
+
+
+@dataclass
+class Sample:
+    """One reading of the document's rows: when (seconds since it was added), the time left shown, and what ran."""
+
+    at: float
+    shown: float | None
+    job: str  # the active part's kind (``ingest`` or ``generate``)
+    phase: str  # its stage (``read``, ``load_model``, ``sections``, …)
+    status: str  # the document's status
+    message: str  # the active part's message (its counters: "section 2 of 5")
+    tokens: int | None  # the running step's tokens written (of its running try), when the model writes
 
 
 @dataclass
@@ -65,28 +79,43 @@ class Run:
     """One document on one worker: what the screen would have shown, and when it really ended."""
 
     label: str
-    samples: list[tuple[float, float | None]] = field(default_factory=list)  # (seconds since added, shown)
+    samples: list[Sample] = field(default_factory=list)
     duration: float = 0.0
 
     def ratio_at(self, fraction: float) -> float | None:
         """Shown ÷ actual time left at ``fraction`` of the duration (the first sample at or after it)."""
         moment = fraction * self.duration
-        for at, shown in self.samples:
-            if at >= moment and shown is not None and self.duration - at > 0:
-                return shown / (self.duration - at)
+        for sample in self.samples:
+            if sample.at >= moment and sample.shown is not None and self.duration - sample.at > 0:
+                return sample.shown / (self.duration - sample.at)
         return None
 
-    def settled(self) -> list[tuple[float, float]]:
-        """``(actual seconds left, shown ÷ actual)`` for every sample after the first 5 s (and before the last
+    def settled(self) -> list[tuple[Sample, float]]:
+        """``(sample, shown ÷ actual)`` for every sample with a figure after the first 5 s (and before the last
         0.5 s: nothing is left to compare with)."""
         return [
-            (self.duration - at, shown / (self.duration - at))
-            for at, shown in self.samples
-            if shown is not None and at >= SETTLE_SECONDS and self.duration - at >= 0.5
+            (sample, sample.shown / (self.duration - sample.at))
+            for sample in self.samples
+            if sample.shown is not None and sample.at >= SETTLE_SECONDS and self.duration - sample.at >= 0.5
         ]
 
-    def estimating(self) -> int:
-        return sum(1 for _, shown in self.samples if shown is None)
+    def outside(self) -> list[tuple[Sample, float]]:
+        """The settled samples outside 0.33–3, worst first."""
+        found = [(sample, r) for sample, r in self.settled() if not BAND[0] <= r <= BAND[1]]
+        return sorted(found, key=lambda item: -abs(math.log(max(item[1], 1e-6))))
+
+    def estimating(self, after: float = 0.0) -> int:
+        """The samples that said "estimating…" (from ``after`` seconds on)."""
+        return sum(1 for sample in self.samples if sample.shown is None and sample.at >= after)
+
+    def trace(self) -> dict[str, Any]:
+        """Every sample with its actual time left and ratio (JSON-ready)."""
+        rows = []
+        for sample in self.samples:
+            left = self.duration - sample.at
+            ratio = sample.shown / left if sample.shown is not None and left > 0 else None
+            rows.append({**asdict(sample), "actual_left": round(left, 2), "ratio": ratio})
+        return {"label": self.label, "duration": self.duration, "samples": rows}
 
 
 def second_model() -> Path:
@@ -139,7 +168,8 @@ async def follow(home: BenchHome, path: Path, label: str, timeout: float) -> Run
                     raise RuntimeError(f"{label}: {job.kind} job {job.status}: {job.error}")
             if first is not None and (first.status == "running" or second is not None):
                 view = await documents.get(ingest.id)
-                run.samples.append((at, view.eta if view is not None else None))
+                if view is not None:
+                    run.samples.append(_sample(at, view))
             if at > timeout:
                 raise TimeoutError(f"{label}: not done after {timeout:.0f} s")
             await asyncio.sleep(SAMPLE_EVERY)
@@ -147,6 +177,14 @@ async def follow(home: BenchHome, path: Path, label: str, timeout: float) -> Run
         # the document's end, on the monotonic clock of the samples
         run.duration = at - (now - second.finished_at).total_seconds()
     return run
+
+
+def _sample(at: float, view: Any) -> Sample:
+    active = view.guide if view.guide is not None and view.root.status == "done" else view.root
+    tokens = active.detail.get("tokens")
+    return Sample(
+        round(at, 2), view.eta, active.kind, active.stage, view.status, active.message, tokens if tokens else None
+    )
 
 
 async def _row(store: Any, job_id: uuid.UUID) -> Any:
@@ -157,11 +195,12 @@ async def _row(store: Any, job_id: uuid.UUID) -> Any:
 
 
 def run_model(
-    root: Path, name: str, model: dict[str, Any], documents: list[Path], timeout: float
+    root: Path, name: str, model: dict[str, Any], documents: list[Path], timeout: float, traces: Path
 ) -> tuple[list[Run], Path]:
     """A fresh data folder and daemon for ``model``; the documents one after the other (cold, then warm).
 
-    A document not done within ``timeout`` seconds is left out (said so); the next ones are not run.
+    A document not done within ``timeout`` seconds is left out (said so); the next ones are not run. The daemon's
+    log is kept as ``traces/<name>-daemon.log``.
     """
     home = BenchHome(root / name, {"model": model})
     runs: list[Run] = []
@@ -177,21 +216,49 @@ def run_model(
             print("  " + line(runs[-1]), flush=True)
     finally:
         home.close()
+        if home.log_file.is_file():
+            traces.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(home.log_file, traces / f"{name}-daemon.log")
     return runs, home.data_dir / "speeds.json"
 
 
-HEADER = f"{'run':<48} {'length s':>8} " + " ".join(f"{f'{p:.0%}':>6}" for p in POINTS) + "  estimating  worst"
+HEADER = (
+    f"{'run':<34} {'length s':>8} "
+    + " ".join(f"{f'{p:.0%}':>6}" for p in POINTS)
+    + f"  {'worst':>6}  {'outside':>11}  estimating"
+)
 
 
 def line(run: Run) -> str:
-    """One run's row: its length, shown ÷ actual at each point, the "estimating…" samples, the worst ratio."""
+    """One run's row: its length, shown ÷ actual at each point, the worst ratio after the first 5 s, the samples
+    outside 0.33–3 of those after 5 s, and the samples that said "estimating…" (after 5 s / in all)."""
     ratios = [run.ratio_at(p) for p in POINTS]
-    worst = max((r for _left, r in run.settled()), key=lambda r: abs(math.log(max(r, 1e-6))), default=None)
+    outside = run.outside()
+    settled = run.settled()
+    worst = outside[0][1] if outside else max((r for _s, r in settled), key=_distance, default=None)
+    counted = f"{len(outside)}/{len(settled)}"
     return (
-        f"{run.label:<48} {run.duration:8.1f} "
+        f"{run.label:<34} {run.duration:8.1f} "
         + " ".join(fmt(r) for r in ratios)
-        + f"  {run.estimating():>5}/{len(run.samples):<5} {fmt(worst)}"
+        + f"  {fmt(worst)}  {counted:>11}  {run.estimating(SETTLE_SECONDS)}/{run.estimating()}"
     )
+
+
+def _distance(ratio: float) -> float:
+    return abs(math.log(max(ratio, 1e-6)))
+
+
+def worst_lines(run: Run, count: int = 5) -> list[str]:
+    """The ``count`` worst samples outside the band: when, shown, actual, and what was running."""
+    lines = []
+    for sample, ratio in run.outside()[:count]:
+        left = run.duration - sample.at
+        shown = fmt(sample.shown).strip()
+        lines.append(
+            f"    {ratio:7.2f} at {sample.at:6.1f} s: shown {shown} s, actual {left:.1f} s left; "
+            f"{sample.job}/{sample.phase} ({sample.message}, tokens {sample.tokens})"
+        )
+    return lines
 
 
 def fmt(value: float | None) -> str:
@@ -199,27 +266,29 @@ def fmt(value: float | None) -> str:
 
 
 def report(runs: list[Run]) -> bool:
-    """Print the table and the summary; ``True`` when both goals are met."""
+    """Print the table, each run's worst samples and the summary; ``True`` when both goals are met."""
     print(f"\n{HEADER}")
-    at_25: list[float] = []
-    outside: list[tuple[str, float, float]] = []
-    checked = 0
     for run in runs:
         print(line(run))
-        checked += len(run.settled())
-        quarter = run.ratio_at(0.25)
-        if quarter is not None:
-            at_25.append(quarter)
-        outside += [(run.label, left, r) for left, r in run.settled() if not 0.33 <= r <= 3.0]
+    at_25 = [r for r in (run.ratio_at(0.25) for run in runs) if r is not None]
+    outside = sum(len(run.outside()) for run in runs)
+    checked = sum(len(run.settled()) for run in runs)
+    for run in runs:
+        if run.outside():
+            print(f"\n{run.label}: the worst samples outside {BAND[0]}–{BAND[1]:g}")
+            print("\n".join(worst_lines(run)))
     median = statistics.median(at_25) if at_25 else float("nan")
     print(f"\nmedian shown ÷ actual at 25 %: {median:.2f} (goal 0.75–1.33)")
-    print(f"samples after the first {SETTLE_SECONDS:g} s outside 0.33–3: {len(outside)} of {checked}")
-    tail = [o for o in outside if o[1] < SETTLE_SECONDS]
-    print(f"  of which with less than {SETTLE_SECONDS:g} s really left (the last section ended early): {len(tail)}")
-    if outside:
-        label, left, ratio = max(outside, key=lambda o: abs(math.log(max(o[2], 1e-6))))
-        print(f"  worst: {ratio:.2f} in {label}, {left:.1f} s before the end")
+    print(f"samples after the first {SETTLE_SECONDS:g} s outside {BAND[0]}–{BAND[1]:g}: {outside} of {checked}")
     return 0.75 <= median <= 1.33 and not outside
+
+
+def save_traces(runs: list[Run], folder: Path) -> Path:
+    """Write every run's samples (time, shown, actual left, ratio, active job and phase) to ``folder/traces.json``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "traces.json"
+    path.write_text(json.dumps([run.trace() for run in runs], indent=1) + "\n", encoding="utf-8")
+    return path
 
 
 def write_speeds(speeds_file: Path, threads: int) -> None:
@@ -245,7 +314,14 @@ def main() -> int:
     parser.add_argument("--write-speeds", action="store_true", help="store the bundled model's measured speeds")
     parser.add_argument("--threads", type=int, default=2, help="threads for the second model (default 2)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds a document may take (default 300)")
+    parser.add_argument(
+        "--models", default="bundled,q8_0", help="which models to run, comma-separated (default bundled,q8_0)"
+    )
+    parser.add_argument("--traces", type=Path, help="folder for the traces (default: a new one under the temp folder)")
     args = parser.parse_args()
+    models = set(args.models.split(","))
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    traces = args.traces or Path(tempfile.gettempdir()) / f"studyjobs-eta-traces-{stamp}"
     from daemon.llm.local_model import default_n_threads
 
     root = Path(tempfile.mkdtemp(prefix="studyjobs-eta-"))
@@ -259,13 +335,17 @@ def main() -> int:
         size = bundled_model_path().stat().st_size / 1e6
         print(f"models: bundled Q4_1 ({size:.0f} MB, {bundled_threads} thread(s));")
         print(f"        Q8_0 re-quantized ({q8.stat().st_size / 1e6:.0f} MB, {args.threads} thread(s))")
-        runs, speeds_file = run_model(root, "bundled", {"kind": "bundled"}, documents, args.timeout)
-        if args.write_speeds:
-            write_speeds(speeds_file, bundled_threads)
-        second = {"kind": "gguf", "gguf_path": str(q8), "n_threads": args.threads}
-        more, _ = run_model(root, "q8_0", second, documents, args.timeout)
-        runs += more
+        runs: list[Run] = []
+        if "bundled" in models:
+            runs, speeds_file = run_model(root, "bundled", {"kind": "bundled"}, documents, args.timeout, traces)
+            if args.write_speeds:
+                write_speeds(speeds_file, bundled_threads)
+        if "q8_0" in models:
+            second = {"kind": "gguf", "gguf_path": str(q8), "n_threads": args.threads}
+            more, _ = run_model(root, "q8_0", second, documents, args.timeout, traces)
+            runs += more
         ok = report(runs)
+        print(f"\ntraces (every sample, and each daemon's log): {save_traces(runs, traces)}")
         cores = len(os.sched_getaffinity(0))
         print(f"\n{platform.system()} {platform.machine()}, {cores} cores, Python {platform.python_version()}")
         print(f"bench took {time.monotonic() - started:.0f} s")
