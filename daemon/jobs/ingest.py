@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from core.counters import PAGES, PARTS
@@ -22,8 +24,9 @@ from core.progress import EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 from core.schema import DOCUMENT_STAGES, Document
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
-from daemon.estimate import GenerateEstimate, generate_estimate
+from daemon.estimate import GenerateEstimate
 from daemon.jobs.context import JobContext, UserFacingError
+from daemon.jobs.estimates import generate_estimate
 from daemon.plans import plan_for, reader_family
 from daemon.readers import ExtractedDocument
 from daemon.readers.cleanup import to_nfc
@@ -36,6 +39,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _BLANKS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 _PLAIN_FORMATS = frozenset({"text", "markdown", "html"})
 _PDF_CHARS_PER_BYTE = 0.27
+_PDF_CHARS_PER_PAGE = 1900  # the median of the calibration's PDFs (resources/plans/ingest-pdf.json: 690–2440)
 _COUNTED_CHARS = 50_000
 
 
@@ -57,7 +61,8 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     exhausts its memory or time, or gives too much text fails this job with a plain message; the worker goes on.
 
     When a guide is wanted, the row's ``detail["follow_up_seconds"]`` says how long its ``generate`` job is
-    expected to take (guessed from the file's size, then from the text), and that job is enqueued with the same
+    expected to take (guessed from a text file's size or a PDF's page count, then from the text; a PDF has no
+    figure until its reader has counted its pages), and that job is enqueued with the same
     figure as ``detail["expected_seconds"]`` (see :mod:`core.progress`).
     """
     path = Path(str(ctx.job.params.get("path", "")))
@@ -69,11 +74,12 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     wants_guide = not ctx.job.params.get("only_extract", False)
     made = await generate_estimate(ctx.runtime) if wants_guide else None
     follow_up: GenerateEstimate | None = made[0] if made is not None else None
+    pages = kind == "pdf"
     if wants_guide:
-        if follow_up is not None and guessed:
+        if follow_up is not None and guessed and not pages:
             follow_up.prepare(chars=guessed)
-        tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up)})
-    extracted = await _read(ctx, tracker, path, kind)
+        tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up) if not pages else None})
+    extracted = await _read(ctx, tracker, path, kind, follow_up)
     cleaning = ctx.in_thread(clean_text, extracted.text)
     text = await tracker.run("clean", cleaning, size=extracted.char_count, message=ctx.text("cleaning"))
     if not text:
@@ -99,12 +105,17 @@ async def _note_file_changed(ctx: JobContext, path: Path) -> None:
     ctx.done_message = ctx.text("file_changed")
 
 
-async def _read(ctx: JobContext, tracker: ProgressTracker, path: Path, kind: str | None) -> ExtractedDocument:
-    """The read phase: the file's text from a reader process, pages (PDF) or parts counted on the bar."""
+async def _read(
+    ctx: JobContext, tracker: ProgressTracker, path: Path, kind: str | None, follow_up: GenerateEstimate | None
+) -> ExtractedDocument:
+    """The read phase: the file's text from a reader process, pages (PDF) or parts counted on the bar; a PDF's
+    page total gives ``follow_up`` its first figure (:func:`_on_page_total`)."""
     pages = kind == "pdf"
     counter = ctx.counter(
         tracker, "read", "reading_page" if pages else "reading_part", PAGES if pages else PARTS, every=0.02
     )
+    if pages and follow_up is not None:
+        counter = _on_page_total(ctx, tracker, follow_up, counter)
     extracted: ExtractedDocument = await tracker.run(
         "read",
         ctx.in_thread(read_isolated, path, on_progress=counter, stop_event=ctx.stop_event),
@@ -140,12 +151,39 @@ def _expected(estimate: GenerateEstimate | None) -> float | None:
     return None if seconds is None else round(seconds, 1)
 
 
-def _expected_chars(path: Path, kind: str | None) -> int | None:
-    """The text a file will give, guessed from its size before reading it (``None`` when there is no guess).
+def _on_page_total(
+    ctx: JobContext, tracker: ProgressTracker, follow_up: GenerateEstimate, counter: Callable[[int, int], None]
+) -> Callable[[int, int], None]:
+    """``counter``, and at the reader's first count of a PDF (its page total) the follow-up's expected seconds
+    from the text those pages will give (:func:`_expected_chars`). Until then the follow-up has no figure (the
+    screen says "estimating…"): a PDF's size says little about its text (fonts and images), its pages do."""
+    told = threading.Event()
 
-    Plain text formats give about one character per byte; a PDF of our corpus gave 0.12–0.55 characters per byte
-    (median 0.27, see ``resources/plans/ingest.json``).
+    def pages_known(total: int) -> None:
+        follow_up.prepare(chars=_expected_chars(None, "pdf", pages=total))
+        tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up)})
+
+    def report(done: int, total: int) -> None:
+        if total > 0 and not told.is_set():
+            told.set()
+            ctx.loop.call_soon_threadsafe(pages_known, total)
+        counter(done, total)
+
+    return report
+
+
+def _expected_chars(path: Path | None, kind: str | None, *, pages: int | None = None) -> int | None:
+    """The text a file will give, guessed before reading it (``None`` when there is no guess).
+
+    A PDF with its page count known: 1,900 characters a page (the calibration's PDFs gave 690–2,440, median
+    1,914). Otherwise from the file's size: plain text formats give about one character per byte; a PDF of our
+    corpus gave 0.12–0.55 characters per byte (median 0.27, ``resources/plans/ingest.json``), a small PDF far less
+    (its fonts weigh more than its text): good enough to size the reading bar, not to estimate the guide.
     """
+    if kind == "pdf" and pages:
+        return pages * _PDF_CHARS_PER_PAGE
+    if path is None:
+        return None
     ratio = 1.0 if kind in _PLAIN_FORMATS else _PDF_CHARS_PER_BYTE if kind == "pdf" else None
     if ratio is None:
         return None
