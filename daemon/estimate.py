@@ -8,7 +8,11 @@ the tokens a section writes are counted over every try (:attr:`Speeds.section_at
 section takes), and each try's decode pace is measured from its own first token. The rates are those measured in
 this job as soon as there are some, before that the remembered or calibrated ones (:mod:`daemon.speeds`), moved by
 how fast this job runs compared to them. Nothing is scaled by how long a finished phase took against a
-calibrated figure: a phase calibrated near zero would multiply the estimate by hundreds.
+calibrated figure: a phase calibrated near zero would multiply the estimate by hundreds. A rate is smoothed over
+the steps (recent ones count most) and the running step moves it at most 2× either way, so one slow moment does
+not multiply the whole figure. What the job does after the model's last token (the last check, the guide's file
+and rows) takes :attr:`Speeds.finish_seconds`, measured in every job. A first try that wrote its whole budget is
+often rejected (a model that repeats itself): a second try is then expected at least half the time.
 
 :class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and
 the ``follow_up_seconds`` of the ``ingest`` job before it (:func:`generate_estimate`). Threading: use from the
@@ -17,29 +21,24 @@ job's event loop only.
 
 from __future__ import annotations
 
-import logging
 import math
 import time
+from collections import defaultdict
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
 
-from daemon.llm.errors import LLMError
 from daemon.llm.guide import _PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideWriter, split_passages
-from daemon.speeds import ModelKey, SpeedBook, Speeds, prior_speeds
+from daemon.speeds import Speeds
 
-__all__ = ["EXPORT_SECONDS", "GenerateEstimate", "generate_estimate", "remember"]
+__all__ = ["LOADED_SECONDS", "GenerateEstimate"]
 
-log = logging.getLogger(__name__)
-
-EXPORT_SECONDS = 0.05
-"""Writing the guide's file and row (measured: a few milliseconds)."""
 LOADED_SECONDS = 0.01
 """``load_model`` when the worker holds the model already."""
 _MIN_PROMPT_SECONDS = 0.2  # a prompt rate from less time than this is noise
 _MIN_DECODE_TOKENS = 8  # likewise for a decode rate
-_STEP_DECODE_TOKENS = 24  # from this many tokens on, the running step's own pace is the decode rate
 _FADE = 0.5  # how much of the measurements so far a finished step leaves (recent pace counts most)
+_SWING = 2.0  # the running step moves a rate measured before it at most this many times up or down
+_FULL_RETRY = 0.5  # the least chance of a second try after a first one that wrote (nearly) its whole budget
+_NEARLY_FULL = 0.9  # of the budget
 _PASSAGE_LABEL_TOKENS = 8  # "[n] " and the blank line, per passage (the writer's figure)
 _CHARS_PER_PASSAGE = 650.0  # without the text: split_passages made a median of 650 characters per passage of prose
 _BAR_KEYS = ("outline", "section")
@@ -107,8 +106,9 @@ class GenerateEstimate:
         self.decode = {key: _Tally() for key in _BAR_KEYS}
         self.written = {key: _Tally() for key in _BAR_KEYS}  # steps finished (tokens) and how many (seconds)
         self.tries = _Tally()  # sections finished (seconds) and their tries (tokens)
-        self.lengths: dict[str, list[int]] = {key: [] for key in _BAR_KEYS}  # tokens of each finished try
+        self.lengths: dict[tuple[str, int], list[int]] = defaultdict(list)  # tokens of each finished try, by try
         self.load_seconds: float | None = None
+        self.last_token: float | None = None  # when the model last reported (its last token, in the end)
 
     # -- what the job tells it ------------------------------------------------------------------------------
 
@@ -146,8 +146,9 @@ class GenerateEstimate:
         if current is None or (current.phase, current.step) != (progress.phase, progress.step):
             if current is not None:
                 self._close(current, now)
+            began = self.last_token if self.last_token is not None else now  # the work between steps counts too
             current = self.step = _Step(
-                progress.phase, progress.step, progress.steps, progress.prompt_tokens, progress.token_budget, now
+                progress.phase, progress.step, progress.steps, progress.prompt_tokens, progress.token_budget, began
             )
             if progress.phase == "section":
                 self.sections = progress.steps
@@ -162,7 +163,7 @@ class GenerateEstimate:
             self.prompt.tokens = self.prompt.tokens * _FADE + current.prompt_tokens
             self.prompt.seconds = self.prompt.seconds * _FADE + now - current.started
         current.tokens = progress.tokens
-        current.last_at = now
+        current.last_at = self.last_token = now
 
     def _close(self, step: _Step, now: float) -> None:
         """A step ended (the next one began): count its decode time and what it wrote."""
@@ -179,7 +180,7 @@ class GenerateEstimate:
         the last, or to ``now``)."""
         end = step.last_at if now is None else now
         if step.tokens >= 1:
-            self.lengths[step.phase].append(step.tokens)
+            self.lengths[step.phase, step.attempt].append(step.tokens)
         if step.first_token is not None and end is not None and step.tokens > 1:
             tally = self.decode[step.phase]
             tally.tokens = tally.tokens * _FADE + step.tokens - 1
@@ -191,9 +192,11 @@ class GenerateEstimate:
         """The best speeds now: this job's measurements where it has them, the prior moved by this job's pace
         elsewhere; ``None`` when there is no basis at all."""
         prompt_rate = self.prompt.rate(1, _MIN_PROMPT_SECONDS)
-        so_far = self._prompt_so_far()
-        if so_far is not None and so_far < (prompt_rate or (self.prior.prompt_rate if self.prior else math.inf)):
-            prompt_rate = so_far  # the running prompt takes longer than the figures say: the machine is slower
+        so_far = self._prompt_so_far()  # the running prompt may take longer than the figures say
+        if so_far is not None and prompt_rate is not None:  # this job's own rate: moved at most 2×
+            prompt_rate = min(prompt_rate, max(so_far, prompt_rate / _SWING))
+        elif so_far is not None and so_far < (self.prior.prompt_rate if self.prior else math.inf):
+            prompt_rate = so_far
         decode = {key: self._decode_rate(key) for key in _BAR_KEYS}
         prior = self.prior
         if prior is None:
@@ -223,15 +226,18 @@ class GenerateEstimate:
         return step.prompt_tokens / read if read >= _MIN_PROMPT_SECONDS else None
 
     def _decode_rate(self, key: str) -> float | None:
-        tally = _Tally(self.decode[key].tokens, self.decode[key].seconds)
+        """The finished tries' pace (recent ones count most) with the running try's, which moves it at most
+        :data:`_SWING` times either way."""
+        tally = self.decode[key]
+        before = tally.rate(_MIN_DECODE_TOKENS, 0.01)
         step = self.step
-        if step is not None and step.phase == key and step.first_token is not None and step.tokens > 1:
-            running = _Tally(step.tokens - 1, time.monotonic() - step.first_token)
-            if running.tokens >= _STEP_DECODE_TOKENS:
-                return running.rate(_STEP_DECODE_TOKENS, 0.01)
-            tally.tokens += running.tokens
-            tally.seconds += running.seconds
-        return tally.rate(_MIN_DECODE_TOKENS, 0.01)
+        if step is None or step.phase != key or step.first_token is None or step.tokens <= 1:
+            return before
+        both = _Tally(tally.tokens + step.tokens - 1, tally.seconds + time.monotonic() - step.first_token)
+        rate = both.rate(_MIN_DECODE_TOKENS, 0.01)
+        if rate is None or before is None:
+            return rate or before
+        return min(max(rate, before / _SWING), before * _SWING)
 
     @staticmethod
     def _pace(prior: Speeds, prompt_rate: float | None, decode: dict[str, float | None]) -> float:
@@ -253,6 +259,8 @@ class GenerateEstimate:
         if self.written["section"].seconds:
             habits["section_tokens"] = max(self.written["section"].tokens / self.written["section"].seconds, 1.0)
             habits["section_attempts"] = min(max(self.tries.tokens / self.tries.seconds, 1.0), 2.0)
+        if self.lengths.get(("section", 2)):
+            habits["retry_tokens"] = max(self._typical(("section", 2), 1.0), 1.0)
         if self.sections is not None and self.chars:
             habits["sections_per_chunk"] = self.sections / self._chunks(prior)
         if self.text_tokens and self.chars:
@@ -266,12 +274,13 @@ class GenerateEstimate:
             return None
         if self.load_seconds is not None and self.model_bytes and self.load_seconds > 0.01:
             speeds = replace(speeds, load_bytes_per_second=self.model_bytes / self.load_seconds)
+        if self.last_token is not None:  # called when the job's work is done: the time since its last token
+            speeds = replace(speeds, finish_seconds=max(time.monotonic() - self.last_token, 0.01))
         return speeds
 
     # -- the estimate ---------------------------------------------------------------------------------------
 
-    def expected_seconds(self) -> float | None:
-        """The whole job's expected duration, before it starts."""
+    def expected_seconds(self) -> float | None:  # the whole job's, before it starts
         return self.remaining("load_model", 0.0, None)
 
     def remaining(self, phase: str, elapsed: float, done: float | None) -> float | None:
@@ -279,18 +288,20 @@ class GenerateEstimate:
 
         A count that says the phase is done (``done`` 1) while one of its steps still runs is not believed: the
         last section's first try may write its whole budget and then be rejected. The job calls :meth:`finish`
-        when the writer returns."""
+        when the writer returns; from then on (and in ``export``) what is left is the rest of
+        :attr:`Speeds.finish_seconds`, counted from the model's last token."""
         speeds = self.speeds()
         if speeds is None or not self.chars:
             return None
         running = self.step is not None and self.step.phase == ("outline" if phase == "outline" else "section")
+        if phase == "export" or (phase == "sections" and done is not None and done >= 1.0 and not running):
+            since = time.monotonic() - self.last_token if self.last_token is not None else 0.0
+            return max(speeds.finish_seconds - since, 0.1 * speeds.finish_seconds)
         if done is not None and done >= 1.0 and not running:  # the phase has just ended
             return self._after(phase, speeds)
         if phase == "load_model":
-            load = LOADED_SECONDS if self.loaded else self.model_bytes / speeds.load_bytes_per_second
+            load = self._phase_seconds(phase, speeds)
             return max(load - elapsed, 0.1 * load) + self._after(phase, speeds)
-        if phase == "export":
-            return max(EXPORT_SECONDS - elapsed, 0.1 * EXPORT_SECONDS)
         step = self.step
         key = "outline" if phase == "outline" else "section"
         if step is None or step.phase != key:  # between the phase's start and its first step
@@ -310,15 +321,12 @@ class GenerateEstimate:
         if phase == "load_model":
             return LOADED_SECONDS if self.loaded else self.model_bytes / speeds.load_bytes_per_second
         if phase == "export":
-            return EXPORT_SECONDS
+            return speeds.finish_seconds
         key = "outline" if phase == "outline" else "section"
         return sum(self._step_seconds(key, speeds, n) for n in range(1, self._steps(key, speeds) + 1))
 
     def _tokens(self, speeds: Speeds) -> float:
         return self.text_tokens if self.text_tokens else self.chars / speeds.chars_per_token
-
-    def _chars_per_token(self, speeds: Speeds) -> float:
-        return self.chars / self.text_tokens if self.text_tokens and self.chars else speeds.chars_per_token
 
     def _section_room(self) -> float:
         """The most source tokens a section's prompt takes (the writer trims the rest)."""
@@ -349,7 +357,7 @@ class GenerateEstimate:
             answer = min(speeds.outline_tokens, self.writer.outline_tokens)
             return prompt / speeds.prompt_rate + answer / speeds.outline_decode_rate
         if 0 < number <= len(self.section_chars):  # its own passages, as the outline gave them
-            source = min(self.section_chars[number - 1] / self._chars_per_token(speeds), self._section_room())
+            source = min(self.section_chars[number - 1] / speeds.chars_per_token, self._section_room())
             prompt = source + _PROMPT_OVERHEAD_TOKENS
         else:
             prompt = tokens / self._steps("section", speeds) + _PROMPT_OVERHEAD_TOKENS
@@ -360,57 +368,30 @@ class GenerateEstimate:
         """The seconds left in the running step: the rest of its running try, and for a section's first try the
         chance of a second one."""
         if step.phase == "outline":
-            one, retry, rate = min(speeds.outline_tokens, step.budget), 0.0, speeds.outline_decode_rate
+            one, retry, second, rate = min(speeds.outline_tokens, step.budget), 0.0, 0.0, speeds.outline_decode_rate
         else:
             attempts = min(max(speeds.section_attempts, 1.0), float(_MAX_TRIES))
-            one = min(speeds.section_tokens / attempts, float(step.budget))
-            retry = attempts - 1.0 if step.attempt < _MAX_TRIES else 0.0
-            rate = speeds.section_decode_rate
+            budget, rate = float(step.budget), speeds.section_decode_rate
+            second = min(speeds.retry_tokens, budget)
+            first = min(max(speeds.section_tokens - (attempts - 1.0) * second, 0.1 * budget), budget)
+            one = self._typical(("section", step.attempt), first if step.attempt == 1 else second)
+            retry = 0.0
+            if step.attempt < _MAX_TRIES:  # a text cut at its budget is most often one that repeats itself
+                full = step.tokens >= _NEARLY_FULL * budget
+                retry = max(attempts - 1.0, _FULL_RETRY if full else 0.0)
         if step.first_token is None:
             prompt = step.prompt_tokens / speeds.prompt_rate
             read = time.monotonic() - step.started
-            return max(prompt - read, 0.1 * prompt) + one * (1.0 + retry) / rate
+            return max(prompt - read, 0.1 * prompt) + (one + retry * second) / rate
         room = max(step.budget - step.tokens, 0)
-        longer = [n for n in self.lengths[step.phase] if n > step.tokens]
+        longer = [n for n in self.lengths[step.phase, step.attempt] if n > step.tokens]
         if longer:  # the tries of this job that went on past this point: where they stopped
             left = min(sum(longer) / len(longer) - step.tokens, room)
         else:
             left = min(max(one - step.tokens, min(0.1 * one, room)), room)
-        return (left + retry * one) / rate
+        return (left + retry * second) / rate
 
-
-async def generate_estimate(runtime: Any) -> tuple[GenerateEstimate, GuideWriter, ModelKey | None] | None:
-    """A fresh estimate for a ``generate`` job on ``runtime``'s model, its writer and the model's key.
-
-    ``None`` when the model cannot be made (its file is missing: the job itself will say so). Reads the remembered
-    speeds (``<data folder>/speeds.json``, a small file) on the loop.
-    """
-    try:
-        generator = await runtime.generator()
-    except LLMError:
-        return None
-    writer = GuideWriter(generator)
-    path = getattr(generator, "model_path", None)
-    book = SpeedBook(Path(runtime.settings.data_dir) / "speeds.json")
-    if isinstance(path, Path):
-        threads = int(getattr(generator, "n_threads", 1) or 1)
-        try:
-            key: ModelKey | None = ModelKey.of(path, threads)
-        except OSError:
-            return None
-        assert key is not None
-        speeds = book.recall(key) or prior_speeds(key.size, threads)
-        loaded = bool(getattr(generator, "loaded", False))
-        return GenerateEstimate(speeds, writer, model_bytes=key.size, loaded=loaded), writer, key
-    name = str(getattr(generator, "model_name", "") or "server")
-    key = ModelKey(f"server:{name}", 0, 0)
-    return GenerateEstimate(book.recall(key), writer, model_bytes=0, loaded=True), writer, key
-
-
-def remember(runtime: Any, key: ModelKey | None, estimate: GenerateEstimate) -> None:
-    """Blend what ``estimate``'s job measured into the remembered speeds of ``key`` (best effort)."""
-    learned = estimate.learned()
-    if key is None or learned is None:
-        return
-    SpeedBook(Path(runtime.settings.data_dir) / "speeds.json").remember(key, learned)
-    log.debug("remembered the speeds of %s: %s", key, learned)
+    def _typical(self, key: tuple[str, int], otherwise: float) -> float:
+        """The mean length of this job's finished tries of ``key`` (phase, try), or ``otherwise`` before any."""
+        lengths = self.lengths.get(key)
+        return sum(lengths) / len(lengths) if lengths else otherwise

@@ -59,6 +59,10 @@ class Speeds:
         load_bytes_per_second: How fast the model file is read into memory on a cold load.
         section_attempts: Tries per section, on average (1 to 2: the second try of a rejected text). Files written
             without it read as 1.
+        finish_seconds: From the model's last token to the job's end: the last section's check, the guide's
+            file and rows. Files written without it read as 0.3.
+        retry_tokens: Tokens a section's second try writes, on average (it samples with more repetition penalty
+            and mostly stops sooner than the first). Files written without it read as 150.
     """
 
     prompt_rate: float
@@ -70,6 +74,8 @@ class Speeds:
     chars_per_token: float
     load_bytes_per_second: float
     section_attempts: float = 1.0
+    finish_seconds: float = 0.3
+    retry_tokens: float = 150.0
 
     def __post_init__(self) -> None:
         for item in fields(self):

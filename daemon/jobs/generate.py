@@ -30,8 +30,9 @@ from core.document_structure import DocumentStructure
 from core.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
-from daemon.estimate import GenerateEstimate, generate_estimate, remember
+from daemon.estimate import GenerateEstimate
 from daemon.jobs.context import JobContext, UserFacingError
+from daemon.jobs.estimates import generate_estimate, remember
 from daemon.jobs.failures import is_disk_full
 from daemon.jobs.guide_parts import GuideParts
 from daemon.llm import GuideProgress, GuideWriter

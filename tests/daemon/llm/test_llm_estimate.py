@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from core.config import ModelSettings, Settings
-from daemon.estimate import LOADED_SECONDS, GenerateEstimate, generate_estimate
+from daemon.estimate import LOADED_SECONDS, GenerateEstimate
+from daemon.jobs.estimates import generate_estimate
 from daemon.llm.guide import GuideProgress, GuideWriter
 from daemon.llm.llamacpp import unload_all
 from daemon.llm.models import ModelChoice, create_generator
@@ -93,7 +94,8 @@ async def test_a_bigger_model_file_gets_a_longer_estimate_for_the_same_document(
     small, big = expected
     assert small is not None and big is not None
     ratio = _size(bigger_model) / _size(tiny_model)
-    assert big == pytest.approx(small * ratio, rel=0.05)  # every part but the fixed export scales with the file
+    finish = prior_speeds(_size(tiny_model), 1).finish_seconds  # the work after the last token: no model in it
+    assert big - finish == pytest.approx((small - finish) * ratio, rel=0.05)  # every other part scales with the file
 
 
 def test_more_threads_give_a_shorter_estimate_up_to_all_cores_but_one():
@@ -237,3 +239,73 @@ def test_a_last_section_whose_first_try_wrote_its_whole_budget_is_not_taken_for_
     estimate.finish(at)
     ended = estimate.remaining("sections", 0.0, 1.0)
     assert ended is not None and ended < 0.1  # the writer returned: only the export is left
+
+
+def _estimate(tiny_model: Path, sections: int = 3) -> GenerateEstimate:
+    """A fresh estimate on the tiny model's calibrated speeds, its outline done with ``sections`` sections."""
+    writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))  # not loaded
+    estimate = GenerateEstimate(prior_speeds(_size(tiny_model), 1), writer, model_bytes=_size(tiny_model), loaded=True)
+    estimate.prepare(TEXT)
+    estimate.outlined([len(TEXT) // sections] * sections)
+    return estimate
+
+
+def test_a_stall_in_the_running_section_moves_the_decode_rate_at_most_twofold(tiny_model: Path):
+    """One slow moment (the machine busy for a while) must not multiply the whole figure: the running try moves
+    the rate the finished ones measured at most 2× either way."""
+    figures = []
+    for stalled in (0.0, 30.0):  # seconds since the running try's last token
+        estimate = _estimate(tiny_model)
+        at = _reports(estimate, 1, [300], time.monotonic() - stalled - 6.0, pace=100.0)
+        estimate.on_progress(GuideProgress("section", 2, 3, 0, 400, prompt_tokens=200), at)
+        for n in range(1, 51):
+            estimate.on_progress(GuideProgress("section", 2, 3, n, 400, prompt_tokens=200), at + 1.0 + n / 100)
+        speeds = estimate.speeds()
+        assert speeds is not None
+        figures.append((speeds.section_decode_rate, estimate.remaining("sections", 0.0, None)))
+    (steady_rate, steady_left), (stalled_rate, stalled_left) = figures
+    assert steady_rate > 60.0
+    assert stalled_rate >= 100.0 / 2 * 0.95  # 50 tokens in 31 s alone would say 1.6 per second
+    assert steady_left is not None and stalled_left is not None and stalled_left < 2.5 * steady_left
+
+
+def test_a_first_try_that_wrote_its_whole_budget_expects_a_second_try_before_any_was_seen(tiny_model: Path):
+    """A cold worker (no section rejected yet, the calibrated one try per section): the last section's first try
+    cut at its budget is most often text that repeats itself, so the figure keeps a second try in it rather than
+    showing no time left while the model writes again."""
+    estimate = _estimate(tiny_model)
+    at = _reports(estimate, 3, [400], time.monotonic() - 4.0, pace=100.0)
+    speeds = estimate.speeds()
+    assert speeds is not None and speeds.section_attempts == 1.0
+    left = estimate.remaining("sections", 0.0, 1.0)
+    assert left is not None and left >= 0.5 * speeds.retry_tokens / speeds.section_decode_rate  # half a try
+    estimate.finish(at)
+
+
+def test_a_second_try_is_expected_as_long_as_this_jobs_second_tries_were(tiny_model: Path):
+    estimate = _estimate(tiny_model)
+    at = _reports(estimate, 2, [400, 100], time.monotonic() - 12.0, pace=100.0)  # a short second try
+    at = _reports(estimate, 3, [400, 40], at, pace=100.0)  # the last section's second try, 40 tokens in
+    left = estimate.remaining("sections", 0.0, None)
+    assert left is not None and 0.6 * 60 / 100 < left < 1.0 + 60 / 100 + 0.5  # 60 tokens more, and the finish
+    estimate.finish(at)
+
+
+def test_the_work_after_the_last_token_is_measured_and_counted_until_the_job_ends(tiny_model: Path):
+    """The last section's check, the guide's file and rows: learned as ``finish_seconds`` (from the model's last
+    token to the job's end), then expected by the next job for as long as it lasts, not as a few milliseconds."""
+    estimate = _estimate(tiny_model, sections=1)
+    at = _reports(estimate, 1, [200], time.monotonic() - 4.0, pace=100.0)  # the last token was 1 s ago
+    estimate.finish(at)
+    learned = estimate.learned()
+    assert learned is not None and 0.9 < learned.finish_seconds < 1.5
+    writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))
+    slow_end = dataclasses.replace(learned, finish_seconds=3.0)
+    following = GenerateEstimate(slow_end, writer, model_bytes=_size(tiny_model), loaded=True)
+    following.prepare(TEXT)
+    following.outlined([len(TEXT)])
+    end = _reports(following, 1, [200], time.monotonic() - 3.0, pace=100.0)  # its last token: just now
+    following.finish(end)
+    for phase, done in (("sections", 1.0), ("export", None), ("export", 1.0)):
+        left = following.remaining(phase, 0.0, done)
+        assert left is not None and 2.5 < left <= 3.0, (phase, left)
