@@ -10,9 +10,10 @@ the window's :class:`~gui.tasks.TaskGroup`, so no session is ever held between t
 :class:`~gui.follower.JobFollower`; the table follows the store through :class:`~gui.job_feed.JobFeed`'s change
 check. Both pause while the window is hidden.
 
-Parts live in their own modules: the actions, menus and toolbar in :mod:`gui.actions`, the filter bar in
-:mod:`gui.filter_bar`, the table view in :mod:`gui.jobs_view`, adding files in :mod:`gui.adding`, the remembered
-layout in :mod:`gui.window_state`, where a document's study guide is in :mod:`gui.results`, the study guide tab in
+Parts live in their own modules: the actions, menus and toolbar in :mod:`gui.actions`, what the actions do to the
+documents in :mod:`gui.window_commands` (a base class of the window), the filter bar in :mod:`gui.filter_bar`, the
+table view in :mod:`gui.jobs_view`, adding files in :mod:`gui.adding`, the remembered layout in
+:mod:`gui.window_state`, where a document's study guide is in :mod:`gui.results`, the study guide tab in
 :mod:`gui.guide_viewer`."""
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal
-from PySide6.QtGui import QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from core.config import Settings
@@ -49,6 +50,7 @@ from gui.results import find_output, source_path
 from gui.settings_dialog import SettingsDialog
 from gui.tasks import TaskGroup
 from gui.tray import Tray
+from gui.window_commands import WindowCommands
 from gui.window_state import restore_window_state, save_window_state
 from gui.worker_controls import install_worker_controls
 
@@ -57,7 +59,7 @@ __all__ = ["WATCH_FIELDS", "MainWindow"]
 log = logging.getLogger(__name__)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowCommands, QMainWindow):
     """The StudyJobs window.
 
     Args:
@@ -281,7 +283,7 @@ class MainWindow(QMainWindow):
         event.acceptProposedAction()
         self._guard(self.add_files, paths)
 
-    # -- job actions --------------------------------------------------------------------------------------
+    # -- the current document ----------------------------------------------------------------------------
 
     def current_job(self) -> JobRow | None:
         """The current document as last seen."""
@@ -294,84 +296,6 @@ class MainWindow(QMainWindow):
         current = self.current_job()
         return chosen or ([current] if current is not None else [])
 
-    def cancel_selected(self) -> None:
-        """Stop every selected document that is waiting or running (whichever part of it is open)."""
-        for row in self.selected_rows():
-            self.tasks.start(self._change(self.pipelines.cancel(row.id)), name="cancel")
-
-    def retry_selected(self) -> None:
-        """Run again the part that failed or was cancelled, of every selected document."""
-        for row in self.selected_rows():
-            self.tasks.start(self._change(self.pipelines.retry(row.id), follow=True), name="retry")
-
-    def remove_selected(self) -> None:
-        """Remove every selected finished document (both its jobs) from the history."""
-        for row in self.selected_rows():
-            self.tasks.start(self._remove(row.id), name="remove")
-
-    def write_again(self) -> None:
-        """Write the current document's study guide again (the one it has stays until the new one is done)."""
-        if (row := self.current_job()) is not None:
-            self.tasks.start(self._change(self.pipelines.write_again(row.id), follow=True), name="write-again")
-
-    def cancel_all(self) -> None:
-        """Stop every document that is waiting or running."""
-        self.tasks.start(self._change_many(self.pipelines.cancel_all()), name="cancel-all")
-
-    def retry_all_failed(self) -> None:
-        """Run again every document that failed."""
-        self.tasks.start(self._change_many(self.pipelines.retry_all_failed()), name="retry-failed")
-
-    async def _change(self, write: Any, *, follow: bool = False) -> None:
-        view = await write
-        if view is not None and view.id == self.selected_id:
-            self._show(view)
-            if follow:
-                self.follower.follow(view.id)
-        self.feed.refresh_now()
-
-    async def _change_many(self, write: Any) -> None:
-        await write
-        if self.selected_id is not None and self.isVisible():
-            self.follower.follow(self.selected_id)
-        self.feed.refresh_now()
-
-    async def _remove(self, job_id: uuid.UUID) -> None:
-        if await self.pipelines.remove(job_id) and job_id == self.selected_id:
-            self.selected_id = None
-            self.follower.stop()
-            self._show(None)
-        self.feed.refresh_now()
-
-    def open_output(self) -> None:
-        """Open the study guide (or the document of a text-only job) with the system's application."""
-        if self.output_path is not None:
-            self.guide_viewer.open_or_show(self.output_path)  # shows the guide here when no app opens it
-
-    def show_in_folder(self) -> None:
-        """Open the folder that holds the output (or the source document)."""
-        job = self.current_job()
-        target = self.output_path or (source_path(job) if job is not None else None)
-        if target is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(target.parent)))
-
-    def open_settings(self) -> None:
-        """Open the settings dialog (non-modal; one at a time)."""
-        if self.settings_dialog is not None:
-            self.settings_dialog.close()
-            self.settings_dialog.deleteLater()
-        self.settings_dialog = SettingsDialog(
-            self.settings, self, store=self.store, tasks=self.tasks, feed=self.models.feed
-        )
-        self.settings_dialog.saved.connect(self._settings_saved)
-        self.settings_dialog.open()
-
-    def open_model_settings(self) -> None:
-        """Open the settings dialog on its Model tab."""
-        self.open_settings()
-        if self.settings_dialog is not None:
-            self.settings_dialog.tabs.setCurrentIndex(0)
-
     def _settings_saved(self, settings: Settings) -> None:
         old, self.settings = self.settings, settings
         if self.settings_dialog is not None and self.settings_dialog.model_page is not None:
@@ -380,8 +304,6 @@ class MainWindow(QMainWindow):
         self.worker_controls.restart.settings_saved(old, settings, also=["api_key"] if key_changed else [])
         if self.tray is not None:
             self.tray.notifications = settings.notifications
-
-    # -- selection and following --------------------------------------------------------------------------
 
     def select_job(self, job_id: uuid.UUID) -> bool:
         """Select a loaded document in the table, by its id (``False`` when it is not loaded)."""
