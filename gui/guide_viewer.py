@@ -14,19 +14,18 @@ chooses (a non-modal file dialog) and "Export…" writes a finished guide as Wor
 study guide": when the system has no application for the file (``QDesktopServices.openUrl`` answers ``False``)
 or the file is gone, the guide is shown here with a note saying why, never silently dropped.
 
-UI thread only; queries run as tasks of the window's :class:`~gui.tasks.TaskGroup`.
+Opening and saving live in :mod:`gui.guide_files` (a base class of the viewer). UI thread only; queries run as
+tasks of the window's :class:`~gui.tasks.TaskGroup`.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QTimer, Signal
 from PySide6.QtGui import QDesktopServices, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -43,18 +42,14 @@ from core.db import AsyncDatabaseManager
 from core.guide_rewrite import rewrite_section
 from core.guides import GuideText, guide_job_for, guide_wanted, read_guide
 from gui.export_dialog import ExportDialog
+from gui.guide_files import GuideFiles, Opener
 from gui.section_cursor import section_under_cursor
 from gui.tasks import TaskGroup
 
 __all__ = ["GuideViewer", "Opener"]
 
-log = logging.getLogger(__name__)
 
-Opener = Callable[[QUrl], bool]
-"""Hands a file URL to the system; ``False`` when nothing opened it (``QDesktopServices.openUrl``)."""
-
-
-class GuideViewer(QWidget):
+class GuideViewer(GuideFiles, QWidget):
     """Shows one document's study guide. UI thread only.
 
     Args:
@@ -268,100 +263,6 @@ class GuideViewer(QWidget):
         if time.monotonic() - self.last_read >= wait:
             self.reload()
 
-    # -- opening and saving -------------------------------------------------------------------------------
-
-    def open_or_show(self, path: Path) -> bool:
-        """Open ``path`` with the system's app; when that cannot be done, show the guide here and say why.
-
-        Returns whether the system opened it. A file that is not a guide (a text-only job's document) that
-        the system cannot open gets a message instead.
-        """
-        if path.exists() and self.opener(QUrl.fromLocalFile(str(path))):
-            return True
-        if path.suffix.lower() != ".md":
-            self._tell(
-                QCoreApplication.translate("GuideViewer", "No app on this computer could open {file}.").format(
-                    file=path
-                )
-            )
-            return False
-        if path.exists():
-            reason = QCoreApplication.translate(
-                "GuideViewer",
-                "No app on this computer is set up to open Markdown files, so the study guide is shown here.",
-            )
-        else:
-            reason = QCoreApplication.translate(
-                "GuideViewer",
-                "The file {file} is no longer there. This is the copy StudyJobs kept; use Save as… to write it again.",
-            ).format(file=path)
-        self.note.setText(reason)
-        self.note.setVisible(True)
-        self.show_requested.emit()  # the tab comes to the front, and the viewer reads the guide as it shows
-        self.reload()
-        return False
-
-    def open_in_other_app(self) -> bool:
-        """Hand the guide's file to the system; a short non-modal message when nothing opened it."""
-        guide = self.guide
-        if guide is None or guide.path is None:
-            return False
-        if not guide.path.exists():
-            self._tell(
-                QCoreApplication.translate(
-                    "GuideViewer", "The file {file} is no longer there. Use Save as… to write the study guide again."
-                ).format(file=guide.path)
-            )
-            return False
-        if self.opener(QUrl.fromLocalFile(str(guide.path))):
-            return True
-        self._tell(
-            QCoreApplication.translate(
-                "GuideViewer",
-                "No app on this computer is set up to open Markdown files. You can read the study guide here, "
-                "or use Save as… and open the copy with an app you choose.",
-            )
-        )
-        return False
-
-    def save_as(self) -> QFileDialog | None:
-        """Ask where to save the guide (non-modal; kept in :attr:`save_dialog`), then write it there."""
-        guide = self.guide
-        if guide is None or not guide.markdown:
-            return None
-        name = (
-            guide.path.name
-            if guide.path is not None
-            else f"{guide.title or QCoreApplication.translate('GuideViewer', 'Study guide')}.md"
-        )
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        dialog = QFileDialog(
-            self,
-            QCoreApplication.translate("GuideViewer", "Save the study guide"),
-            folder,
-            QCoreApplication.translate("GuideViewer", "Markdown files (*.md)"),
-        )
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setDefaultSuffix("md")
-        dialog.selectFile(name)
-        dialog.fileSelected.connect(lambda chosen: self._guard(self.save_to, Path(chosen)))
-        if self.save_dialog is not None:
-            self.save_dialog.deleteLater()
-        self.save_dialog = dialog
-        dialog.open()
-        return dialog
-
-    def export(self) -> ExportDialog | None:
-        """Open the non-modal export dialog (kept in :attr:`export_dialog`) for the finished guide shown."""
-        guide = self.guide
-        if guide is None or not guide.complete:
-            return None
-        if self.export_dialog is not None:
-            self.export_dialog.deleteLater()
-        self.export_dialog = ExportDialog(self.db, self.tasks, guide.job_id, guide.title, self)
-        self.export_dialog.show()
-        return self.export_dialog
-
     def rewrite_current_section(self) -> bool:
         """Queue the job that writes the section under the cursor of the finished guide shown again (the
         coverage table at the end is not a section); says so, or says why not. The new guide replaces this one
@@ -385,32 +286,6 @@ class GuideViewer(QWidget):
     def _note(self, text: str) -> None:
         self.note.setText(text)
         self.note.setVisible(True)
-
-    def save_to(self, path: Path) -> bool:
-        """Write the guide's Markdown (as shown now) to ``path`` and say where it went."""
-        guide = self.guide
-        if guide is None:
-            return False
-        try:
-            path.write_text(guide.markdown, encoding="utf-8")
-        except OSError as error:
-            log.warning("could not save the study guide to %s", path, exc_info=True)
-            self._tell(
-                QCoreApplication.translate(
-                    "GuideViewer", "The study guide could not be saved to {file}: {reason}"
-                ).format(file=path, reason=error.strerror or str(error))
-            )
-            return False
-        self.note.setText(QCoreApplication.translate("GuideViewer", "Saved to {file}.").format(file=path))
-        self.note.setVisible(True)
-        return True
-
-    def _tell(self, text: str) -> None:
-        if self.notice is not None:
-            self.notice.deleteLater()
-        self.notice = QMessageBox(QMessageBox.Icon.Information, "StudyJobs", text, QMessageBox.StandardButton.Ok, self)
-        self.notice.setWindowModality(Qt.WindowModality.NonModal)  # the guide stays readable beside it
-        self.notice.show()
 
     def _guard(self, func: Callable[..., Any], *args: Any) -> Any:
         try:
