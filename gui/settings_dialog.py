@@ -1,8 +1,9 @@
 """The settings dialog: the model and its context window, worker threads, output folder, language and the tray.
 
 Two tabs: Model (the catalog page, :mod:`gui.model_page`, when the window gives the store; then a model file or a
-server) and General. Use on the Model page saves the model setting at once (the rest of the dialog keeps its
-edits until Save) and emits :attr:`SettingsDialog.saved`, so the worker starts again on the new model.
+server) and General (:mod:`gui.general_page`). Use on the Model page saves the model setting at once (the rest of
+the dialog keeps its edits until Save) and emits :attr:`SettingsDialog.saved`, so the worker starts again on the new
+model.
 
 Saved with :func:`core.config.save_settings` (values set by an environment variable are shown locked). "Test
 connection" asks ``<endpoint>/models`` with a plain HTTP GET through Qt's network stack (asynchronous, no thread,
@@ -24,8 +25,6 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtNetwork import QNetworkAccessManager, QNetworkReply, QNetworkRequest
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QCheckBox,
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -49,15 +48,13 @@ from core.model_catalog import CatalogModel
 from core.model_library import model_setting
 from gui.api_key_field import ApiKeyField
 from gui.download_feed import DownloadFeed
+from gui.general_page import AUTOSTART_AVAILABLE, GeneralPage
 from gui.model_page import ModelPage
 from gui.model_servers_box import ModelServersBox
 from gui.tasks import TaskGroup
 from gui.theme import error_text_style
 
 __all__ = ["AUTOSTART_AVAILABLE", "SettingsDialog"]
-
-AUTOSTART_AVAILABLE = autostart.status() is not autostart.AutostartStatus.UNSUPPORTED
-"""Whether this system has a login autostart we can register with (otherwise the checkbox is not shown)."""
 
 
 class SettingsDialog(QDialog):
@@ -88,18 +85,37 @@ class SettingsDialog(QDialog):
         outer = QVBoxLayout(self)
         self.tabs = QTabWidget()
         outer.addWidget(self.tabs, 1)
+        self.model_page: ModelPage | None = None
+        model_tab = self._model_tab(settings, store, tasks, feed)
+        self.tabs.addTab(model_tab, QCoreApplication.translate("SettingsDialog", "Model"))
+        self.general = GeneralPage(settings)
+        self.tabs.addTab(self.general, QCoreApplication.translate("SettingsDialog", "General"))
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(error_text_style(self.palette()))
+        outer.addWidget(self.error)
+        self.buttons = self._dialog_buttons()
+        outer.addWidget(self.buttons)
+        self._searched_once = False
+        self.api_key_changed = False
+        """Whether the last Save stored a new API key (the worker reads it when it starts)."""
+        self._update_model_fields()
+
+    # -- the pages --------------------------------------------------------------------------------------------
+
+    def _model_tab(self, settings: Settings, store: Any, tasks: TaskGroup | None, feed: DownloadFeed | None) -> QWidget:
+        """The Model tab: the catalog page (when the window gives the store), then a model file or a server."""
         model_tab = QWidget()
         model_tab_layout = QVBoxLayout(model_tab)
-        self.model_page: ModelPage | None = None
         if store is not None and tasks is not None and feed is not None:
             self.model_page = ModelPage(settings, store, tasks, feed)
             self.model_page.use_requested.connect(self.use_model)
             model_tab_layout.addWidget(self.model_page, 1)
-        self.tabs.addTab(model_tab, QCoreApplication.translate("SettingsDialog", "Model"))
-        general_tab = QWidget()
-        layout = QVBoxLayout(general_tab)
-        self.tabs.addTab(general_tab, QCoreApplication.translate("SettingsDialog", "General"))
+        model_tab_layout.addWidget(self._other_models_box(settings))
+        return model_tab
 
+    def _other_models_box(self, settings: Settings) -> QGroupBox:
+        """The choice of the bundled model, a model file or a server, with each one's fields."""
         model_box = QGroupBox(QCoreApplication.translate("SettingsDialog", "Other models: a file or a server"))
         model_layout = QVBoxLayout(model_box)
         self.kind_group = QButtonGroup(self)
@@ -114,6 +130,19 @@ class SettingsDialog(QDialog):
             button.toggled.connect(self._update_model_fields)
         model_layout.addWidget(self.bundled)
         model_layout.addWidget(self.gguf)
+        model_layout.addLayout(self._model_file_row(settings))
+        model_layout.addWidget(self.http)
+        model_layout.addLayout(self._server_form(settings))
+        model_layout.addLayout(self._test_row())
+        self.servers = ModelServersBox(api_key=self.typed_api_key)
+        self.servers.chosen.connect(self.use_server)
+        model_layout.addWidget(self.servers)
+        model_layout.addLayout(self._context_row(settings.model.context))
+        self._check_kind(settings.model)
+        return model_box
+
+    def _model_file_row(self, settings: Settings) -> QHBoxLayout:
+        """The model file's path and its Choose… button."""
         row = QHBoxLayout()
         self.gguf_path = QLineEdit(str(settings.model.gguf_path or ""))
         self.gguf_path.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Model file"))
@@ -122,8 +151,10 @@ class SettingsDialog(QDialog):
         self.browse_gguf.clicked.connect(self._choose_gguf)
         row.addWidget(self.gguf_path, 1)
         row.addWidget(self.browse_gguf)
-        model_layout.addLayout(row)
-        model_layout.addWidget(self.http)
+        return row
+
+    def _server_form(self, settings: Settings) -> QFormLayout:
+        """The server's address, model name and API key."""
         form = QFormLayout()
         self.endpoint = QLineEdit(settings.model.endpoint or "")
         self.endpoint.setPlaceholderText("http://127.0.0.1:8080/v1")
@@ -134,7 +165,10 @@ class SettingsDialog(QDialog):
         form.addRow(QCoreApplication.translate("SettingsDialog", "Model name"), self.model_name)
         self.api_key = ApiKeyField(settings.model.endpoint, settings.settings_path)
         form.addRow(QCoreApplication.translate("SettingsDialog", "API key"), self.api_key)
-        model_layout.addLayout(form)
+        return form
+
+    def _test_row(self) -> QHBoxLayout:
+        """Test connection and its result."""
         test_row = QHBoxLayout()
         self.test_button = QPushButton(QCoreApplication.translate("SettingsDialog", "Test connection"))
         self.test_button.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Test connection"))
@@ -143,79 +177,20 @@ class SettingsDialog(QDialog):
         self.test_result.setWordWrap(True)
         test_row.addWidget(self.test_button)
         test_row.addWidget(self.test_result, 1)
-        model_layout.addLayout(test_row)
-        self.servers = ModelServersBox(api_key=self.typed_api_key)
-        self.servers.chosen.connect(self.use_server)
-        model_layout.addWidget(self.servers)
-        model_layout.addLayout(self._context_row(settings.model.context))
-        self._check_kind(settings.model)
-        model_tab_layout.addWidget(model_box)
+        return test_row
 
-        general = QFormLayout()
-        self.threads = QSpinBox()
-        self.threads.setRange(1, 64)
-        self.threads.setValue(settings.worker_threads)
-        self.threads.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Jobs at once"))
-        general.addRow(QCoreApplication.translate("SettingsDialog", "Jobs at once"), self.threads)
-        out_row = QHBoxLayout()
-        self.output_dir = QLineEdit(str(settings.output_dir))
-        self.output_dir.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Output folder"))
-        browse_out = QPushButton(QCoreApplication.translate("SettingsDialog", "Choose…"))
-        browse_out.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Choose the output folder"))
-        browse_out.clicked.connect(self._choose_output)
-        out_row.addWidget(self.output_dir, 1)
-        out_row.addWidget(browse_out)
-        general.addRow(QCoreApplication.translate("SettingsDialog", "Output folder"), out_row)
-        self.language = QComboBox()
-        self.language.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Language"))
-        for code, text in (
-            ("system", QCoreApplication.translate("SettingsDialog", "Same as the system")),
-            ("pt_BR", "Português (Brasil)"),
-            ("en", "English"),
-        ):
-            self.language.addItem(text, code)
-        self.language.setCurrentIndex(max(self.language.findData(settings.language), 0))
-        general.addRow(QCoreApplication.translate("SettingsDialog", "Language"), self.language)
-        self.notifications = QCheckBox(
-            QCoreApplication.translate("SettingsDialog", "Tell me when a job finishes or fails")
-        )
-        self.notifications.setChecked(settings.notifications)
-        self.hide_to_tray = QCheckBox(
-            QCoreApplication.translate("SettingsDialog", "Closing the window keeps StudyJobs in the tray")
-        )
-        self.hide_to_tray.setChecked(settings.hide_to_tray)
-        self.autostart = QCheckBox(QCoreApplication.translate("SettingsDialog", "Start the worker when I log in"))
-        registered = autostart.status() in (autostart.AutostartStatus.ENABLED, autostart.AutostartStatus.NEEDS_APPROVAL)
-        self.autostart.setChecked(settings.autostart or registered)
-        self.autostart.setVisible(AUTOSTART_AVAILABLE)
-        for box in (self.notifications, self.hide_to_tray, self.autostart):
-            box.setAccessibleName(box.text())
-            general.addRow(box)
-        layout.addLayout(general)
-        layout.addStretch(1)
-        self.note = QLabel(
-            QCoreApplication.translate("SettingsDialog", "A new language applies the next time StudyJobs starts.")
-        )
-        self.note.setWordWrap(True)
-        layout.addWidget(self.note)
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet(error_text_style(self.palette()))
-        outer.addWidget(self.error)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Save).setText(
+    def _dialog_buttons(self) -> QDialogButtonBox:
+        """Save and Cancel."""
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Save).setText(
             QCoreApplication.translate("SettingsDialog", "Save")
         )
-        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(
             QCoreApplication.translate("SettingsDialog", "Cancel")
         )
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        outer.addWidget(self.buttons)
-        self._searched_once = False
-        self.api_key_changed = False
-        """Whether the last Save stored a new API key (the worker reads it when it starts)."""
-        self._update_model_fields()
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        return buttons
 
     def _context_row(self, context: int) -> QFormLayout:
         """The context window's spin box: 0 shows "Automatic" (from the model file and the memory available)."""
@@ -298,12 +273,7 @@ class SettingsDialog(QDialog):
         return dataclasses.replace(
             self.settings,
             model=model,
-            worker_threads=self.threads.value(),
-            output_dir=Path(self.output_dir.text().strip()).expanduser(),
-            language=str(self.language.currentData()),
-            notifications=self.notifications.isChecked(),
-            hide_to_tray=self.hide_to_tray.isChecked(),
-            autostart=self.autostart.isChecked() if AUTOSTART_AVAILABLE else self.settings.autostart,
+            **self.general.edited(self.settings),
         )
 
     def accept(self) -> None:
@@ -386,12 +356,4 @@ class SettingsDialog(QDialog):
             filter=QCoreApplication.translate("SettingsDialog", "GGUF models (*.gguf)"),
         )
         dialog.fileSelected.connect(self.gguf_path.setText)
-        dialog.open()
-
-    def _choose_output(self) -> None:
-        dialog = QFileDialog(
-            self, QCoreApplication.translate("SettingsDialog", "Choose the output folder"), str(self.output_dir.text())
-        )
-        dialog.setFileMode(QFileDialog.FileMode.Directory)
-        dialog.fileSelected.connect(self.output_dir.setText)
         dialog.open()
