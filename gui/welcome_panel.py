@@ -83,6 +83,14 @@ class WelcomePanel(QFrame):
         self.states = model_states(settings, catalog, feed.jobs, ram=self._ram)
         self.choice: ModelState | None = recommended(self.states)
         layout = QVBoxLayout(self)
+        self._add_texts(layout, servers or [])
+        layout.addLayout(self._buttons())
+        feed.changed.connect(self._jobs_changed)
+        self._jobs_changed(feed.jobs)
+
+    def _add_texts(self, layout: QVBoxLayout, servers: list[str]) -> None:
+        """The title, the word about the demo model, the recommended model, the servers found, the download's bar
+        and status."""
         title = QLabel("<b>" + QCoreApplication.translate("WelcomePanel", "Welcome to StudyJobs") + "</b>")
         layout.addWidget(title)
         intro = QLabel(
@@ -101,7 +109,7 @@ class WelcomePanel(QFrame):
         self.servers = QLabel()
         self.servers.setWordWrap(True)
         layout.addWidget(self.servers)
-        self.show_servers(servers or [])
+        self.show_servers(servers)
         self.bar = QProgressBar()
         self.bar.setRange(0, 1000)
         self.bar.setAccessibleName(QCoreApplication.translate("WelcomePanel", "Download progress"))
@@ -109,6 +117,9 @@ class WelcomePanel(QFrame):
         self.status.setWordWrap(True)
         layout.addWidget(self.bar)
         layout.addWidget(self.status)
+
+    def _buttons(self) -> QHBoxLayout:
+        """Download, Use it, Other models…, Not now."""
         row = QHBoxLayout()
         self.download_button = QPushButton(
             QCoreApplication.translate("WelcomePanel", "Download {name}").format(name=self.choice.model.name)
@@ -126,9 +137,7 @@ class WelcomePanel(QFrame):
             button.setAccessibleName(button.text())
             row.addWidget(button)
         row.addStretch(1)
-        layout.addLayout(row)
-        feed.changed.connect(self._jobs_changed)
-        self._jobs_changed(feed.jobs)
+        return row
 
     def _offer_text(self) -> str:
         if self.choice is None:
