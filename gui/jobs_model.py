@@ -168,9 +168,15 @@ class JobsModel(QAbstractTableModel):
             removed: Loaded rows beyond the head that are gone or no longer match the filter.
         """
         self.total = total
+        self._remove_gone(head, head_complete=head_complete, removed=removed)
+        self._insert_new(head)
+        return self._replace_changed([*head, *updates])
+
+    def _remove_gone(self, head: list[JobRow], *, head_complete: bool, removed: frozenset[uuid.UUID]) -> None:
+        """Remove the rows in ``removed``, and the loaded rows inside the head's time range that ``head`` no longer
+        holds (every row not in it when ``head_complete``)."""
         head_ids = {r.id for r in head}
         oldest_head = head[-1] if head else None
-        # rows removed: inside the head's time range but not in the head
         oldest_key = (oldest_head.created_at, oldest_head.id) if oldest_head is not None else None
         gone = [
             i
@@ -187,7 +193,9 @@ class JobsModel(QAbstractTableModel):
             self.endRemoveRows()
         if gone:
             self._pos = {r.id: i for i, r in enumerate(self.rows)}
-        # rows added at the top
+
+    def _insert_new(self, head: list[JobRow]) -> None:
+        """Insert at the top the rows of ``head`` newer than the newest loaded one."""
         newest_known = self.rows[0] if self.rows else None
         added = [
             r
@@ -200,8 +208,12 @@ class JobsModel(QAbstractTableModel):
             self.rows[0:0] = added
             self.endInsertRows()
             self._pos = {r.id: i for i, r in enumerate(self.rows)}
+
+    def _replace_changed(self, fresh: list[JobRow]) -> list[int]:
+        """Replace the loaded rows that differ from their ``fresh`` reading (``dataChanged`` for each); returns
+        their positions."""
         changed: list[int] = []
-        for r in [*head, *updates]:
+        for r in fresh:
             i = self._pos.get(r.id)
             if i is None:
                 continue
