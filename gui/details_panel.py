@@ -47,6 +47,24 @@ class DetailsPanel(QFrame):
         self.setAccessibleName(QCoreApplication.translate("DetailsPanel", "Job details"))
         self.job: JobRow | None = None
         layout = QVBoxLayout(self)
+        layout.addWidget(self._title())
+        self.status = QLabel()
+        self.status.setAccessibleName(QCoreApplication.translate("DetailsPanel", "Status"))
+        layout.addWidget(self.status)
+        layout.addLayout(self._buttons(actions))
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setAccessibleName(QCoreApplication.translate("DetailsPanel", "What it is doing"))
+        layout.addWidget(self.message)
+        self.phases = PhaseBars()
+        layout.addWidget(self.phases)
+        layout.addWidget(self._error_box())
+        layout.addLayout(self._fields_form())
+        layout.addStretch(1)
+        self.show_job(None)
+
+    def _title(self) -> QLabel:
+        """The document's name, larger and bold, selectable."""
         self.title = QLabel()
         font = QFont(self.title.font())
         font.setPointSizeF(font.pointSizeF() * 1.25)
@@ -54,10 +72,10 @@ class DetailsPanel(QFrame):
         self.title.setFont(font)
         self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.title)
-        self.status = QLabel()
-        self.status.setAccessibleName(QCoreApplication.translate("DetailsPanel", "Status"))
-        layout.addWidget(self.status)
+        return self.title
+
+    def _buttons(self, actions: Sequence[QAction]) -> QGridLayout:
+        """The window's job actions as buttons, three to a row."""
         buttons = QGridLayout()
         self.buttons: list[QToolButton] = []
         for i, action in enumerate(actions):
@@ -68,13 +86,10 @@ class DetailsPanel(QFrame):
             button.setAccessibleName(action.text().replace("&", ""))
             buttons.addWidget(button, i // 3, i % 3)
             self.buttons.append(button)
-        layout.addLayout(buttons)
-        self.message = QLabel()
-        self.message.setWordWrap(True)
-        self.message.setAccessibleName(QCoreApplication.translate("DetailsPanel", "What it is doing"))
-        layout.addWidget(self.message)
-        self.phases = PhaseBars()
-        layout.addWidget(self.phases)
+        return buttons
+
+    def _error_box(self) -> QFrame:
+        """Why the job stopped, and Copy details."""
         self.error_box = QFrame()
         error_layout = QVBoxLayout(self.error_box)
         error_layout.setContentsMargins(0, 0, 0, 0)
@@ -87,7 +102,10 @@ class DetailsPanel(QFrame):
         self.copy_button.setAccessibleName(QCoreApplication.translate("DetailsPanel", "Copy details"))
         self.copy_button.clicked.connect(self.copy_details)
         error_layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(self.error_box)
+        return self.error_box
+
+    def _fields_form(self) -> QFormLayout:
+        """The labelled figures: progress, time left, attempts, the next try and the times."""
         self.form = QFormLayout()
         self.fields: dict[str, QLabel] = {}
         for key, label in (
@@ -105,9 +123,7 @@ class DetailsPanel(QFrame):
             value.setAccessibleName(label)
             self.fields[key] = value
             self.form.addRow(label, value)
-        layout.addLayout(self.form)
-        layout.addStretch(1)
-        self.show_job(None)
+        return self.form
 
     def show_job(self, job: JobRow | None) -> None:
         """Show ``job``, or the empty state for ``None``."""
