@@ -78,8 +78,24 @@ def make_actions(window: QMainWindow, slots: WindowSlots, guard: Guard) -> Windo
         return made
 
     std = QKeySequence.StandardKey
+    add = action(QCoreApplication.translate("MainWindow", "&Add documents…"), QKeySequence(std.Open), slots.add)
+    documents = _document_actions(action, slots)
     return WindowActions(
-        add=action(QCoreApplication.translate("MainWindow", "&Add documents…"), QKeySequence(std.Open), slots.add),
+        add=add,
+        **documents,
+        settings=action(
+            QCoreApplication.translate("MainWindow", "&Settings…"), QKeySequence(std.Preferences), slots.settings
+        ),
+        quit=action(QCoreApplication.translate("MainWindow", "&Quit"), QKeySequence(std.Quit), slots.quit),
+        find=action(QCoreApplication.translate("MainWindow", "&Find"), QKeySequence(std.Find), slots.find),
+        refresh=action(QCoreApplication.translate("MainWindow", "Re&fresh"), QKeySequence(std.Refresh), slots.refresh),
+    )
+
+
+def _document_actions(action: Callable[..., QAction], slots: WindowSlots) -> dict[str, QAction]:
+    """The actions on documents (``action`` makes one: text, shortcut, slot, tip), in menu order."""
+    std = QKeySequence.StandardKey
+    return dict(
         cancel=action(
             QCoreApplication.translate("MainWindow", "&Cancel job"),
             "Ctrl+.",
@@ -120,12 +136,6 @@ def make_actions(window: QMainWindow, slots: WindowSlots, guard: Guard) -> Windo
             slots.remove,
             QCoreApplication.translate("MainWindow", "Forget this finished job (its files are kept)"),
         ),
-        settings=action(
-            QCoreApplication.translate("MainWindow", "&Settings…"), QKeySequence(std.Preferences), slots.settings
-        ),
-        quit=action(QCoreApplication.translate("MainWindow", "&Quit"), QKeySequence(std.Quit), slots.quit),
-        find=action(QCoreApplication.translate("MainWindow", "&Find"), QKeySequence(std.Find), slots.find),
-        refresh=action(QCoreApplication.translate("MainWindow", "Re&fresh"), QKeySequence(std.Refresh), slots.refresh),
     )
 
 
