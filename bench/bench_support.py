@@ -118,8 +118,8 @@ def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
 
 
 async def _wait_worker(url: str, process: subprocess.Popen[bytes], timeout: float) -> None:
-    from core.appdb import open_app_database
-    from core.workers import alive_workers
+    from core.app.database import open_app_database
+    from core.app.workers import alive_workers
 
     deadline = time.monotonic() + timeout
     while True:
@@ -140,7 +140,7 @@ async def _wait_worker(url: str, process: subprocess.Popen[bytes], timeout: floa
 @contextlib.asynccontextmanager
 async def open_store(url: str) -> AsyncIterator[Any]:
     """The application's job store on ``url`` (engine disposed on exit)."""
-    from core.appdb import make_app_store, open_app_database
+    from core.app.database import make_app_store, open_app_database
 
     db = await open_app_database(url)
     try:
@@ -203,7 +203,7 @@ class Sender:
 def _worker_main() -> int:
     """``python bench/bench_support.py worker``: the real daemon, plus the ``noop`` actor."""
     import daemon.process as process
-    from core.config import load_settings
+    from core.app.config import load_settings
     from daemon.brokers import create_broker
 
     namespace = os.environ.get("BENCH_REDIS_NAMESPACE")

@@ -50,7 +50,7 @@ from bench_support import (
     text_corpus,
 )
 
-from core.formats import document_format
+from core.app.formats import document_format
 from core.progress import Phase, PhasePlan
 from daemon.plans import reader_family
 
@@ -107,7 +107,7 @@ def fit(samples: list[tuple[float, dict[str, float]]], names: tuple[str, ...]) -
 
 async def run_jobs(home: BenchHome, ingest_only: list[Path], pipeline: list[Path], timeout: float) -> list[Any]:
     """Enqueue the documents, wait for every job (the follow-up ``generate`` too), return the finished rows."""
-    from core.job_ids import generate_job_id_for
+    from core.app.job_ids import generate_job_id_for
 
     async with open_store(home.database_url) as store:
         ids: list[uuid.UUID] = []
@@ -136,7 +136,7 @@ async def sizes_of(home: BenchHome) -> dict[uuid.UUID, tuple[str, int, int | Non
     """``{document id: (source name, char_count, page_count)}``."""
     from sqlalchemy import select
 
-    from core.schema import Document
+    from core.app.schema import Document
 
     async with open_store(home.database_url) as store, store.db.get_session_context() as session:
         rows = (

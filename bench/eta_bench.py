@@ -14,9 +14,9 @@ is not loaded, no speeds are remembered), the second on the same, now *warm* wor
   ``~/.cache/studyjobs/models``): a bigger file, run with a different thread count.
 
 While a document runs, its two job rows are read every 0.1 s and the time left a screen shows for the whole
-document is what the window shows (``core.pipelines.Pipelines.get``, whose ``eta`` is
-``core.pipeline_view.document_time_left``: the same query and function as the screen). Afterwards each sample's actual
-time left is known (the generate job's ``finished_at``). Printed per run: the ratio shown ÷ actual at 10 %, 25 %
+document is what the window shows (``core.app.pipelines.Pipelines.get``, whose ``eta`` is
+``core.app.pipeline_view.document_time_left``: the same query and function as the screen). Afterwards each sample's
+actual time left is known (the generate job's ``finished_at``). Printed per run: the ratio shown ÷ actual at 10 %, 25 %
 and 50 % of the document's duration, the samples that said "estimating…", and the worst ratio after the first
 5 s. Summary: the median ratio at 25 % (goal 0.75–1.33) and whether any sample after the first 5 s is outside
 0.33–3. A document not done in ``--timeout`` seconds (300) is left out, and said so: on two cores shared with
@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_support import GENERATE_SIZES, ROOT, BenchHome, held_out, open_store, text_corpus
 
+from core.app.job_ids import generate_job_id_for
+from core.app.pipelines import Pipelines
 from core.errors import JobNotFoundError
-from core.job_ids import generate_job_id_for
-from core.pipelines import Pipelines
 from daemon.llm.models import bundled_model_path
 from daemon.speeds import CALIBRATED_SPEEDS_PATH, ModelKey
 

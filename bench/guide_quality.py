@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import llama_cpp
 from llama_cpp import Llama
 
-from core.document_structure import DocumentStructure, paragraphs
+from core.app.document_structure import DocumentStructure, paragraphs
 from daemon.llm.base import TokenProgress
 from daemon.llm.checks import TextChecker, plain_text, word_tokens
 from daemon.llm.guard import guide_sentence_keys

@@ -1,5 +1,5 @@
 """Model downloads and the RAM estimate: our downloader vs ``curl`` from the same loopback hub, the bytes fetched
-again after an interruption, and :func:`core.model_catalog.ram_needed` vs the RSS llama.cpp really takes.
+again after an interruption, and :func:`core.app.model_catalog.ram_needed` vs the RSS llama.cpp really takes.
 
     .venv/bin/python bench/model_bench.py            # about 10 minutes on 2 quiet cores (filling 8,192 tokens)
     .venv/bin/python bench/model_bench.py --mb 200 --rounds 5 --contexts 2048 8192
@@ -37,8 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.model_catalog import ram_needed  # noqa: E402
-from core.model_fit import DAEMON_N_BATCH, read_gguf_shape  # noqa: E402
+from core.app.model_catalog import ram_needed  # noqa: E402
+from core.app.model_fit import DAEMON_N_BATCH, read_gguf_shape  # noqa: E402
 from daemon.downloads.engine import download_file, fetch_file  # noqa: E402
 from daemon.downloads.hub import HubFile, file_url  # noqa: E402
 from daemon.downloads.testing import FakeHub  # noqa: E402

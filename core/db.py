@@ -19,7 +19,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.sql import Executable
 
-from core.autocommit import AsyncAutocommit, SQLiteAutocommit, StatementResult
+from core.backends.autocommit import AsyncAutocommit, SQLiteAutocommit, StatementResult
 from core.models import Base
 
 __all__ = ["AsyncDatabaseManager"]
@@ -136,14 +136,14 @@ class AsyncDatabaseManager:
 
         No session, no ``BEGIN``/``COMMIT`` round trips: use it for a single ``INSERT``/``UPDATE … RETURNING``
         that is atomic by itself. On SQLite it runs on the calling thread while the file is free and moves to a
-        worker thread when another writer holds the lock (see :mod:`core.autocommit`).
+        worker thread when another writer holds the lock (see :mod:`core.backends.autocommit`).
         """
         return await self._autocommit.execute(statement, params)
 
     def prepare(self, statement: Executable) -> Executable:
         """Mark a statement that runs very often for :meth:`execute`'s fastest path; returns it.
 
-        On SQLite it is compiled once for the driver (see :mod:`core.sqlite_direct`): only for an ``INSERT`` /
+        On SQLite it is compiled once for the driver (see :mod:`core.backends.sqlite`): only for an ``INSERT`` /
         ``UPDATE`` whose every value is bound by the caller (no Python-side defaults are applied on that path).
         """
         self._autocommit.prepare(statement)

@@ -19,10 +19,10 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.sql import ColumnElement
 
 from core.db import AsyncDatabaseManager
-from core.messages import encode
 from core.models import BaseJobModel
 from core.rows import without_payloads
 from core.status import JobStatus
+from core.stored_messages import encode
 from core.types import utcnow
 
 __all__ = ["DEFAULT_RECLAIM_REASON", "due_condition", "due_jobs"]

@@ -272,7 +272,7 @@ class JobStore(Generic[M]):
         attempt: int | None = None,
     ) -> M:
         """Record a failed attempt, written for the user in ``reason``: a message code with its values
-        (:func:`core.messages.encode`, translated by each screen) or a plain sentence, shown as it is.
+        (:func:`core.stored_messages.encode`, translated by each screen) or a plain sentence, shown as it is.
 
         A ``transient`` error with attempts left goes back to queued with ``run_after`` from the backoff, its
         payload kept and ``error`` holding this reason. A permanent error or a spent budget ends failed: the bar

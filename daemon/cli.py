@@ -1,5 +1,5 @@
-"""``studyjobs`` — the command line: the store commands of :mod:`core.cli` plus ``daemon``, ``add``, ``workers`` and
-``servers`` (:mod:`core.model_servers_cli`).
+"""``studyjobs`` — the command line: the store commands of :mod:`core.app.cli` plus ``daemon``, ``add``, ``workers`` and
+``servers`` (:mod:`core.app.model_servers_cli`).
 
 Exit codes: 0 done; 1 a job failed or the command could not do what was asked; 2 bad settings, arguments or
 files; 3 a worker already holds the data folder (``daemon``) or the database could not be opened.
@@ -18,20 +18,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core import cli as store_cli
-from core.autostart import worker_command
-from core.config import Settings
+from core.app import cli as store_cli
+from core.app.config import Settings
+from core.app.formats import ADDED_KEY, MAX_DOCUMENT_BYTES, added_params, is_supported
+from core.app.guide_languages import GUIDE_LANGUAGES
+from core.app.launch import worker_command
+from core.app.messages import render
+from core.app.model_cli import models_command
+from core.app.pipeline_view import DocumentView
+from core.app.pipelines import Pipelines
+from core.app.schema import Job
+from core.app.workers import alive_workers, list_workers
 from core.errors import JobNotFoundError
-from core.formats import ADDED_KEY, MAX_DOCUMENT_BYTES, added_params, is_supported
-from core.guide_languages import GUIDE_LANGUAGES
-from core.messages import render
-from core.model_cli import models_command
-from core.pipeline_view import DocumentView
-from core.pipelines import Pipelines
-from core.schema import Job
 from core.status import JobStatus
 from core.store import JobStore
-from core.workers import alive_workers, list_workers
 
 __all__ = ["main", "start_daemon_in_background"]
 
@@ -203,7 +203,7 @@ async def _workers(store: JobStore[Job], settings: Settings, args: argparse.Name
 
 def _daemon(settings: Settings, args: argparse.Namespace) -> int:
     if args.watch:
-        from core.logs import configure_logging
+        from core.app.logs import configure_logging
         from daemon.watchdog import run_watchdog
 
         configure_logging(settings.log_dir, "watchdog")
@@ -222,7 +222,7 @@ def _daemon(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _servers(settings: Settings, args: argparse.Namespace) -> int:
-    from core.model_servers_cli import servers_command  # httpx and the keyring: only for this command
+    from core.app.model_servers_cli import servers_command  # httpx and the keyring: only for this command
 
     return servers_command(settings, args)
 

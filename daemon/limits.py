@@ -1,4 +1,4 @@
-"""Time limits of the jobs one worker runs (see :mod:`core.limits` for the settings and how a limit is set).
+"""Time limits of the jobs one worker runs (see :mod:`core.app.limits` for the settings and how a limit is set).
 
 The supervisor thread calls :meth:`LimitWatch.check` about once a second. It keeps running while a job's thread is
 stuck in native code, and it renews every lease it holds whether or not the job moves — so it is also where a job
@@ -29,12 +29,12 @@ from typing import Any, NoReturn
 
 from sqlalchemy import select
 
+from core.app.limits import LimitSettings, expected_seconds
+from core.app.schema import Job
 from core.errors import JobAlreadyFinishedError
-from core.limits import LimitSettings, expected_seconds
-from core.messages import encode
-from core.schema import Job
 from core.status import JobStatus
 from core.store import JobStore
+from core.stored_messages import encode
 from core.types import utcnow
 from daemon.runtime import RunningJob, Runtime
 from daemon.watchdog import ENV_WATCHED, EXIT_JOB_STUCK

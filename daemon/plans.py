@@ -18,7 +18,7 @@ __all__ = ["PLANS_DIR", "READER_FAMILIES", "plan_for", "reader_family"]
 PLANS_DIR = Path(__file__).resolve().parents[1] / "resources" / "plans"
 
 READER_FAMILIES: dict[str, tuple[str, ...]] = {"pdf": ("pdf",), "text": ("text", "markdown", "html")}
-"""Family name → the document formats (``core.formats``) whose reading speed it shares."""
+"""Family name → the document formats (``core.app.formats``) whose reading speed it shares."""
 
 # Used only when the calibrated file is missing (a broken install): rough figures from a 2-core machine.
 _FALLBACK: dict[str, PhasePlan] = {

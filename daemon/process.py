@@ -8,7 +8,7 @@ which the runtime opens the database.
 Graceful stop (SIGTERM, SIGINT): take no more work, stop the jobs in flight through their stop events, hand their
 claims back to the queue without spending an attempt, exit within 10 s.
 
-Restart (asked by the window after a settings change, through the worker's row: :mod:`core.controls`): take no
+Restart (asked by the window after a settings change, through the worker's row: :mod:`core.app.controls`): take no
 more work; ``"now"`` stops the jobs in flight as a graceful stop does, ``"idle"`` waits until none runs; then exit
 with :data:`~daemon.watchdog.EXIT_RESTART`, which the watchdog answers by starting the worker again at once (the
 new process reads the new settings). A crash (``kill -9``) leaves leases that
@@ -30,9 +30,9 @@ import dramatiq.worker
 from dramatiq.asyncio import EventLoopThread, get_event_loop_thread
 
 from core import __version__
-from core.config import Settings
-from core.controls import RESTART_NOW, RESTART_WHEN_IDLE
-from core.logs import configure_logging
+from core.app.config import Settings
+from core.app.controls import RESTART_NOW, RESTART_WHEN_IDLE
+from core.app.logs import configure_logging
 from daemon.brokers import JobRows, JobTableBroker, create_broker
 from daemon.lock import EXIT_ALREADY_RUNNING, DataFolderLock, DataFolderLocked
 from daemon.readers.isolated import default_pool as default_reader_pool

@@ -18,13 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.api_keys import find_api_key
-from core.appdb import make_app_store, open_app_database
-from core.config import Settings
+from core.app.api_keys import find_api_key
+from core.app.config import Settings
+from core.app.database import make_app_store, open_app_database
+from core.app.model_catalog import CatalogError
+from core.app.model_library import catalog_entry_for, library_catalog
+from core.app.schema import Job
 from core.db import AsyncDatabaseManager
-from core.model_catalog import CatalogError
-from core.model_library import catalog_entry_for, library_catalog
-from core.schema import Job
 from core.store import JobStore
 from daemon.llm import ModelChoice, create_generator
 from daemon.llm.base import TextGenerator
@@ -81,7 +81,7 @@ class Runtime:
         self.paused = threading.Event()
         """Set while the queue is paused (``app_controls``, read by the supervisor): no new job is claimed."""
         self.restart: str | None = None
-        """A restart asked of this worker (``"idle"`` or ``"now"``, :mod:`core.controls`), seen by the supervisor;
+        """A restart asked of this worker (``"idle"`` or ``"now"``, :mod:`core.app.controls`), seen by the supervisor;
         from then on no new job is claimed, and the process exits for its watchdog to start it again."""
         self.dispatch: Callable[[str, uuid.UUID, float], None] = _no_dispatch
         self.dispatch_many: Callable[[list[tuple[str, uuid.UUID]]], None] = self._dispatch_each

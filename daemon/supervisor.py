@@ -15,7 +15,7 @@ so a live job's lease never lapses. Each tick it may:
 * reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons;
 * apply the running jobs' time limits (every :data:`LIMITS_EVERY`, :mod:`daemon.limits`): a lease renewed here
   does not keep a stuck job alive for ever;
-* read the switches that concern this worker (every :data:`CONTROLS_EVERY`, :mod:`core.controls`): the queue
+* read the switches that concern this worker (every :data:`CONTROLS_EVERY`, :mod:`core.app.controls`): the queue
   paused, or a restart asked of it. Either one stops the taking of jobs (:meth:`Runtime.taking_jobs`) and the
   dispatch passes, so a paused queue costs no work per queued row; a message consumed meanwhile leaves its row
   queued. When the queue is resumed, every due row is sent again at once (the job table: read again).
@@ -36,17 +36,11 @@ from typing import Any
 
 from sqlalchemy import select, text
 
-from core.appdb import make_app_store, open_app_database
-from core.config import redact_url
-from core.controls import RESTART_MODES, read_worker_controls
-from core.db import AsyncDatabaseManager
-from core.leases import due_condition
-from core.messages import encode
-from core.notifications import QueuedJobListener
-from core.schema import Job
-from core.store import JobStore
-from core.types import utcnow
-from core.workers import (
+from core.app.config import redact_url
+from core.app.controls import RESTART_MODES, read_worker_controls
+from core.app.database import make_app_store, open_app_database
+from core.app.schema import Job
+from core.app.workers import (
     forget_dead_workers,
     forget_workers,
     gone_workers_here,
@@ -54,6 +48,12 @@ from core.workers import (
     touch_worker,
     unregister_worker,
 )
+from core.backends.postgres import QueuedJobListener
+from core.db import AsyncDatabaseManager
+from core.leases import due_condition
+from core.store import JobStore
+from core.stored_messages import encode
+from core.types import utcnow
 from daemon.limits import LimitWatch
 from daemon.runtime import Runtime
 
@@ -171,7 +171,7 @@ class Supervisor(threading.Thread):
             woken.set()
             self.runtime.wake_queue()
 
-        listener = QueuedJobListener(db, notified)
+        listener = QueuedJobListener(db.engine, notified)
         table_queue = self.runtime.rows_are_messages
         next_beat = next_reclaim = next_poll = next_full = next_listen = next_controls = next_limits = 0.0
         version: int | None = None

@@ -32,8 +32,8 @@ def save(app: Any, widget: Any, path: Path) -> None:
 
 async def shoot(app: Any, language: str, home: Path) -> None:
     """One language: the first run's window with its welcome panel, then Settings → Model."""
-    from core.appdb import make_app_store, open_app_database
-    from core.config import load_settings
+    from core.app.config import load_settings
+    from core.app.database import make_app_store, open_app_database
     from gui.daemon_process import DaemonLauncher
     from gui.i18n import install_translations
     from gui.main_window import MainWindow

@@ -136,8 +136,8 @@ class Photographer:
 
 async def run(app: Any, home: Path) -> None:
     """Add the documents, wait for the three states, photograph them, stop the worker."""
-    from core.appdb import make_app_store, open_app_database
-    from core.config import load_settings
+    from core.app.config import load_settings
+    from core.app.database import make_app_store, open_app_database
     from gui.daemon_process import DaemonLauncher
 
     settings = load_settings()
@@ -180,7 +180,7 @@ async def run(app: Any, home: Path) -> None:
 
 
 async def _status(store: Any, document_id: uuid.UUID, wanted: str) -> bool:
-    from core.pipelines import Pipelines
+    from core.app.pipelines import Pipelines
 
     view = await Pipelines(store).get(document_id)
     if view is None:
@@ -191,7 +191,7 @@ async def _status(store: Any, document_id: uuid.UUID, wanted: str) -> bool:
 
 
 async def _writing_sections(store: Any, document_id: uuid.UUID) -> bool:
-    from core.pipelines import Pipelines
+    from core.app.pipelines import Pipelines
 
     view = await Pipelines(store).get(document_id)
     return view is not None and bool(

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.formats import SUPPORTED_SUFFIXES, is_supported
-from core.guide_languages import GUIDE_LANGUAGE_NAMES, GUIDE_LANGUAGES
+from core.app.formats import SUPPORTED_SUFFIXES, is_supported
+from core.app.guide_languages import GUIDE_LANGUAGE_NAMES, GUIDE_LANGUAGES
 
 __all__ = ["AddDialog", "file_picker", "refused_text", "split_supported"]
 

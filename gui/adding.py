@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from core.formats import ADDED_KEY, added_params
+from core.app.formats import ADDED_KEY, added_params
 from core.store import JobStore
 from gui.add_dialog import AddDialog, refused_text, split_supported
 from gui.duplicate_dialog import DuplicateDialog, already_added, file_sha256

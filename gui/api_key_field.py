@@ -1,6 +1,6 @@
 """The API key of a model server: a password field kept in the system keyring (never in the settings file).
 
-:class:`ApiKeyField` shows the key of the server being edited (read from :mod:`core.api_keys`), stores it when
+:class:`ApiKeyField` shows the key of the server being edited (read from :mod:`core.app.api_keys`), stores it when
 the settings are saved, and says plainly where it lives: in the keyring, in the environment variable
 ``STUDYJOBS_API_KEY`` (then the field is locked), or nowhere because this computer has no keyring (a headless
 Linux without a Secret Service) — then the field is locked and the note explains how to use the variable.
@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from core.api_keys import ENV_API_KEY, KeySource, find_api_key, keyring_available, keyring_name, store_api_key
+from core.app.api_keys import ENV_API_KEY, KeySource, find_api_key, keyring_available, keyring_name, store_api_key
 
 __all__ = ["ApiKeyField"]
 
@@ -96,7 +96,7 @@ class ApiKeyField(QWidget):
         """Store the key for ``endpoint`` when it was changed (or the server was); ``True`` when it was stored.
 
         Raises:
-            core.api_keys.ApiKeyError: the keyring refused (a plain sentence, without the key).
+            core.app.api_keys.ApiKeyError: the keyring refused (a plain sentence, without the key).
         """
         if not self.edit.isEnabled():
             return False

@@ -25,10 +25,11 @@ from typing import Any
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from core import autostart
-from core.appdb import MigrationError, make_app_store, open_app_database
-from core.config import Settings, SettingsError, load_settings, resolve_language
-from core.logs import configure_logging
+from core.app.config import Settings, SettingsError, load_settings, resolve_language
+from core.app.database import MigrationError, make_app_store, open_app_database
+from core.app.launch import worker_command
+from core.app.logs import configure_logging
+from gui import autostart
 from gui.daemon_process import DaemonLauncher
 from gui.error_dialog import ErrorReporter
 from gui.i18n import ICONS_DIR, install_translations
@@ -194,7 +195,7 @@ def _refresh_login_autostart(settings: Settings) -> None:
         return
     try:
         if autostart.status() in (autostart.AutostartStatus.ENABLED, autostart.AutostartStatus.DISABLED):
-            autostart.enable(*autostart.worker_command())
+            autostart.enable(*worker_command())
     except (OSError, ValueError):
         log.warning("could not register the worker to start at login", exc_info=True)
 

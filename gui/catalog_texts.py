@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from core.model_catalog import CatalogModel
+from core.app.model_catalog import CatalogModel
 
 __all__ = ["GOOD_FOR", "good_for_text"]
 

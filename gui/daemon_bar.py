@@ -15,9 +15,9 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from core.controls import queue_paused
+from core.app.controls import queue_paused
+from core.app.workers import alive_workers
 from core.db import AsyncDatabaseManager
-from core.workers import alive_workers
 from gui.daemon_process import DaemonLauncher
 from gui.tasks import TaskGroup
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.autostart import worker_command
+from core.app.launch import worker_command
 
 __all__ = ["DEFAULT_COMMAND", "ENV_DAEMON_COMMAND", "START_LOG_LIMIT", "DaemonLauncher", "LaunchResult"]
 

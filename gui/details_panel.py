@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.messages import decode
+from core.stored_messages import decode
 from gui.jobs_model import JobRow, document_kind_label, error_text, message_text
 from gui.phase_bars import PhaseBars
 from gui.texts import counters_text, duration_text, eta_text, status_label, stored_text, timestamp_text

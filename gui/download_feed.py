@@ -3,7 +3,7 @@
 One :class:`DownloadFeed` per window feeds the Model page, the welcome panel and the status bar's note. Like the
 documents table (:mod:`gui.job_feed`) it asks the database every :attr:`DownloadFeed.interval` whether anything was
 committed (``PRAGMA data_version`` on SQLite; on other backends it re-reads every tick) and only then reads the
-download jobs (:func:`core.model_library.download_jobs`: one small query). A running download's row changes with
+download jobs (:func:`core.app.model_library.download_jobs`: one small query). A running download's row changes with
 every progress write, so its bar, bytes, rate and time left are as fresh as the worker's last write.
 
 :class:`DownloadNote` is the status bar's word on a running download ("Model download: 45 % · about 3 min left"),
@@ -19,7 +19,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from core.model_library import download_jobs
+from core.app.model_library import download_jobs
 from core.progress import eta_seconds
 from core.store import JobStore
 from gui.tasks import TaskGroup

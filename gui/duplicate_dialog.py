@@ -16,8 +16,8 @@ from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QVBoxLayout, QWidget
 from sqlalchemy import select
 
+from core.app.schema import Document
 from core.db import AsyncDatabaseManager
-from core.schema import Document
 
 __all__ = ["DuplicateDialog", "already_added", "file_sha256"]
 

@@ -2,7 +2,7 @@
 
 Non-modal: the guide stays readable beside it. The user picks a format, then a file (a non-modal file dialog,
 kept in :attr:`ExportDialog.file_dialog`); the guide is read again from the database as stored
-(:func:`core.export.service.load_export`) and written there — PDF on the UI thread with Qt's text layout
+(:func:`core.app.export.service.load_export`) and written there — PDF on the UI thread with Qt's text layout
 (:mod:`gui.export_pdf`), the other formats on a worker thread. The dialog says where the file went, or why it
 could not be written.
 
@@ -19,8 +19,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QStandardPaths, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from core.app.export.service import FORMATS, SUFFIXES, default_file_name, load_export, write_export
 from core.db import AsyncDatabaseManager
-from core.export.service import FORMATS, SUFFIXES, default_file_name, load_export, write_export
 from gui.export_pdf import write_pdf
 from gui.tasks import TaskGroup
 
@@ -87,7 +87,7 @@ class ExportDialog(QDialog):
         layout.addRow(buttons)
 
     def format_name(self) -> str:
-        """The chosen format (one of :data:`core.export.service.FORMATS`)."""
+        """The chosen format (one of :data:`core.app.export.service.FORMATS`)."""
         return str(self.format_box.currentData() or FORMATS[0])
 
     def choose_format(self, format_name: str) -> None:

@@ -6,7 +6,7 @@ quotes) on A4 pages with margins of 2 cm and the guide's title in the file's pro
 
 ``python -m gui.export_pdf OUTPUT [--title TITLE]`` (or the bundle's window executable with ``--export-pdf``)
 reads the Markdown on its standard input (UTF-8) and writes ``OUTPUT``, with Qt on the offscreen platform: this is
-how the command line, which never imports Qt, writes a PDF (:func:`core.export.service.pdf_command`). Exit 0
+how the command line, which never imports Qt, writes a PDF (:func:`core.app.export.service.pdf_command`). Exit 0
 when written, 1 when the file could not be written (the reason on standard error), 2 for bad arguments.
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QGuiApplication, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from core.export.files import write_whole
+from core.app.export.files import write_whole
 
 __all__ = ["main", "write_pdf"]
 

@@ -4,7 +4,7 @@ UI thread only: :meth:`JobFollower.follow` and :meth:`JobFollower.stop` are call
 task of the window's :class:`~gui.tasks.TaskGroup` (its errors reach the reporter; a document removed meanwhile
 just ends the watch). Following another document stops the previous watch first, so at most one runs.
 
-Each look is one query (:meth:`core.pipelines.Pipelines.get`); on SQLite a look is skipped while nothing was
+Each look is one query (:meth:`core.app.pipelines.Pipelines.get`); on SQLite a look is skipped while nothing was
 committed to the file since the last one (``PRAGMA data_version``: microseconds), so an idle window costs nothing.
 """
 
@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from core.pipelines import Pipelines
+from core.app.pipelines import Pipelines
 from core.store import JobStore
 from gui.jobs_model import JobRow
 from gui.tasks import TaskGroup

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import autostart
-from core.config import Settings
+from core.app.config import Settings
+from gui import autostart
 
 __all__ = ["AUTOSTART_AVAILABLE", "GeneralPage"]
 

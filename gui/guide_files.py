@@ -16,8 +16,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QUrl
 from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox
 
+from core.app.guides import GuideText
 from core.db import AsyncDatabaseManager
-from core.guides import GuideText
 from gui.export_dialog import ExportDialog
 from gui.tasks import TaskGroup
 

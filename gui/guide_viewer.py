@@ -1,8 +1,8 @@
 """The study guide of the selected document, rendered in the window and filled in while it is written.
 
 :meth:`GuideViewer.show_job` takes the selected row's job id (a document's root job, or a ``generate`` job);
-the viewer finds the guide job (:func:`core.guides.guide_job_for`) and shows what is written
-(:func:`core.guides.read_guide`): headings, lists and emphasis through ``QTextBrowser.setMarkdown``. While the
+the viewer finds the guide job (:func:`core.app.guides.guide_job_for`) and shows what is written
+(:func:`core.app.guides.read_guide`): headings, lists and emphasis through ``QTextBrowser.setMarkdown``. While the
 viewer is visible, a QTimer asks the database whether anything was committed (``PRAGMA data_version`` on SQLite;
 every ``slow_interval`` seconds elsewhere) and reads the guide again only then, so new sections appear as the
 worker stores them; the reader's scroll position is kept (and the end followed when the reader was at the end).
@@ -38,9 +38,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.app.guide_rewrite import rewrite_section
+from core.app.guides import GuideText, guide_job_for, guide_wanted, read_guide
 from core.db import AsyncDatabaseManager
-from core.guide_rewrite import rewrite_section
-from core.guides import GuideText, guide_job_for, guide_wanted, read_guide
 from gui.export_dialog import ExportDialog
 from gui.guide_files import GuideFiles, Opener
 from gui.section_cursor import section_under_cursor

@@ -1,7 +1,7 @@
 """Loads the documents table from the store and keeps it current with a cheap change check.
 
 The feed owns the filter (All / Active / Done / Failed / Cancelled, on each document's *pipeline* status), the
-search text and keyset paging (:meth:`core.pipelines.Pipelines.list_recent` with ``before=cursor``: one query per
+search text and keyset paging (:meth:`core.app.pipelines.Pipelines.list_recent` with ``before=cursor``: one query per
 page, fast however deep). Every :attr:`JobFeed.interval` a QTimer asks the database
 whether anything was committed since the last look (``PRAGMA data_version`` on SQLite: microseconds, no query);
 only then it re-reads the newest rows and the open jobs further down, and the model repaints the rows that
@@ -20,7 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from core.pipelines import DOCUMENT_FILTERS, Pipelines
+from core.app.pipelines import DOCUMENT_FILTERS, Pipelines
 from core.store import JobStore
 from gui.jobs_model import JobRow, JobsModel
 from gui.tasks import TaskGroup

@@ -1,6 +1,6 @@
 """The selected job's own log lines, in a collapsible "Log" section of the details.
 
-The worker tags every line it logs while a job runs with the job's id (:mod:`core.logs`); this section reads the
+The worker tags every line it logs while a job runs with the job's id (:mod:`core.app.logs`); this section reads the
 worker's log files on a helper thread (never the UI thread), keeps the lines about the shown job and shows them in
 a read-only text box. Collapsed, it reads nothing; expanded, it reads again every :attr:`JobLogSection.interval`
 seconds while the job is queued or running. Only this computer's log files are read (a worker on another machine
@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QToolButton, QVBoxLayout, QWidget
 
-from core.logs import job_log_lines
+from core.app.logs import job_log_lines
 from gui.jobs_model import JobRow
 from gui.tasks import TaskGroup
 

@@ -1,6 +1,6 @@
 """The documents table's model: one row per document, newest first, loaded page by page and patched in place.
 
-A row is a :class:`core.pipeline_view.DocumentView` (:data:`JobRow`): a document's root job and its newest child
+A row is a :class:`core.app.pipeline_view.DocumentView` (:data:`JobRow`): a document's root job and its newest child
 seen as one thing, with the pipeline's status, one bar over both parts and the time left for the whole document.
 The model never touches the database: :class:`gui.job_feed.JobFeed` loads pages and change sets and hands them
 over. ``canFetchMore``/``fetchMore`` ask the feed for the next page (:attr:`JobsModel.fetch_requested`), so the
@@ -18,7 +18,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Signal
 
-from core.pipeline_view import DocumentView
+from core.app.pipeline_view import DocumentView
 from gui.texts import duration_text, eta_text, status_label, stored_text, timestamp_text
 
 __all__ = ["COLUMNS", "JobRow", "JobsModel", "document_kind_label", "error_text", "message_text"]

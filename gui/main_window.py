@@ -1,8 +1,8 @@
 """The main window: the documents table with its filters and search, the current document's details, the actions.
 
 One row is one document (its ``ingest`` job and its newest ``generate`` job seen as one thing, see
-:mod:`core.pipeline_view`); the table allows an extended selection, and Cancel, Retry and Remove act on every
-selected document, each on the part of it that matters (:class:`core.pipelines.Pipelines`).
+:mod:`core.app.pipeline_view`); the table allows an extended selection, and Cancel, Retry and Remove act on every
+selected document, each on the part of it that matters (:class:`core.app.pipelines.Pipelines`).
 
 Threading: everything here runs on the UI thread; database work runs as coroutines on the qasync loop through
 the window's :class:`~gui.tasks.TaskGroup`, so no session is ever held between ticks and every error reaches the
@@ -27,9 +27,9 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
-from core.config import Settings
+from core.app.config import Settings
+from core.app.pipelines import Pipelines
 from core.db import AsyncDatabaseManager
-from core.pipelines import Pipelines
 from core.store import JobStore
 from gui.actions import WindowSlots, add_menus, add_toolbar, make_actions
 from gui.add_dialog import AddDialog, file_picker

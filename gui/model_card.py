@@ -1,6 +1,6 @@
 """One catalog model on the Model page: what it is, whether it fits, its download's live bar and its buttons.
 
-:class:`ModelCard` shows a :class:`core.model_library.ModelState`; its buttons emit :attr:`ModelCard.action` with
+:class:`ModelCard` shows a :class:`core.app.model_library.ModelState`; its buttons emit :attr:`ModelCard.action` with
 the action's name (``download``, ``cancel``, ``retry``, ``use``, ``remove``) and the catalog entry. The bar, the
 bytes, the rate and the time left come from the download job's row as the worker last wrote it (``detail``'s
 ``bytes_done``, ``bytes_total``, ``bytes_per_second``; :func:`core.progress.eta_seconds`).
@@ -15,9 +15,9 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLocale, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from core.guide_time import guide_seconds
-from core.model_catalog import CatalogModel
-from core.model_library import ModelState
+from core.app.guide_time import guide_seconds
+from core.app.model_catalog import CatalogModel
+from core.app.model_library import ModelState
 from core.progress import eta_seconds
 from gui.catalog_texts import good_for_text
 from gui.texts import eta_text, stored_text

@@ -1,7 +1,7 @@
 """The window's model parts, installed together: the download feed, the status bar's download note, the first
 run's welcome panel, and using a catalog model (save the setting, then restart the worker as any saved change does).
 
-A model download is not a document: its job never appears in the documents table (:mod:`core.pipelines` leaves
+A model download is not a document: its job never appears in the documents table (:mod:`core.app.pipelines` leaves
 ``download_model`` rows out); the status bar says how it goes and Settings → Model shows it in full.
 
 UI thread only.
@@ -15,9 +15,9 @@ from typing import Any
 
 from PySide6.QtWidgets import QBoxLayout, QStatusBar
 
-from core.config import Settings, save_settings
-from core.model_catalog import CatalogModel
-from core.model_library import model_setting
+from core.app.config import Settings, save_settings
+from core.app.model_catalog import CatalogModel
+from core.app.model_library import model_setting
 from core.store import JobStore
 from gui.download_feed import DownloadFeed, DownloadNote
 from gui.tasks import TaskGroup

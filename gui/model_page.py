@@ -1,6 +1,7 @@
 """Settings → Model: the model in use, the catalog with what fits this computer, downloads, Use and Remove.
 
-:class:`ModelPage` lists the catalog (:func:`core.model_library.library_catalog`) as :class:`~gui.model_card.ModelCard`
+:class:`ModelPage` lists the catalog (:func:`core.app.model_library.library_catalog`) as
+:class:`~gui.model_card.ModelCard`
 cards: size, RAM needed, languages, licence, "good for", a fits / too big badge for this computer's available
 memory, and the time a 50-page guide would take. Download queues the model's one ``download_model`` job (the worker
 fetches it); the card then shows the job's live bar from the :class:`~gui.download_feed.DownloadFeed`, with Cancel,
@@ -20,9 +21,9 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from core.config import Settings
-from core.model_catalog import CatalogError, CatalogModel
-from core.model_library import (
+from core.app.config import Settings
+from core.app.model_catalog import CatalogError, CatalogModel
+from core.app.model_library import (
     available_ram,
     catalog_entry_for,
     library_catalog,

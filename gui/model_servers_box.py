@@ -1,7 +1,7 @@
 """The model servers found on this computer (or at an address the user types), with their models.
 
 :class:`ModelServersBox` asks Ollama, LM Studio and llama.cpp's server at their usual ports, and any address typed
-in its field, with :func:`core.model_servers.find_servers` — a coroutine on the window's qasync loop (async httpx,
+in its field, with :func:`core.app.model_servers.find_servers` — a coroutine on the window's qasync loop (async httpx,
 short timeouts), so a port that never answers costs a second or two of "Looking…" and never a frozen window.
 Servers that answer are listed with their models; choosing a model emits :attr:`ModelServersBox.chosen` with the
 endpoint and the model name the settings need. It stands on its own (the settings dialog places it, and a page
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.model_servers import (
+from core.app.model_servers import (
     DEFAULT_TARGETS,
     PROBE_TIMEOUT,
     FoundServer,

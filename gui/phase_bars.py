@@ -1,6 +1,6 @@
 """One bar per phase of a document — both parts, reading then writing: done (full), running, stopped, waiting.
 
-The states come with the row (:class:`core.pipeline_view.PipelinePhase`, computed by the Qt-free core);
+The states come with the row (:class:`core.app.pipeline_view.PipelinePhase`, computed by the Qt-free core);
 :func:`phase_states` hands them over and :class:`PhaseBars` draws them, keeping its bars and only updating their
 values when the same phases come again.
 """
@@ -13,7 +13,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
 
-from core.pipeline_view import PipelinePhase
+from core.app.pipeline_view import PipelinePhase
 from gui.texts import phase_label
 from gui.theme import status_color
 

@@ -1,7 +1,7 @@
 """Pause / Resume the queue: one window action (toolbar and menu) that sets ``app_controls["queue_paused"]``.
 
 While the queue is paused no worker takes a job: running jobs finish, queued jobs wait, and the switch survives
-restarts of the window and of the workers (it lives in the database: :mod:`core.controls`). The action's text says
+restarts of the window and of the workers (it lives in the database: :mod:`core.app.controls`). The action's text says
 what it will do ("Pause the queue" / "Resume the queue"); the status bar (:class:`gui.daemon_bar.DaemonBar`) reads
 the switch at every look and says "Paused". UI thread only; the write runs on the window's task group.
 """
@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QToolBar
 
-from core.controls import set_queue_paused
+from core.app.controls import set_queue_paused
 from core.db import AsyncDatabaseManager
 from gui.daemon_bar import DaemonBar
 from gui.tasks import TaskGroup

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from sqlalchemy import or_, select
 
+from core.app.schema import Document, Job, StudyGuide
 from core.db import AsyncDatabaseManager
-from core.schema import Document, Job, StudyGuide
 from core.status import JobStatus
 from gui.jobs_model import JobRow
 

@@ -1,6 +1,6 @@
 """Which section of a study guide shown in a text browser the reader is at (for "Rewrite this section").
 
-The guide's Markdown has its sections as level-2 headings (:mod:`core.guide_markdown`); Qt keeps the heading
+The guide's Markdown has its sections as level-2 headings (:mod:`core.app.guide_markdown`); Qt keeps the heading
 level of each block it renders, so the section is the number of level-2 headings up to the cursor's block. UI
 thread only.
 """

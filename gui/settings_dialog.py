@@ -5,12 +5,12 @@ server) and General (:mod:`gui.general_page`). Use on the Model page saves the m
 the dialog keeps its edits until Save) and emits :attr:`SettingsDialog.saved`, so the worker starts again on the new
 model.
 
-Saved with :func:`core.config.save_settings` (values set by an environment variable are shown locked). "Test
+Saved with :func:`core.app.config.save_settings` (values set by an environment variable are shown locked). "Test
 connection" asks ``<endpoint>/models`` with a plain HTTP GET through Qt's network stack (asynchronous, no thread,
 no daemon code), with the API key typed (or ``STUDYJOBS_API_KEY``) as a bearer token. The model servers found on
 this computer are listed (:class:`gui.model_servers_box.ModelServersBox`); choosing one fills the address and the
 model name. The API key (:class:`gui.api_key_field.ApiKeyField`) goes to the system keyring when the settings are
-saved, never to the file. "Start the worker when I log in" registers the worker with the system (core.autostart).
+saved, never to the file. "Start the worker when I log in" registers the worker with the system (gui.autostart).
 Opened with ``open()``; :attr:`SettingsDialog.saved` carries the new settings.
 """
 
@@ -41,11 +41,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import autostart
-from core.api_keys import ApiKeyError
-from core.config import ModelSettings, Settings, SettingsError, save_settings
-from core.model_catalog import CatalogModel
-from core.model_library import model_setting
+from core.app.api_keys import ApiKeyError
+from core.app.config import ModelSettings, Settings, SettingsError, save_settings
+from core.app.launch import worker_command
+from core.app.model_catalog import CatalogModel
+from core.app.model_library import model_setting
+from gui import autostart
 from gui.api_key_field import ApiKeyField
 from gui.download_feed import DownloadFeed
 from gui.general_page import AUTOSTART_AVAILABLE, GeneralPage
@@ -282,7 +283,7 @@ class SettingsDialog(QDialog):
             settings = self.edited()
             if AUTOSTART_AVAILABLE:
                 if settings.autostart:
-                    autostart.enable(*autostart.worker_command())
+                    autostart.enable(*worker_command())
                 elif autostart.status() is autostart.AutostartStatus.ENABLED:
                     autostart.disable()
             if settings.model.kind == "http":

@@ -2,7 +2,7 @@
 
 :class:`WelcomePanel` sits above the documents table on a fresh install (no settings file yet), once: the window
 remembers that it was shown (:func:`welcome_shown`, :func:`remember_welcome` in ``window.ini``). It names the
-recommended catalog model (:func:`core.model_library.recommended`: the first download that fits the memory
+recommended catalog model (:func:`core.app.model_library.recommended`: the first download that fits the memory
 available) with its size, the RAM it needs and the time a 50-page guide would take at the speed measured here (or
 the calibrated speed), and any local model server found. One click starts the download; the panel then shows its
 live bar (from the :class:`~gui.download_feed.DownloadFeed`) while the window stays usable, and Use it when done.
@@ -20,10 +20,10 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QSettings, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from core.config import Settings
-from core.model_catalog import CatalogError, CatalogModel
-from core.model_library import ModelState, available_ram, library_catalog, model_states, recommended, start_download
-from core.model_servers import DEFAULT_TARGETS, FoundServer, ServerTarget, find_servers
+from core.app.config import Settings
+from core.app.model_catalog import CatalogError, CatalogModel
+from core.app.model_library import ModelState, available_ram, library_catalog, model_states, recommended, start_download
+from core.app.model_servers import DEFAULT_TARGETS, FoundServer, ServerTarget, find_servers
 from core.store import JobStore
 from gui.catalog_texts import good_for_text
 from gui.download_feed import DownloadFeed

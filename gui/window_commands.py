@@ -3,7 +3,7 @@ failed, Open, Show in folder, and opening the settings.
 
 :class:`WindowCommands` is a part of :class:`gui.main_window.MainWindow` (its base class), kept apart so that the
 window's module holds its construction, lifecycle and the current document. Each command on documents starts one
-task in the window's :class:`~gui.tasks.TaskGroup` that writes through :class:`core.pipelines.Pipelines`, shows the
+task in the window's :class:`~gui.tasks.TaskGroup` that writes through :class:`core.app.pipelines.Pipelines`, shows the
 result when it is the current document, and refreshes the table. UI thread only.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
-from core.config import Settings
-from core.pipelines import Pipelines
+from core.app.config import Settings
+from core.app.pipelines import Pipelines
 from core.store import JobStore
 from gui.follower import JobFollower
 from gui.guide_viewer import GuideViewer

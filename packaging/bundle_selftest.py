@@ -8,7 +8,7 @@ Checks, in order, and stops at the first failure:
    reads a short prompt and writes two tokens on this CPU — in a child process, so that a llama.cpp compiled for
    a newer CPU, which dies with SIGILL, fails the self-test with a line that says so instead of the user's first
    study guide).
-2. A temporary store opens (``core.appdb.open_app_database`` on a temporary SQLite file, migrated to head).
+2. A temporary store opens (``core.app.database.open_app_database`` on a temporary SQLite file, migrated to head).
 3. One small real job runs through the bundled worker: the ``studyjobs-worker`` executable next to this one (from
    source: ``python -m daemon.cli``) starts on that temporary data folder (``STUDYJOBS_DATA_DIR``), a tiny text
    document is queued with *only extract* through the store, and the job must end ``done``.
@@ -204,8 +204,8 @@ def _worker(data_dir: Path) -> Iterator[subprocess.Popen[bytes]]:
 
 
 async def _run_job(data_dir: Path, process: subprocess.Popen[bytes]) -> str:
-    from core.appdb import head_revision, make_app_store, open_app_database
-    from core.config import default_database_url
+    from core.app.config import default_database_url
+    from core.app.database import head_revision, make_app_store, open_app_database
     from core.status import TERMINAL_JOB_STATUSES, JobStatus
 
     db = await open_app_database(default_database_url(data_dir))

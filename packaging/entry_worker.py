@@ -1,7 +1,7 @@
 """The ``studyjobs-worker`` executable of the bundle: ``studyjobs`` (``daemon.cli:main``), or ``--self-test``
 (which runs its model check as ``--self-test-model`` in a child process).
 
-``studyjobs-worker daemon --autostart`` is what the login entry runs (``core.autostart.worker_command``); every
+``studyjobs-worker daemon --autostart`` is what the login entry runs (``core.app.launch.worker_command``); every
 other ``studyjobs`` command works too (``studyjobs-worker list``, ``add``, ``workers`` …).
 """
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
+from core.app.guide_markdown import head_markdown, join_guide, section_markdown
+from core.app.guides import save_guide_part
+from core.app.schema import Job, StudyGuide
 from core.db import AsyncDatabaseManager
-from core.guide_markdown import head_markdown, join_guide, section_markdown
-from core.guides import save_guide_part
-from core.schema import Job, StudyGuide
 from core.store import JobStore
 
 TITLE = "Photosynthesis"

@@ -14,9 +14,9 @@ from typing import Any
 
 from sqlalchemy import insert
 
+from core.app.schema import Job
 from core.db import AsyncDatabaseManager
 from core.progress import PhasePlan
-from core.schema import Job
 from core.store import JobStore
 from core.types import utcnow
 

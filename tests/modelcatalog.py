@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.model_catalog import CATALOG_PATH
+from core.app.model_catalog import CATALOG_PATH
 
 TINY_ID = "tiny-test-model"
 TINY_NAME = "Tiny Test Model"

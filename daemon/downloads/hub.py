@@ -44,7 +44,7 @@ _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
 class DownloadError(Exception):
-    """A download failure with a message code (:mod:`core.message_catalog`); ``transient`` ones may be retried."""
+    """A download failure with a message code (:mod:`core.app.message_catalog`); ``transient`` ones may be retried."""
 
     def __init__(self, code: str, *, transient: bool = False, retry_after: float | None = None, **values: Any):
         super().__init__(code)

@@ -1,7 +1,7 @@
 """The boundary around one job run: claim, track, run the kind's handler, close the row — and map every error.
 
 This is where errors are caught (and only here, for job code): a reader's or a model's error becomes a message
-code with its values on the row (:func:`core.messages.encode`; every screen translates it for its reader), with
+code with its values on the row (:func:`core.stored_messages.encode`; every screen translates it for its reader), with
 ``transient`` deciding whether the store retries it; anything unexpected is logged with its traceback and stored as
 the generic ``internal_error`` — except the conditions :func:`daemon.jobs.failures.known_failure` names (a full disk,
 a busy database, a dropped database connection), which get their own message (the last two are transient). A
@@ -23,13 +23,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from core.counters import Counter
+from core.app.counters import Counter
+from core.app.logs import job_logging
+from core.app.schema import Job
 from core.errors import JobAlreadyFinishedError, StageInterruptedError
-from core.logs import job_logging
-from core.messages import encode
 from core.progress import PhasePlan
-from core.schema import Job
 from core.status import JobStatus
+from core.stored_messages import encode
 from core.tracker import Estimate, ProgressTracker
 from core.types import utcnow
 from daemon.jobs.failures import known_failure
@@ -82,7 +82,7 @@ class JobContext:
         return self.running.stop_event
 
     def text(self, code: str, **values: Any) -> str:
-        """The stored form of a user-facing sentence (:func:`core.messages.encode`); screens translate it."""
+        """The stored form of a user-facing sentence (:func:`core.stored_messages.encode`); screens translate it."""
         return encode(code, **values)
 
     def tracker(

@@ -3,7 +3,7 @@
 The bar follows the bytes; the time left comes from the rate measured in this attempt. The engine
 (:mod:`daemon.downloads.engine`) resumes from the partial file, retries transient failures itself and then hands a
 still-transient failure to the store's retry (``APP_MAX_ATTEMPTS``). A stop (Cancel, shutdown, a lost claim) keeps
-the partial file so Retry resumes it; :func:`core.model_downloads.remove_model_files` deletes it. The test load
+the partial file so Retry resumes it; :func:`core.app.model_downloads.remove_model_files` deletes it. The test load
 opens the verified file in llama.cpp with a small context: a file this llama.cpp cannot load is deleted and the job
 fails with ``model_unloadable``. Once done, ``detail["model_path"]`` names the installed file and ``bytes_done`` and
 ``bytes_total`` are its size.
@@ -23,9 +23,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from core.app.model_downloads import models_dir, shape_from_params
+from core.app.model_fit import MIN_CONTEXT, Fit, ModelFileError, fit_at, refusal
 from core.errors import StageInterruptedError
-from core.model_downloads import models_dir, shape_from_params
-from core.model_fit import MIN_CONTEXT, Fit, ModelFileError, fit_at, refusal
 from core.progress import Phase, PhasePlan
 from core.tracker import Estimate, ProgressTracker
 from daemon.downloads.engine import DownloadStopped, Fetched, fetch_file, install_file
@@ -196,7 +196,7 @@ def _refuse_too_big(params: dict[str, object]) -> None:
 def _test_load(path: Path, stop: threading.Event) -> Fit | None:
     """Open ``path`` in llama.cpp with a small context and free it; delete it and fail when it cannot be opened.
 
-    Returns ``None`` once tested, or the :class:`~core.model_fit.Fit` of a model that does not fit the memory
+    Returns ``None`` once tested, or the :class:`~core.app.model_fit.Fit` of a model that does not fit the memory
     available now (then it is not opened).
     """
     from llama_cpp import Llama

@@ -33,7 +33,7 @@ _SQLITE_BUSY = ("database is locked", "database table is locked", "database is b
 
 
 class KnownFailure(NamedTuple):
-    """A condition with its own message: ``code`` and ``values`` for :func:`core.messages.encode`."""
+    """A condition with its own message: ``code`` and ``values`` for :func:`core.stored_messages.encode`."""
 
     code: str
     values: dict[str, Any]

@@ -25,9 +25,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import undefer
 
-from core.counters import OUTLINE, SECTIONS
-from core.document_structure import DocumentStructure
-from core.schema import DOCUMENT_STAGES, Document, StudyGuide
+from core.app.counters import OUTLINE, SECTIONS
+from core.app.document_structure import DocumentStructure
+from core.app.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
 from daemon.estimate import GenerateEstimate

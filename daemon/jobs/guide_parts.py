@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import uuid
 
+from core.app.guide_markdown import HEAD_POSITION, section_body
+from core.app.guides import forget_guide_parts, read_guide_parts, read_guide_plan, save_guide_part, save_guide_plan
 from core.db import AsyncDatabaseManager
-from core.guide_markdown import HEAD_POSITION, section_body
-from core.guides import forget_guide_parts, read_guide_parts, read_guide_plan, save_guide_part, save_guide_plan
 from daemon.llm.guide import GuidePlan
 
 __all__ = ["GuideParts"]

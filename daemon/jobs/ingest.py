@@ -4,7 +4,7 @@ Idempotent: the document's id is derived from the job's id, and so is the follow
 re-run after a crash updates the same rows instead of making new ones.
 
 A file that changed after it was added (its size or modification time differs from ``params["added"]``,
-:func:`core.formats.added_params`) is read as it is now: the document records the new content's hash, the job's
+:func:`core.app.formats.added_params`) is read as it is now: the document records the new content's hash, the job's
 ``detail["file_changed"]`` is set and its message once done says so (``file_changed``).
 """
 
@@ -17,11 +17,11 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from core.counters import PAGES, PARTS
-from core.formats import ADDED_KEY, changed_since_added, document_format
-from core.job_ids import document_id_for, generate_job_id_for
+from core.app.counters import PAGES, PARTS
+from core.app.formats import ADDED_KEY, changed_since_added, document_format
+from core.app.job_ids import document_id_for, generate_job_id_for
+from core.app.schema import DOCUMENT_STAGES, Document
 from core.progress import EXPECTED_SECONDS, FOLLOW_UP_SECONDS
-from core.schema import DOCUMENT_STAGES, Document
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
 from daemon.estimate import GenerateEstimate

@@ -81,7 +81,7 @@ class ModelUnreadableError(PermanentLLMError):
 class ModelTooBigError(PermanentLLMError):
     """The model needs more memory than is available: refused before llama.cpp loads it.
 
-    ``code`` and ``values`` are :func:`core.model_fit.refusal`'s: both numbers, the context and a smaller model.
+    ``code`` and ``values`` are :func:`core.app.model_fit.refusal`'s: both numbers, the context and a smaller model.
     """
 
     code = "model_too_big"

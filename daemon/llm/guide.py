@@ -9,7 +9,7 @@
 3. Each section is written from its passages and ends with its sources (pages, else chapter, else paragraphs).
    Prompts and output follow the document's language. The guide's head, then each section, then a coverage
    table (which pages fed which section, which were left out) are handed to ``on_part`` as soon as they are
-   written; the guide's Markdown is those parts joined (:mod:`core.guide_markdown`).
+   written; the guide's Markdown is those parts joined (:mod:`core.app.guide_markdown`).
 
 Progress is reported through ``on_progress`` with real counters (step *i* of *n*, tokens generated of the
 step's budget), on the event loop's thread. The stop event ends the current generation within the generator's
@@ -27,8 +27,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from core.document_structure import Chapter, DocumentStructure, page_ranges, paragraphs
-from core.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
+from core.app.document_structure import Chapter, DocumentStructure, page_ranges, paragraphs
+from core.app.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
 from daemon.llm.base import ChatMessage, TextGenerator, TokenProgress
 from daemon.llm.errors import InvalidOutputError
 from daemon.llm.grounding import checked_titles
@@ -183,7 +183,7 @@ class GuideWriter:
             text: The document's extracted text.
             title: The guide's heading; defaults to "Study guide" in the document's language.
             language: Forces the language instead of guessing it.
-            structure: The document's pages and chapters (:mod:`core.document_structure`), for citations and
+            structure: The document's pages and chapters (:mod:`core.app.document_structure`), for citations and
                 the plan.
             stop_event: Set from any thread to stop; see the module docstring.
             on_progress: Called at the start of each step and after each token.
@@ -265,7 +265,7 @@ class GuideWriter:
             written: Bodies of sections an earlier attempt wrote, by 1-based position: those are not asked of the
                 model again. The caller checks that they belong to this plan.
 
-        The Markdown is :func:`core.guides.join_guide` of the head, the sections and the coverage, so it equals
+        The Markdown is :func:`core.app.guides.join_guide` of the head, the sections and the coverage, so it equals
         the parts ``on_part`` was given, joined.
         """
         prompts = PROMPTS[plan.language]

@@ -2,7 +2,7 @@
 own chapters where it has them, sections that fit the model's context, and the sources each section cites.
 
 * :func:`passage_spans` cuts the text into passages like :func:`daemon.llm.guide.split_passages` and keeps, for
-  each, the paragraphs (:func:`core.document_structure.paragraphs`) it was made from.
+  each, the paragraphs (:func:`core.app.document_structure.paragraphs`) it was made from.
 * :func:`chapter_sections` makes the sections from the document's chapters (PDF bookmarks, Word headings, EPUB
   chapters): no model call.
 * :func:`fit_sections` splits a section whose passages do not fit one prompt into consecutive parts, so no
@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from core.document_structure import Chapter, DocumentStructure, page_ranges, paragraphs
+from core.app.document_structure import Chapter, DocumentStructure, page_ranges, paragraphs
 from daemon.llm.prompts import PROMPTS, Language
 
 __all__ = [

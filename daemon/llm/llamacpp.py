@@ -28,7 +28,7 @@ from llama_cpp import StoppingCriteriaList
 from llama_cpp.llama_grammar import LlamaGrammar
 from pydantic import BaseModel
 
-from core.model_fit import DAEMON_N_BATCH
+from core.app.model_fit import DAEMON_N_BATCH
 from daemon.llm.base import ChatMessage, ModelT, TokenCallback, TokenProgress, parse_structured, schema_for
 from daemon.llm.errors import ContextOverflowError, GenerationFailedError, GenerationStoppedError
 from daemon.llm.local_model import (
@@ -97,7 +97,7 @@ class LlamaCppGenerator:
         model_path: The GGUF file.
         n_ctx: Context window in tokens, exactly; ``None`` decides it from ``context`` (:func:`context_for`).
         context: The ``context`` setting used when ``n_ctx`` is ``None``: ``0`` is automatic (the model's trained
-            context, at most :data:`core.model_fit.MAX_AUTO_CONTEXT`, lowered to fit the memory available), a
+            context, at most :data:`core.app.model_fit.MAX_AUTO_CONTEXT`, lowered to fit the memory available), a
             number is kept up to the trained context.
         n_threads: CPU threads for prompt and generation; ``None`` means cores − 1 (at least 1).
         n_batch: Prompt tokens per ``llama_decode`` call.

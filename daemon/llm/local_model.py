@@ -18,7 +18,7 @@ import llama_cpp
 from llama_cpp import Llama
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-from core.model_fit import Fit, ModelFileError, fit_at, fit_model, refusal
+from core.app.model_fit import Fit, ModelFileError, fit_at, fit_model, refusal
 from daemon.llm.base import ChatMessage
 from daemon.llm.cpu import missing_cpu_features
 from daemon.llm.errors import CPUUnsupportedError, ModelMissingError, ModelTooBigError, ModelUnreadableError
@@ -73,7 +73,7 @@ def check_fits(path: Path, *, n_ctx: int, n_batch: int) -> Fit:
     """Refuse, before llama.cpp loads anything, a model that needs more memory than is available now.
 
     Raises:
-        ModelTooBigError: With :func:`core.model_fit.refusal`'s code and values (both numbers, a smaller model).
+        ModelTooBigError: With :func:`core.app.model_fit.refusal`'s code and values (both numbers, a smaller model).
         ModelMissingError, ModelUnreadableError: The file is missing or its header is not a GGUF header.
     """
     try:
@@ -95,7 +95,7 @@ _CONTEXTS: dict[tuple[str, int, int], int] = {}
 
 
 def context_for(path: Path, *, setting: int, n_batch: int) -> int:
-    """The context size ``path`` is loaded with: :func:`core.model_fit.fit_model`'s choice for the ``context``
+    """The context size ``path`` is loaded with: :func:`core.app.model_fit.fit_model`'s choice for the ``context``
     ``setting`` (``0``: automatic, from the trained context and the memory available), decided once per process
     for these arguments so that every generator on the model shares one loaded copy. Reads the file's header.
 

@@ -1,6 +1,6 @@
 """Measure what llama.cpp really takes: load a GGUF in a fresh process, fill its context, report the RSS growth.
 
-Used by the catalog's test and ``bench/model_bench.py`` to check :func:`core.model_catalog.ram_needed`. The child
+Used by the catalog's test and ``bench/model_bench.py`` to check :func:`core.app.model_catalog.ram_needed`. The child
 process loads the model as the daemon does (``n_batch = n_ubatch``, 256 by default; flash attention off), notes its
 RSS growth, evaluates ``fill`` tokens (the context full by default, which touches every weight page and the largest
 compute buffer) and notes it again. Blocking; safe from any thread.
@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.model_catalog import DEFAULT_N_UBATCH
+from core.app.model_catalog import DEFAULT_N_UBATCH
 
 __all__ = ["RssGrowth", "measure_rss", "measure_rss_growth"]
 

@@ -48,7 +48,7 @@ class ModelChoice:
         model_name: Model name on the server for ``kind="http"``.
         n_threads: CPU threads for local models; ``None`` means cores − 1.
         n_ctx: The ``context`` setting in tokens; ``None`` (or 0) means automatic: for a local model the trained
-            context (at most 8,192) lowered to fit the memory available (:func:`core.model_fit.fit_model`), for a
+            context (at most 8,192) lowered to fit the memory available (:func:`core.app.model_fit.fit_model`), for a
             server the context it tells (:mod:`daemon.llm.server_context`), else 4,096.
         api_key: Bearer token for ``kind="http"``, if the server wants one (never shown by ``repr``).
         request_timeout: The longest one request to a server (``kind="http"``) may take, first byte to last.

@@ -6,7 +6,7 @@ keep computing for a while after that — llama.cpp's server, Ollama and LM Stud
 free.)
 
 An API key is sent as ``Authorization: Bearer …`` and never shown: it is registered with
-:func:`core.logs.redact` (no log line of ours can carry it), and every error this class raises has it replaced
+:func:`core.app.logs.redact` (no log line of ours can carry it), and every error this class raises has it replaced
 by ``***`` in its message and in the server's own words (a server may quote the key it refused), as has a
 password in the server's address.
 
@@ -29,8 +29,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from core.config import redact_url
-from core.logs import redact
+from core.app.config import redact_url
+from core.app.logs import redact
 from daemon.llm.base import ChatMessage, ModelT, TokenCallback, TokenProgress, parse_structured, schema_for
 from daemon.llm.errors import (
     BadRequestError,

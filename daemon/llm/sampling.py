@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.config import ModelSettings
-from core.model_catalog import CatalogModel
+from core.app.config import ModelSettings
+from core.app.model_catalog import CatalogModel
 
 __all__ = [
     "BUNDLED_SAMPLING",

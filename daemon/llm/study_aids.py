@@ -9,7 +9,7 @@ the glossary lists every term with the section that defines it. A section withou
 nothing is made up, and no sentence is printed twice. Labels and templates in pt, en, es, fr, de and it
 (English for other languages).
 
-The Markdown follows what :mod:`core.export.cards` reads: ``- **Term**: definition (p. 3)`` under a key-terms
+The Markdown follows what :mod:`core.app.export.cards` reads: ``- **Term**: definition (p. 3)`` under a key-terms
 heading, ``**P:** …`` / ``**R:** …`` pairs under a questions heading. Pure functions; thread-safe.
 """
 
@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.document_structure import page_ranges
+from core.app.document_structure import page_ranges
 
 __all__ = ["KeyTerm", "glossary_markdown", "head_overview", "key_terms", "section_aids"]
 

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from core.formats import MAX_DOCUMENT_BYTES, document_format
+from core.app.formats import MAX_DOCUMENT_BYTES, document_format
 from daemon.readers.archive import open_archive
 from daemon.readers.base import ExtractedDocument, Progress, ProgressCallback, ReaderOutput
 from daemon.readers.epub import read_epub

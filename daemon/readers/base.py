@@ -28,7 +28,7 @@ class ExtractedDocument:
     Attributes:
         text: Clean UTF-8 text (NFC), paragraphs separated by one blank line, no leading/trailing blank lines.
         format: The format actually read (``"pdf"``, ``"docx"``, ``"epub"``, ``"text"``, ``"markdown"``,
-            ``"html"``; the names of :data:`core.formats.SUPPORTED_SUFFIXES`), from the content, not the name.
+            ``"html"``; the names of :data:`core.app.formats.SUPPORTED_SUFFIXES`), from the content, not the name.
         page_count: Pages of a PDF; ``None`` for formats without pages.
         char_count: ``len(text)``.
         language: ISO 639-1 code of the text (``"pt"``, ``"en"``, ``"es"`` …) or ``None`` when unsure.
@@ -36,7 +36,7 @@ class ExtractedDocument:
         sha256: Hex SHA-256 of the file's bytes.
         size_bytes: Size of the file in bytes.
         structure: The pages and chapters of the text's paragraphs, as JSON
-            (:class:`core.document_structure.DocumentStructure`); ``None`` when the format has neither.
+            (:class:`core.app.document_structure.DocumentStructure`); ``None`` when the format has neither.
     """
 
     text: str

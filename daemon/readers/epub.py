@@ -29,8 +29,8 @@ import re
 from urllib.parse import unquote, urldefrag
 from xml.etree.ElementTree import Element, ParseError
 
-from core.document_structure import Chapter, DocumentStructure
-from core.document_structure import paragraphs as split_paragraphs
+from core.app.document_structure import Chapter, DocumentStructure
+from core.app.document_structure import paragraphs as split_paragraphs
 from daemon.readers.archive import SafeArchive, open_archive, parse_xml
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import clean_text, has_words, join_paragraphs, title_candidate

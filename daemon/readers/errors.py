@@ -3,7 +3,7 @@
 An :class:`ExtractionError` is permanent (``transient = False``: reading the same bytes again fails the same way
 until the user changes the file), except for the codes of :data:`TRANSIENT_CODES` (the file is locked, busy or
 still being synced: the store retries the job on its schedule). It carries a stable ``code`` (translated by
-:func:`core.messages.message`), the ``values`` its sentence needs, one plain English sentence as ``str(error)``,
+:func:`core.app.messages.message`), the ``values`` its sentence needs, one plain English sentence as ``str(error)``,
 and a ``detail`` for the log (the library's own words; never shown to the user).
 
 :class:`ExtractionStopped` is not a failure: the caller set the stop event.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from core.messages import message
+from core.app.messages import message
 
 __all__ = ["EXTRACTION_CODES", "TRANSIENT_CODES", "ExtractionCode", "ExtractionError", "ExtractionStopped"]
 
@@ -88,7 +88,7 @@ class ExtractionError(Exception):
         code: One of :data:`EXTRACTION_CODES`.
         transient: Whether ``code`` is in :data:`TRANSIENT_CODES`.
         values: Values for the user's sentence (``format``, ``size_mb`` …); pass them to
-            :func:`core.messages.message`.
+            :func:`core.app.messages.message`.
         message: The English sentence (also ``str(error)``).
         detail: What the library said, for the log.
     """

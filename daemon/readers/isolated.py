@@ -41,8 +41,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from core.document_structure import DocumentStructure
-from core.formats import MAX_DOCUMENT_BYTES
+from core.app.document_structure import DocumentStructure
+from core.app.formats import MAX_DOCUMENT_BYTES
 from daemon.readers.base import ExtractedDocument
 from daemon.readers.child import DEFAULT_ENTRY, serve
 from daemon.readers.errors import EXTRACTION_CODES, ExtractionError, ExtractionStopped

@@ -25,7 +25,7 @@ from typing import Any
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 
-from core.document_structure import Chapter, DocumentStructure
+from core.app.document_structure import Chapter, DocumentStructure
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import title_candidate
 from daemon.readers.errors import ExtractionError

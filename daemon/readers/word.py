@@ -31,8 +31,8 @@ from docx.oxml.ns import qn
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from core.document_structure import Chapter, DocumentStructure
-from core.document_structure import paragraphs as split_paragraphs
+from core.app.document_structure import Chapter, DocumentStructure
+from core.app.document_structure import paragraphs as split_paragraphs
 from daemon.readers.archive import SafeArchive, open_archive, parse_xml
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import clean_text, has_words, join_paragraphs, title_candidate

@@ -4,7 +4,7 @@
 ;
 ; - Installs into %LOCALAPPDATA%\Programs\StudyJobs, adds a Start menu shortcut (and, if ticked, a desktop one).
 ; - Optional task "Start the StudyJobs worker when I log in": the per-user Run value "StudyJobs Worker", the same
-;   value core/autostart.py writes when the setting is switched in the app.
+;   value gui/autostart.py writes when the setting is switched in the app.
 ; - Uninstall stops the worker, removes the Run value (and Task Manager's StartupApproved value) whoever wrote it,
 ;   and removes the program. Your jobs, documents, study guides and settings (%LOCALAPPDATA%\StudyJobs) stay,
 ;   unless you answer Yes to "Also delete my jobs and study guides?" (a silent uninstall never deletes them;

@@ -8,7 +8,7 @@ import logging
 import pytest
 import tomli_w
 
-from core.api_keys import (
+from core.app.api_keys import (
     SERVICE,
     ApiKeyError,
     KeySource,
@@ -17,8 +17,8 @@ from core.api_keys import (
     keyring_available,
     store_api_key,
 )
-from core.config import load_settings, save_settings
-from core.logs import configure_logging, redact, reset_logging
+from core.app.config import load_settings, save_settings
+from core.app.logs import configure_logging, redact, reset_logging
 
 REMOTE = "https://llm.example.org/v1"
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from core.appdb import make_app_store, open_app_database
-from core.config import load_settings
+from core.app.config import load_settings
+from core.app.database import make_app_store, open_app_database
 
 
 def studyjobs(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "STUDYJOBS_DATA_DIR": str(data_dir)}
     env.pop("STUDYJOBS_DATABASE_URL", None)
     return subprocess.run(
-        [sys.executable, "-m", "core.cli", *args], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "core.app.cli", *args], env=env, capture_output=True, text=True, timeout=120
     )
 
 

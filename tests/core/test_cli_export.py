@@ -16,8 +16,8 @@ import docx
 import pypdfium2
 from guideexports import QUESTIONS, TERMS, guide_markdown, store_guide
 
-from core.appdb import make_app_store, open_app_database
-from core.config import load_settings
+from core.app.config import load_settings
+from core.app.database import make_app_store, open_app_database
 
 ROOT = Path(__file__).resolve().parents[2]
 

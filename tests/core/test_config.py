@@ -9,7 +9,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from core.config import (
+from core.app.config import (
     ModelSettings,
     Settings,
     SettingsError,

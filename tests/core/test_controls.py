@@ -1,11 +1,10 @@
-"""The switches for every worker and the restart requests (core.controls) — on both backends."""
+"""The switches for every worker and the restart requests (core.app.controls) — on both backends."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.appdb import open_app_database
-from core.controls import (
+from core.app.controls import (
     RESTART_NOW,
     RESTART_WHEN_IDLE,
     get_control,
@@ -15,7 +14,8 @@ from core.controls import (
     set_control,
     set_queue_paused,
 )
-from core.workers import register_worker
+from core.app.database import open_app_database
+from core.app.workers import register_worker
 
 
 @pytest.fixture

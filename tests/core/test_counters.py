@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.counters import OUTLINE, PAGES, PARTS, SECTIONS, counter_text, counts
+from core.app.counters import OUTLINE, PAGES, PARTS, SECTIONS, counter_text, counts
 
 
 def test_a_count_is_written_under_its_two_keys() -> None:

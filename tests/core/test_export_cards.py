@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from guideexports import QUESTIONS, TERMS, guide_markdown
 
-from core.export.blocks import Span, parse_blocks, parse_inline
-from core.export.cards import QUESTION, TERM, Card, guide_cards, guide_title, page_reference
+from core.app.export.blocks import Span, parse_blocks, parse_inline
+from core.app.export.cards import QUESTION, TERM, Card, guide_cards, guide_title, page_reference
 
 
 def test_the_guide_s_terms_and_questions_become_cards_with_their_section_and_page():

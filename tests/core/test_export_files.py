@@ -13,10 +13,10 @@ import docx
 import pytest
 from guideexports import QUESTIONS, SECTIONS, TERMS, guide_markdown, store_guide
 
-from core.appdb import make_app_store, open_app_database
+from core.app.database import make_app_store, open_app_database
+from core.app.export.service import default_file_name, load_export, write_export
+from core.app.export.table import COLUMNS
 from core.db import AsyncDatabaseManager
-from core.export.service import default_file_name, load_export, write_export
-from core.export.table import COLUMNS
 
 
 @pytest.fixture

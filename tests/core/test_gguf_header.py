@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gguf import GGUFValueType, GGUFWriter
 
-from core.gguf_header import SMALL_ARRAY, ArrayInfo, GGUFHeaderError, read_metadata
+from core.app.gguf_header import SMALL_ARRAY, ArrayInfo, GGUFHeaderError, read_metadata
 from daemon.llm.testing import write_tiny_model
 
 

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from core.appdb import make_app_store, open_app_database
-from core.db import AsyncDatabaseManager
-from core.guide_markdown import head_markdown, join_guide, section_body, section_markdown
-from core.guides import (
+from core.app.database import make_app_store, open_app_database
+from core.app.guide_markdown import head_markdown, join_guide, section_body, section_markdown
+from core.app.guides import (
     forget_guide_parts,
     guide_job_for,
     guide_wanted,
@@ -19,7 +18,8 @@ from core.guides import (
     read_guide_parts,
     save_guide_part,
 )
-from core.schema import Job, StudyGuide
+from core.app.schema import Job, StudyGuide
+from core.db import AsyncDatabaseManager
 from core.store import JobStore
 
 

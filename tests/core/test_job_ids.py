@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from core.job_ids import document_id_for, generate_job_id_for
+from core.app.job_ids import document_id_for, generate_job_id_for
 
 INGEST = uuid.UUID("00000000-0000-4000-8000-000000000001")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings, SettingsError, load_settings, save_settings
-from core.limits import LimitSettings, expected_seconds
+from core.app.config import Settings, SettingsError, load_settings, save_settings
+from core.app.limits import LimitSettings, expected_seconds
 
 
 def _load(tmp_path: Path, text: str) -> Settings:

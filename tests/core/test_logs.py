@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.logs import LEVEL_VARIABLE, configure_logging, reset_logging
+from core.app.logs import LEVEL_VARIABLE, configure_logging, reset_logging
 
 TIMESTAMP = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
 
@@ -170,7 +170,7 @@ def test_lines_logged_while_a_job_runs_carry_its_id_and_read_back_with_their_tra
     import contextvars
     import uuid
 
-    from core.logs import job_log_lines, job_logging
+    from core.app.logs import job_log_lines, job_logging
 
     path = configure_logging(tmp_path / "logs", "daemon", max_bytes=1000, backup_count=9)
     log = logging.getLogger("studyjobs.test")

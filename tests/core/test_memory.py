@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.memory import MemoryStatus, cgroup_limit, memory_status, system_memory
+from core.app.memory import MemoryStatus, cgroup_limit, memory_status, system_memory
 
 MB = 1_000_000
 MIB = 1 << 20

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core.messages import CATALOG, decode, encode, message, render
+from core.app.messages import CATALOG, message, render
+from core.stored_messages import decode, encode
 
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 

@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from core.appdb import (
+from core.app.database import (
     MigrationError,
     current_revision,
     downgrade,
@@ -24,8 +24,8 @@ from core.appdb import (
     schema_differences,
     upgrade,
 )
+from core.app.schema import APP_TABLE_NAMES
 from core.db import AsyncDatabaseManager
-from core.schema import APP_TABLE_NAMES
 from core.status import JobStatus
 from core.types import UTCDateTime, utcnow
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from core.model_catalog import CATALOG_PATH, Architecture, CatalogError, load_catalog, ram_needed
+from core.app.model_catalog import CATALOG_PATH, Architecture, CatalogError, load_catalog, ram_needed
 from daemon.llm.memory_probe import measure_rss_growth
 from daemon.llm.models import BUNDLED_FILENAME, bundled_model_path
 from daemon.llm.sampling import SamplingSettings

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.appdb import APP_MAX_ATTEMPTS, make_app_store, open_app_database
-from core.model_catalog import load_catalog
-from core.model_downloads import (
+from core.app.database import APP_MAX_ATTEMPTS, make_app_store, open_app_database
+from core.app.model_catalog import load_catalog
+from core.app.model_downloads import (
     DOWNLOAD_KIND,
     download_job_id,
     enqueue_download,
@@ -15,7 +15,7 @@ from core.model_downloads import (
     partial_path,
     remove_model_files,
 )
-from core.pipelines import Pipelines
+from core.app.pipelines import Pipelines
 
 
 async def test_queueing_a_model_twice_follows_the_one_job_of_its_file(database_url: str) -> None:

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from gguf import GGUFWriter
 
-from core.memory import MemoryStatus
-from core.messages import message
-from core.model_catalog import Architecture, load_catalog, ram_needed
-from core.model_fit import (
+from core.app.memory import MemoryStatus
+from core.app.messages import message
+from core.app.model_catalog import Architecture, load_catalog, ram_needed
+from core.app.model_fit import (
     MAX_AUTO_CONTEXT,
     MIN_CONTEXT,
     ModelFileError,

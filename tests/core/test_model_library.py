@@ -7,13 +7,13 @@ import dataclasses
 import json
 from pathlib import Path
 
-from core.appdb import make_app_store, open_app_database
-from core.config import ModelSettings, Settings
-from core.guide_time import guide_seconds, measured_speeds
-from core.model_catalog import load_catalog
-from core.model_downloads import partial_path
-from core.model_fit import DAEMON_N_BATCH, MIN_CONTEXT
-from core.model_library import (
+from core.app.config import ModelSettings, Settings
+from core.app.database import make_app_store, open_app_database
+from core.app.guide_time import guide_seconds, measured_speeds
+from core.app.model_catalog import load_catalog
+from core.app.model_downloads import partial_path
+from core.app.model_fit import DAEMON_N_BATCH, MIN_CONTEXT
+from core.app.model_library import (
     catalog_entry_for,
     catalog_path,
     current_model_id,

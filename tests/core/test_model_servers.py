@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fakeservers import SilentPort, closed_port, fake_llamacpp, fake_lmstudio, fake_ollama, keyed_server
 
-from core.model_servers import ProbeStatus, ServerTarget, custom_target, find_servers, openai_base_url
+from core.app.model_servers import ProbeStatus, ServerTarget, custom_target, find_servers, openai_base_url
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,8 +8,8 @@ import pytest
 from jobtesting import async_wait_for
 from sqlalchemy import text
 
-from core.appdb import make_app_store, open_app_database
-from core.notifications import QUEUED_CHANNEL, QueuedJobListener
+from core.app.database import make_app_store, open_app_database
+from core.backends.postgres import QUEUED_CHANNEL, QueuedJobListener
 
 _TERMINATE = text(
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE :q AND pid <> pg_backend_pid()"
@@ -19,7 +19,7 @@ _TERMINATE = text(
 async def test_a_listener_hears_every_way_a_job_becomes_queued_and_nothing_else(database_url: str, backend: str):
     db = await open_app_database(database_url)
     heard = asyncio.Event()
-    listener = QueuedJobListener(db, heard.set)
+    listener = QueuedJobListener(db.engine, heard.set)
     try:
         if backend != "postgresql":
             assert await listener.start() is False and not listener.listening
@@ -47,7 +47,7 @@ async def test_a_listener_whose_connection_was_cut_says_so(database_url: str, ba
     if backend != "postgresql":
         pytest.skip("SQLite has no notifications")
     db = await open_app_database(database_url)
-    listener = QueuedJobListener(db, lambda: None)
+    listener = QueuedJobListener(db.engine, lambda: None)
     try:
         assert await listener.start()
         async with db.engine.connect() as admin:  # an administrator (or a network cut) ends the connection

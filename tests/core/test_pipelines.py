@@ -13,10 +13,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import update
 
-from core.appdb import make_app_store
-from core.pipeline_view import pipeline_status
-from core.pipelines import DOCUMENT_FILTERS, Pipelines
-from core.schema import Job
+from core.app.database import make_app_store
+from core.app.pipeline_view import pipeline_status
+from core.app.pipelines import DOCUMENT_FILTERS, Pipelines
+from core.app.schema import Job
 from core.store import JobStore
 from core.types import utcnow
 

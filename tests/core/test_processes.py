@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from core.processes import process_gone
+from core.app.processes import process_gone
 
 
 @pytest.mark.skipif(os.name != "posix", reason="elsewhere the answer is always 'not known'")

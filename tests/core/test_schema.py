@@ -10,9 +10,18 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import undefer
 
-from core.appdb import open_app_database
+from core.app.database import open_app_database
+from core.app.schema import (
+    APP_TABLE_NAMES,
+    DOCUMENT_STAGES,
+    AppControl,
+    Document,
+    GuideSection,
+    Job,
+    StudyGuide,
+    Worker,
+)
 from core.models import Base, BaseJobModel
-from core.schema import APP_TABLE_NAMES, DOCUMENT_STAGES, AppControl, Document, GuideSection, Job, StudyGuide, Worker
 from core.stages import StageStatus
 
 

@@ -11,10 +11,9 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from core.appdb import open_app_database
-from core.schema import Worker
-from core.types import utcnow
-from core.workers import (
+from core.app.database import open_app_database
+from core.app.schema import Worker
+from core.app.workers import (
     alive_workers,
     forget_dead_workers,
     forget_workers,
@@ -24,6 +23,7 @@ from core.workers import (
     touch_worker,
     unregister_worker,
 )
+from core.types import utcnow
 
 
 @pytest.fixture

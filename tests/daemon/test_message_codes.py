@@ -6,7 +6,7 @@ import re
 import string
 from pathlib import Path
 
-from core.messages import CATALOG, has_message, message, normalize_language
+from core.app.messages import CATALOG, has_message, message, normalize_language
 from daemon.llm import errors as llm_errors
 from daemon.readers import EXTRACTION_CODES
 

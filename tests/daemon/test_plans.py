@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.formats import SUPPORTED_SUFFIXES
+from core.app.formats import SUPPORTED_SUFFIXES
 from core.progress import PhasePlan
 from daemon.plans import PLANS_DIR, READER_FAMILIES, plan_for, reader_family
 

@@ -23,10 +23,10 @@ from guidaemon import write_tiny_model
 from jobtesting import async_wait_for
 from PySide6.QtWidgets import QApplication
 
-from core.appdb import make_app_store, open_app_database
-from core.config import Settings
+from core.app.config import Settings
+from core.app.database import make_app_store, open_app_database
+from core.app.schema import Job
 from core.db import AsyncDatabaseManager
-from core.schema import Job
 from core.store import JobStore
 from gui.main_window import MainWindow
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import tomli_w
 
-from core.config import ENV_DATA_DIR
+from core.app.config import ENV_DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from core.formats import added_params
+from core.app.formats import added_params
 
 
 def _drop(window, paths: list[Path]) -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from jobhistory import seed_showcase
 
-from core.appdb import make_app_store, open_app_database
-from core.config import default_database_url
-from core.workers import register_worker
+from core.app.config import default_database_url
+from core.app.database import make_app_store, open_app_database
+from core.app.workers import register_worker
 from gui.daemon_process import DEFAULT_COMMAND, START_LOG_LIMIT, DaemonLauncher
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -31,12 +31,12 @@ from PySide6.QtCore import QObject, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from sqlalchemy import select
 
-from core.appdb import make_app_store, open_app_database
-from core.config import ENV_DATA_DIR, Settings, default_database_url, load_settings, save_settings
-from core.formats import added_params
-from core.job_ids import generate_job_id_for
-from core.schema import StudyGuide
-from core.workers import alive_workers
+from core.app.config import ENV_DATA_DIR, Settings, default_database_url, load_settings, save_settings
+from core.app.database import make_app_store, open_app_database
+from core.app.formats import added_params
+from core.app.job_ids import generate_job_id_for
+from core.app.schema import StudyGuide
+from core.app.workers import alive_workers
 from gui.daemon_process import DEFAULT_COMMAND, ENV_DAEMON_COMMAND, DaemonLauncher
 
 ROOT = Path(__file__).resolve().parents[2]

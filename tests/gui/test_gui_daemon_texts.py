@@ -21,9 +21,10 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
 
-from core.job_ids import generate_job_id_for
-from core.messages import decode, message
-from core.schema import StudyGuide
+from core.app.job_ids import generate_job_id_for
+from core.app.messages import message
+from core.app.schema import StudyGuide
+from core.stored_messages import decode
 from gui.i18n import install_translations, remove_translations
 from gui.jobs_model import COLUMNS
 from gui.tray import Tray

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QIcon
 
-from core.schema import Document, Job, StudyGuide
+from core.app.schema import Document, Job, StudyGuide
 from gui.tray import Tray
 
 

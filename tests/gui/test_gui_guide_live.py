@@ -18,7 +18,7 @@ import pytest
 from guidaemon import environment, stop_process, write_settings
 from PySide6.QtGui import QTextDocument
 
-from core.config import ENV_DATA_DIR, Settings, load_settings
+from core.app.config import ENV_DATA_DIR, Settings, load_settings
 from gui.daemon_process import ENV_DAEMON_COMMAND, DaemonLauncher
 
 ROOT = Path(__file__).resolve().parents[2]

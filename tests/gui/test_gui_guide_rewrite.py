@@ -7,8 +7,8 @@ import uuid
 from PySide6.QtGui import QTextCursor
 from sqlalchemy import select
 
-from core.guides import save_guide_plan
-from core.schema import Job
+from core.app.guides import save_guide_plan
+from core.app.schema import Job
 from tests.gui.test_gui_guide_viewer import make_document
 
 

@@ -1,6 +1,6 @@
 """The study guide tab: the guide rendered, filled in as parts are stored, saved, and shown when no app opens it.
 
-The guides here are rows and files made the way the worker makes them (``core.guides``); the real worker writing
+The guides here are rows and files made the way the worker makes them (``core.app.guides``); the real worker writing
 one is in ``test_gui_guide_live.py``. "No app for Markdown files" is the offscreen platform itself: its
 ``QDesktopServices.openUrl`` opens nothing and answers ``False``, as a desktop without a handler does.
 """
@@ -19,13 +19,13 @@ from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QFileDialog
 
-from core.appdb import make_app_store, open_app_database
+from core.app.database import make_app_store, open_app_database
+from core.app.guide_markdown import head_markdown, join_guide, section_markdown
+from core.app.guides import save_guide_part
+from core.app.job_ids import generate_job_id_for
+from core.app.pipelines import Pipelines
+from core.app.schema import Document, Job, StudyGuide
 from core.db import AsyncDatabaseManager
-from core.guide_markdown import head_markdown, join_guide, section_markdown
-from core.guides import save_guide_part
-from core.job_ids import generate_job_id_for
-from core.pipelines import Pipelines
-from core.schema import Document, Job, StudyGuide
 from core.store import JobStore
 from gui.error_dialog import ErrorReporter
 from gui.guide_viewer import GuideViewer

@@ -7,7 +7,7 @@ import time
 import pytest
 from jobhistory import seed_history, seed_showcase
 
-from core.pipelines import Pipelines
+from core.app.pipelines import Pipelines
 from gui.jobs_model import COLUMNS, JobRow, JobsModel
 
 

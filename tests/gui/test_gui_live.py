@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from core.appdb import make_app_store
+from core.app.database import make_app_store
 from core.db import AsyncDatabaseManager
 from core.progress import PhasePlan
 from core.tracker import ProgressTracker

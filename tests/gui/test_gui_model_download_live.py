@@ -23,10 +23,10 @@ import tomli_w
 from modelcatalog import TINY_ID, TINY_NAME, write_test_catalog
 from sqlalchemy import select
 
-from core.config import ENV_DATA_DIR, Settings, load_settings
-from core.model_downloads import installed_path, models_dir
-from core.schema import StudyGuide
-from core.workers import alive_workers
+from core.app.config import ENV_DATA_DIR, Settings, load_settings
+from core.app.model_downloads import installed_path, models_dir
+from core.app.schema import StudyGuide
+from core.app.workers import alive_workers
 from gui.daemon_process import ENV_DAEMON_COMMAND, DaemonLauncher
 from gui.i18n import install_translations
 

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from modelcatalog import TINY_ID, TINY_NAME, write_test_catalog
 
-from core.config import Settings, load_settings
-from core.model_catalog import load_catalog
-from core.model_downloads import installed_path, models_dir, partial_path
-from core.model_library import download_jobs, model_setting
-from core.model_servers import ServerTarget
+from core.app.config import Settings, load_settings
+from core.app.model_catalog import load_catalog
+from core.app.model_downloads import installed_path, models_dir, partial_path
+from core.app.model_library import download_jobs, model_setting
+from core.app.model_servers import ServerTarget
 from gui.catalog_texts import good_for_text
 from gui.i18n import install_translations
 from gui.model_page import ModelPage
@@ -65,7 +65,7 @@ def test_the_real_catalog_shows_size_ram_languages_licence_and_a_fits_or_too_big
     qwen, phi, demo = page.card("qwen2.5-3b-instruct-q4_k_m"), page.card("phi-3.5-mini-instruct-q4_k_m"), None
     demo = page.card("smollm2-135m-demo")
     assert "Fits this computer" in qwen.badges.text() and "Too big for this computer" in phi.badges.text()
-    # the RAM figure is core.model_fit's (tested there); the card shows it in the user's words
+    # the RAM figure is core.app.model_fit's (tested there); the card shows it in the user's words
     assert "2.1 GB" in qwen.facts.text() and re.search(r"needs 2\.\d GB of RAM", qwen.facts.text())
     assert "pt" in qwen.facts.text() and "Qwen Research License" in qwen.facts.text()
     assert qwen.good_for.text().startswith("Laptops with 8 GB") and "A guide of 50 pages" in qwen.timing.text()

@@ -10,9 +10,9 @@ from fakeservers import SilentPort, fake_lmstudio, fake_ollama, keyed_server
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
-from core.api_keys import SERVICE, account_for
-from core.config import load_settings
-from core.model_servers import ServerTarget
+from core.app.api_keys import SERVICE, account_for
+from core.app.config import load_settings
+from core.app.model_servers import ServerTarget
 from gui.settings_dialog import SettingsDialog
 
 

@@ -7,7 +7,7 @@ import threading
 
 from PySide6.QtWidgets import QApplication
 
-from core.config import load_settings
+from core.app.config import load_settings
 from gui.error_dialog import ErrorReporter
 from gui.settings_dialog import SettingsDialog
 from gui.tray import Tray

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QToolBar
 
-from core.appdb import make_app_store
-from core.config import ModelSettings
-from core.controls import RESTART_NOW, RESTART_WHEN_IDLE, queue_paused
-from core.workers import list_workers, register_worker, touch_worker, unregister_worker
+from core.app.config import ModelSettings
+from core.app.controls import RESTART_NOW, RESTART_WHEN_IDLE, queue_paused
+from core.app.database import make_app_store
+from core.app.workers import list_workers, register_worker, touch_worker, unregister_worker
 from gui.worker_restart import worker_settings_changed
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core import autostart
+from gui import autostart
 
 ROOT = Path(__file__).resolve().parents[2]
 LINUX = ROOT / "packaging" / "linux"

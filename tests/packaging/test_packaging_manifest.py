@@ -46,21 +46,21 @@ def test_the_resources_the_app_loads_are_all_bundled(manifest: ModuleType) -> No
         ("studyjobs_en.qm", "resources/translations"),
         ("ingest.json", "resources/plans"),
         ("generate.json", "resources/plans"),
-        ("env.py", "core/migrations"),
-        ("script.py.mako", "core/migrations"),
+        ("env.py", "core/app/migrations"),
+        ("script.py.mako", "core/app/migrations"),
         (manifest.MODEL_FILENAME, manifest.MODEL_PACKAGE_DIR),
     }
     assert expected <= bundled
-    migrations = {p.name for p in (ROOT / "core" / "migrations" / "versions").glob("*.py")}
-    assert migrations and {(name, "core/migrations/versions") for name in migrations} <= bundled
+    migrations = {p.name for p in (ROOT / "core" / "app" / "migrations" / "versions").glob("*.py")}
+    assert migrations and {(name, "core/app/migrations/versions") for name in migrations} <= bundled
 
 
 def test_the_bundled_folders_match_where_the_code_looks(manifest: ModuleType) -> None:
-    from core.appdb import MIGRATIONS_DIR
+    from core.app.database import MIGRATIONS_DIR
     from daemon.plans import PLANS_DIR
 
     # In the bundle each module's __file__ lies under sys._MEIPASS, so these relative paths are where it looks.
-    assert MIGRATIONS_DIR.relative_to(ROOT).as_posix() == "core/migrations"
+    assert MIGRATIONS_DIR.relative_to(ROOT).as_posix() == "core/app/migrations"
     assert PLANS_DIR.relative_to(ROOT).as_posix() == "resources/plans"
 
 
@@ -98,7 +98,7 @@ def test_the_spec_names_two_executables_and_the_entry_scripts_exist(manifest: Mo
     for script in ("entry_gui.py", "entry_worker.py"):
         assert (PACKAGING / script).is_file()
         assert f'"{script}"' in spec
-    from core.autostart import WORKER_EXECUTABLE
+    from core.app.launch import WORKER_EXECUTABLE
 
     assert manifest.WORKER_NAME == WORKER_EXECUTABLE  # what the login entry starts
 
@@ -106,8 +106,8 @@ def test_the_spec_names_two_executables_and_the_entry_scripts_exist(manifest: Mo
 def test_the_installers_name_the_same_executables(manifest: ModuleType) -> None:
     iss = (PACKAGING / "windows" / "studyjobs.iss").read_text("utf-8")
     dmg = (PACKAGING / "macos" / "build_dmg.sh").read_text("utf-8")
-    from core.autostart import LAUNCH_AGENT_LABEL, RUN_VALUE_NAME
+    from gui.autostart import LAUNCH_AGENT_LABEL, RUN_VALUE_NAME
 
     assert f"{manifest.GUI_NAME}.exe" in iss and f"{manifest.WORKER_NAME}.exe" in iss
-    assert f'ValueName: "{RUN_VALUE_NAME}"' in iss  # the same Run value core.autostart manages
+    assert f'ValueName: "{RUN_VALUE_NAME}"' in iss  # the same Run value gui.autostart manages
     assert manifest.WORKER_NAME in dmg and LAUNCH_AGENT_LABEL in (PACKAGING / "macos" / "uninstall.sh").read_text()

@@ -16,8 +16,8 @@ import pytest
 from broker_kits import take
 from dramatiq.broker import Consumer
 
-from core.appdb import make_app_store, open_app_database
-from core.schema import Job
+from core.app.database import make_app_store, open_app_database
+from core.app.schema import Job
 from core.store import JobStore
 from daemon.brokers import JobRows, JobTableBroker, create_broker
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.messages import CATALOG, has_message, message
+from core.app.messages import CATALOG, has_message, message
 from daemon.downloads.engine import (
     CHUNK_SIZE,
     DownloadPolicy,

@@ -6,9 +6,9 @@ import dataclasses
 import shutil
 from pathlib import Path
 
-from core.config import ModelSettings, Settings
-from core.model_catalog import load_catalog
-from core.model_library import model_setting
+from core.app.config import ModelSettings, Settings
+from core.app.model_catalog import load_catalog
+from core.app.model_library import model_setting
 from daemon.llm.llamacpp import LlamaCppGenerator, unload_all
 from daemon.llm.sampling import BUNDLED_SAMPLING, DEFAULT_SAMPLING, SamplingSettings
 from daemon.runtime import Runtime

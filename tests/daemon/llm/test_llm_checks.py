@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from core.config import ModelSettings, SettingsError
+from core.app.config import ModelSettings, SettingsError
 from daemon.llm.base import ChatMessage, TextGenerator
 from daemon.llm.checks import (
     DICTIONARY_LANGUAGES,

@@ -6,7 +6,7 @@ import platform
 
 import pytest
 
-from core.messages import message
+from core.app.messages import message
 from daemon.llm.cpu import compiled_features, features_missing, missing_cpu_features, processor_features
 from daemon.llm.errors import CPUUnsupportedError
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.config import ModelSettings, Settings
+from core.app.config import ModelSettings, Settings
 from daemon.estimate import LOADED_SECONDS, GenerateEstimate
 from daemon.jobs.estimates import generate_estimate
 from daemon.llm.guide import GuideProgress, GuideWriter

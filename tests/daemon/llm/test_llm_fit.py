@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.model_catalog import ram_needed
-from core.model_fit import DAEMON_N_BATCH, read_gguf_shape
+from core.app.model_catalog import ram_needed
+from core.app.model_fit import DAEMON_N_BATCH, read_gguf_shape
 from daemon.llm.errors import ModelTooBigError
 from daemon.llm.guide import GuideWriter
 from daemon.llm.llamacpp import LlamaCppGenerator

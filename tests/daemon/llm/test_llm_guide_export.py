@@ -8,9 +8,9 @@ from pathlib import Path
 
 import docx
 
-from core.document_structure import DocumentStructure
-from core.export.cards import guide_cards
-from core.export.word import write_docx
+from core.app.document_structure import DocumentStructure
+from core.app.export.cards import guide_cards
+from core.app.export.word import write_docx
 from daemon.llm.guide import GuideWriter
 from daemon.llm.llamacpp import LlamaCppGenerator
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.counters import counter_text
+from core.app.counters import counter_text
 from daemon.llm.guide import GuideWriter
 from daemon.llm.llamacpp import LlamaCppGenerator
 from tests.daemon.llm.test_llm_guide import Recording

@@ -9,8 +9,8 @@ from pathlib import Path
 import docx
 import pytest
 
-from core.document_structure import Chapter, DocumentStructure, paragraphs
-from core.export.cards import guide_cards
+from core.app.document_structure import Chapter, DocumentStructure, paragraphs
+from core.app.export.cards import guide_cards
 from daemon.llm.guide import GuideWriter
 from daemon.llm.guide_plan import fit_sections, labels_for, passage_spans
 from daemon.llm.llamacpp import LlamaCppGenerator

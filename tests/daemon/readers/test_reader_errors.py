@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.formats import MAX_DOCUMENT_BYTES
-from core.messages import message
+from core.app.formats import MAX_DOCUMENT_BYTES
+from core.app.messages import message
 from daemon.readers import EXTRACTION_CODES, ExtractionError, ExtractionStopped, read_document
 from tests.daemon.corpus import Corpus
 from tests.daemon.readers.badfiles import BadInput

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 import pytest
 
-from core.messages import message
+from core.app.messages import message
 from daemon.readers import ExtractionError, read_document
 from daemon.readers.archive import MAX_ENTRIES
 from tests.daemon.readers.hostile import (

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.messages import message
+from core.app.messages import message
 from daemon.readers import ExtractionError, read_document
 from tests.daemon.readers.hostile_pdf import BLANK_PAGES, build_hostile_pdfs, deeply_nested_pdf
 from tests.daemon.readers.support import BadInput, ProgressLog

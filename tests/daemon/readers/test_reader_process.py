@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.messages import message
+from core.app.messages import message
 from daemon.readers import ExtractionError, ExtractionStopped, read_document
 from daemon.readers.isolated import ReaderPool
 from daemon.readers.limits import ReadLimits, limits_for

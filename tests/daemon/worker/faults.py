@@ -24,8 +24,8 @@ from jobtesting import pg_admin, pg_url
 from sqlalchemy import select
 from workerhome import DaemonHome, poll, run
 
-from core.appdb import make_app_store, open_app_database
-from core.schema import Document, Job, StudyGuide
+from core.app.database import make_app_store, open_app_database
+from core.app.schema import Document, Job, StudyGuide
 
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 REDIS_TEST_DB = 11

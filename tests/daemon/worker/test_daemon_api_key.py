@@ -15,8 +15,8 @@ from faults import add, wait_ended, write_documents
 from keyringtesting import FILE_VARIABLE
 from workerhome import DaemonHome
 
-from core.api_keys import SERVICE, account_for
-from core.messages import encode
+from core.app.api_keys import SERVICE, account_for
+from core.stored_messages import encode
 from daemon.jobs.ingest import generate_job_id_for
 
 KEY = "sk-test-never-logged-5d1c9e77"

@@ -23,10 +23,10 @@ from faults import (
 )
 from workerhome import DaemonHome, poll, run
 
-from core.appdb import open_app_database
-from core.controls import RESTART_NOW, RESTART_WHEN_IDLE, queue_paused, request_restart, set_queue_paused
-from core.job_ids import generate_job_id_for
-from core.workers import alive_workers
+from core.app.controls import RESTART_NOW, RESTART_WHEN_IDLE, queue_paused, request_restart, set_queue_paused
+from core.app.database import open_app_database
+from core.app.job_ids import generate_job_id_for
+from core.app.workers import alive_workers
 from daemon.llm.testing import write_tiny_model
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals")

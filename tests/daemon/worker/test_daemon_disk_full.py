@@ -12,8 +12,9 @@ from faults import PORTUGUESE, add, state, wait_ended, write_documents
 from smalldisk import fill, free_bytes, small_disk
 from workerhome import DaemonHome, poll
 
-from core.job_ids import document_id_for, generate_job_id_for
-from core.messages import encode, render
+from core.app.job_ids import document_id_for, generate_job_id_for
+from core.app.messages import render
+from core.stored_messages import encode
 
 FAST = {"STUDYJOBS_BACKOFF": "0.5,0.5", "STUDYJOBS_REDISPATCH_AFTER": "2"}
 

@@ -15,10 +15,10 @@ import pytest
 from faults import PORTUGUESE, add
 from workerhome import DaemonHome, run
 
-from core.appdb import make_app_store, open_app_database
+from core.app.database import make_app_store, open_app_database
+from core.app.job_ids import generate_job_id_for
+from core.app.pipeline_view import PartSnapshot, document_time_left
 from core.errors import JobNotFoundError
-from core.job_ids import generate_job_id_for
-from core.pipeline_view import PartSnapshot, document_time_left
 from core.progress import ETA_AT, ETA_SECONDS, EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 
 

@@ -23,8 +23,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from workerhome import DaemonHome, run
 
-from core.job_ids import document_id_for, generate_job_id_for
-from core.messages import encode
+from core.app.job_ids import document_id_for, generate_job_id_for
+from core.stored_messages import encode
 from daemon.jobs.failures import KnownFailure, is_disk_full, known_failure
 
 

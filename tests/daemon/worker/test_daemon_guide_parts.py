@@ -15,12 +15,13 @@ from faults import PORTUGUESE, add, wait_ended
 from sqlalchemy import select
 from workerhome import DaemonHome, poll, run
 
-from core.appdb import open_app_database
-from core.guide_rewrite import rewrite_section
-from core.guides import PLAN_POSITION, StoredPart, read_guide, read_guide_parts
-from core.job_ids import generate_job_id_for
-from core.messages import decode, message
-from core.schema import GuideSection, Job, StudyGuide
+from core.app.database import open_app_database
+from core.app.guide_rewrite import rewrite_section
+from core.app.guides import PLAN_POSITION, StoredPart, read_guide, read_guide_parts
+from core.app.job_ids import generate_job_id_for
+from core.app.messages import message
+from core.app.schema import GuideSection, Job, StudyGuide
+from core.stored_messages import decode
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,11 @@ from faults import PORTUGUESE, add, cancel
 from sqlalchemy import func, select
 from workerhome import DaemonHome, poll, run
 
-from core.appdb import make_app_store, open_app_database
-from core.job_ids import generate_job_id_for
-from core.messages import decode, message, render
-from core.schema import Document, StudyGuide
+from core.app.database import make_app_store, open_app_database
+from core.app.job_ids import generate_job_id_for
+from core.app.messages import message, render
+from core.app.schema import Document, StudyGuide
+from core.stored_messages import decode
 
 
 async def _snapshot(home: DaemonHome) -> dict:

@@ -14,8 +14,8 @@ from faults import PORTUGUESE, add, daemon_log, guide_files, wait_ended, wait_jo
 from trickle import TricklingServer
 from workerhome import DaemonHome, poll
 
-from core.job_ids import generate_job_id_for
-from core.messages import encode
+from core.app.job_ids import generate_job_id_for
+from core.stored_messages import encode
 from daemon.llm import OpenAICompatibleGenerator, ServerTimeoutError
 from daemon.llm.hanging import ENV_HANG_ON
 

@@ -18,10 +18,10 @@ from faults import add, database_url_of, job, wait_ended, wait_job
 from modelcatalog import TINY_ID, write_test_catalog
 from workerhome import DaemonHome, poll, run
 
-from core.appdb import make_app_store, open_app_database
-from core.messages import message, render
-from core.model_catalog import CatalogModel, load_catalog
-from core.model_downloads import enqueue_download, installed_path, models_dir, partial_path
+from core.app.database import make_app_store, open_app_database
+from core.app.messages import message, render
+from core.app.model_catalog import CatalogModel, load_catalog
+from core.app.model_downloads import enqueue_download, installed_path, models_dir, partial_path
 from daemon.downloads.engine import CHUNK_SIZE
 from daemon.downloads.testing import FakeHub
 

@@ -21,9 +21,10 @@ from faults import (
 )
 from workerhome import DaemonHome
 
-from core.job_ids import generate_job_id_for
-from core.messages import encode, message, render
-from core.schema import Job
+from core.app.job_ids import generate_job_id_for
+from core.app.messages import message, render
+from core.app.schema import Job
+from core.stored_messages import encode
 from daemon.llm.testing import TinyModelShape, write_tiny_model
 
 FAST = {"STUDYJOBS_BACKOFF": "0.5,0.5", "STUDYJOBS_REDISPATCH_AFTER": "2"}

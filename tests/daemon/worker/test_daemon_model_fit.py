@@ -13,10 +13,11 @@ import pytest
 from faults import add, database_url_of, wait_ended
 from workerhome import DaemonHome, run
 
-from core.appdb import make_app_store, open_app_database
-from core.messages import decode, render
-from core.model_catalog import load_catalog
-from core.model_downloads import enqueue_download, installed_path, models_dir
+from core.app.database import make_app_store, open_app_database
+from core.app.messages import render
+from core.app.model_catalog import load_catalog
+from core.app.model_downloads import enqueue_download, installed_path, models_dir
+from core.stored_messages import decode
 from daemon.downloads.testing import FakeHub
 
 REPO = "tests/tiny-GGUF"

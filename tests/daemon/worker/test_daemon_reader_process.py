@@ -13,7 +13,8 @@ import pytest
 from faults import PORTUGUESE, add, cancel, job, wait_ended, wait_job
 from workerhome import DaemonHome, poll
 
-from core.messages import decode, render
+from core.app.messages import render
+from core.stored_messages import decode
 from daemon.readers import read_document
 from tests.daemon.corpus import fetch_corpus
 

@@ -27,8 +27,9 @@ from faults import (
 )
 from workerhome import DaemonHome, poll
 
-from core.job_ids import generate_job_id_for
-from core.messages import decode, render
+from core.app.job_ids import generate_job_id_for
+from core.app.messages import render
+from core.stored_messages import decode
 
 FAST = {"STUDYJOBS_BACKOFF": "0.5,0.5", "STUDYJOBS_REDISPATCH_AFTER": "2"}
 
@@ -177,7 +178,7 @@ def test_every_bad_file_of_the_corpus_fails_once_with_a_plain_message_and_a_good
         from tests.daemon.readers.badfiles import build_bad_inputs
     except ImportError as missing:
         pytest.skip(f"the bad-input corpus is not available: {missing}")
-    from core.formats import MAX_DOCUMENT_BYTES, is_supported
+    from core.app.formats import MAX_DOCUMENT_BYTES, is_supported
 
     try:
         corpus = fetch_corpus()

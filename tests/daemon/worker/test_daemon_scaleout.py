@@ -25,7 +25,7 @@ from faults import (
 )
 from workerhome import DaemonHome, poll
 
-from core.job_ids import generate_job_id_for
+from core.app.job_ids import generate_job_id_for
 
 FAST = {"STUDYJOBS_BACKOFF": "0.5,0.5", "STUDYJOBS_REDISPATCH_AFTER": "2"}
 QUEUE_KEY = "dramatiq:studyjobs"

@@ -14,7 +14,7 @@ import pytest
 from faults import PORTUGUESE, add, wait_ended, wait_job
 from workerhome import DaemonHome, poll
 
-from core.job_ids import generate_job_id_for
+from core.app.job_ids import generate_job_id_for
 from daemon.lock import EXIT_ALREADY_RUNNING
 from daemon.watchdog import child_command, describe_exit
 

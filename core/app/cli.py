@@ -1,0 +1,290 @@
+"""``studyjobs`` — the command line over the job store: where things are, what ran, and cancel/retry.
+
+These commands need no worker: they read and write the jobs table directly. ``list``, ``show``, ``cancel``,
+``retry`` and ``export`` (:mod:`core.app.export.command`) speak of documents: one document is its ``ingest`` job and its
+newest ``generate`` job (:mod:`core.app.pipeline_view`), shown as one line with one bar; its id is its ``ingest`` job's
+(the id of one of its ``generate`` jobs finds it too). Exit codes: 0 done, 1 the command
+could not do what was asked (unknown job, nothing to cancel), 2 bad settings or arguments, 3 the database could not
+be opened. ``--json`` prints machine-readable output. A document's message and error are shown in the settings'
+language (``--json`` also gives their code and values: ``message_code``, ``message_values``, ``error_code``,
+``error_values``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import uuid
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
+
+from core.app.config import Settings, SettingsError, load_settings, redact_url
+from core.app.counters import counter_text
+from core.app.database import MigrationError, make_app_store, open_app_database
+from core.app.export.command import add_export_parser, export_command
+from core.app.messages import render
+from core.app.model_cli import add_models_parser, models_command
+from core.app.pipeline_view import DocumentView, PartSnapshot
+from core.app.pipelines import Pipelines
+from core.app.schema import Job
+from core.errors import JobNotFoundError
+from core.progress import eta_seconds
+from core.status import JobStatus
+from core.store import JobStore
+from core.stored_messages import decode
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
+
+
+def _said(message: str | None, error: str | None, language: str) -> dict[str, Any]:
+    """A message and an error in ``language``, with their codes and values."""
+    said, failed = decode(message), decode(error)
+    return {
+        "message": render(message, language),
+        "message_code": said.code if said else None,
+        "message_values": dict(said.values) if said else None,
+        "error": render(error, language) if error is not None else None,
+        "error_code": failed.code if failed else None,
+        "error_values": dict(failed.values) if failed else None,
+    }
+
+
+def _part_dict(part: PartSnapshot, language: str) -> dict[str, Any]:
+    return {
+        "id": str(part.id),
+        "kind": part.kind,
+        "status": part.status,
+        "stage": part.stage,
+        "progress": round(part.progress, 4),
+        **_said(part.message, part.error, language),
+        "counters": counter_text(part.detail, language),
+        "attempts": part.attempts,
+        "max_attempts": part.max_attempts,
+        "run_after": part.run_after.isoformat() if part.run_after else None,
+        "created_at": part.created_at.isoformat(),
+        "started_at": part.started_at.isoformat() if part.started_at else None,
+        "finished_at": part.finished_at.isoformat() if part.finished_at else None,
+        "eta_seconds": eta_seconds(part),
+        "result_id": str(part.result_id) if part.result_id else None,
+        "detail": part.detail,
+        "phases": part.phases,
+    }
+
+
+def document_dict(view: DocumentView, language: str = "en") -> dict[str, Any]:
+    """A document as ``--json`` prints it: the pipeline's fields (message, error and counts in ``language``), its
+    phases on one bar, and each part."""
+    return {
+        "id": str(view.id),
+        "kind": "study_guide" if view.wants_guide else "text_only",
+        "title": view.title,
+        "status": view.status,
+        "stage": view.stage,
+        "progress": round(view.progress, 4),
+        **_said(view.message, view.error, language),
+        "counters": counter_text(view.detail, language),
+        "attempts": view.attempts,
+        "max_attempts": view.max_attempts,
+        "run_after": view.run_after.isoformat() if view.run_after else None,
+        "created_at": view.created_at.isoformat(),
+        "started_at": view.started_at.isoformat() if view.started_at else None,
+        "finished_at": view.finished_at.isoformat() if view.finished_at else None,
+        "eta_seconds": view.eta,
+        "phases": [
+            {
+                "part": p.part,
+                "name": p.name,
+                "state": p.state,
+                "fraction": round(p.fraction, 4),
+                "start": round(p.start, 4),
+                "end": round(p.end, 4),
+            }
+            for p in view.phases
+        ],
+        "parts": [_part_dict(part, language) for part in (view.root, view.guide) if part is not None],
+    }
+
+
+def kind_words(view: DocumentView) -> str:
+    """The document's kind in words: study guide, or text only."""
+    return "study guide" if view.wants_guide else "text only"
+
+
+def _line(view: DocumentView, language: str = "en") -> str:
+    bar = f"{view.progress * 100:5.1f}%"
+    what = render(view.error if view.status == JobStatus.FAILED else view.message, language) or view.stage
+    return f"{view.id}  {kind_words(view):<11} {view.status:<9} {bar}  {view.title[:40]:<40}  {what or ''}"
+
+
+async def _document(store: JobStore[Job], document_id: uuid.UUID) -> DocumentView:
+    view = await Pipelines(store).get(document_id)
+    if view is None:
+        raise JobNotFoundError(document_id)
+    return view
+
+
+async def _status(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
+    counts = {s.value: await store.count(status=s) for s in JobStatus}
+    info = {
+        "data_dir": str(settings.data_dir),
+        "database_url": redact_url(settings.database_url),
+        "broker_url": redact_url(settings.broker_url),
+        "output_dir": str(settings.output_dir),
+        "log_dir": str(settings.log_dir),
+        "jobs": counts,
+    }
+    if args.json:
+        print(json.dumps(info, indent=2))
+    else:
+        print("StudyJobs — ready.")
+        for key in ("data_dir", "database_url", "broker_url", "output_dir", "log_dir"):
+            print(f"  {key:<13} {info[key]}")
+        print("  jobs          " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    return EXIT_OK
+
+
+async def _list(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
+    statuses = None if args.status is None else (args.status,)
+    views = await Pipelines(store).list_recent(statuses=statuses, limit=args.limit, search=args.search)
+    if args.json:
+        print(json.dumps([document_dict(v, settings.user_language()) for v in views], indent=2))
+    elif not views:
+        print("No documents yet.")
+    else:
+        for view in views:
+            print(_line(view, settings.user_language()))
+    return EXIT_OK
+
+
+async def _show(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
+    view = await _document(store, args.job_id)
+    data = document_dict(view, settings.user_language())
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return EXIT_OK
+    for key, value in data.items():
+        if key not in ("phases", "parts", "message_values", "error_values"):
+            print(f"{key:<13} {value if value is not None else '—'}")
+    for part in data["parts"]:
+        attempts = f"attempt {part['attempts']}/{part['max_attempts']}"
+        print(f"part {part['kind']:<9} {part['id']}  {part['status']:<9} {attempts}")
+    for phase in view.phases:
+        print(
+            f"  phase {phase.part:<9} {phase.name:<12} {phase.state:<8} {phase.fraction * 100:5.1f}%"
+            f"   ({phase.start * 100:5.1f}% → {phase.end * 100:5.1f}% of the document)"
+        )
+    return EXIT_OK
+
+
+async def _cancel(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
+    view = await Pipelines(store).cancel(args.job_id, reason=args.reason)
+    if view is None:
+        await _document(store, args.job_id)  # an unknown id says so
+        print(f"Nothing to cancel: document {args.job_id} has already ended.", file=sys.stderr)
+        return EXIT_FAILED
+    print(json.dumps(document_dict(view, settings.user_language())) if args.json else f"Cancelled {view.id}.")
+    return EXIT_OK
+
+
+async def _retry(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
+    view = await Pipelines(store).retry(args.job_id)
+    if view is None:
+        await _document(store, args.job_id)
+        print(f"Document {args.job_id} cannot be retried: only failed or cancelled ones can.", file=sys.stderr)
+        return EXIT_FAILED
+    print(json.dumps(document_dict(view, settings.user_language())) if args.json else f"Queued {view.id} again.")
+    return EXIT_OK
+
+
+Command = Callable[[JobStore[Job], Settings, argparse.Namespace], Coroutine[Any, Any, int]]
+COMMANDS: dict[str, Command] = {
+    "status": _status,
+    "list": _list,
+    "show": _show,
+    "cancel": _cancel,
+    "retry": _retry,
+    "export": export_command,
+    "models": models_command,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (separate so that the daemon's CLI can add its commands to it)."""
+    parser = argparse.ArgumentParser(prog="studyjobs", description="StudyJobs: documents into study guides.")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("status", parents=[common], help="where StudyJobs keeps its data, and the jobs in each state")
+    listing = sub.add_parser("list", parents=[common], help="the newest documents")
+    listing.add_argument("--status", choices=[s.value for s in JobStatus])
+    listing.add_argument("--search", help="part of the document name")
+    listing.add_argument("--limit", type=int, default=20)
+    texts = (
+        ("show", "one document in full"),
+        ("cancel", "stop a document (whichever part runs)"),
+        ("retry", "run the part of a document that failed again"),
+    )
+    for name, text in texts:
+        command = sub.add_parser(name, parents=[common], help=text)
+        command.add_argument("job_id", type=uuid.UUID)
+        if name == "cancel":
+            command.add_argument("--reason", default=None)
+    add_export_parser(sub, common)
+    add_models_parser(sub, common)
+    return parser
+
+
+async def _run(args: argparse.Namespace, settings: Settings, commands: dict[str, Command]) -> int:
+    db = await open_app_database(settings.database_url)
+    try:
+        store = make_app_store(db, stale_after=settings.stale_after)
+        return await commands[args.command](store, settings, args)
+    finally:
+        await db.dispose()
+
+
+Direct = Callable[[Settings, argparse.Namespace], int]
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    parser: argparse.ArgumentParser | None = None,
+    commands: dict[str, Command] | None = None,
+    direct: dict[str, Direct] | None = None,
+) -> int:
+    """Entry point of ``studyjobs``; returns the exit code.
+
+    Args:
+        argv: The arguments (default: ``sys.argv[1:]``).
+        parser: A parser extended with more commands (the daemon's CLI adds ``daemon``, ``add``, ``workers``).
+        commands: The store commands by name (default :data:`COMMANDS`).
+        direct: Commands that run without opening the store (the worker process itself).
+    """
+    args = (parser or build_parser()).parse_args(argv)
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(f"Settings problem: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if direct and args.command in direct:
+        return direct[args.command](settings, args)
+    try:
+        return asyncio.run(_run(args, settings, commands or COMMANDS))
+    except JobNotFoundError:
+        print(f"No job with id {getattr(args, 'job_id', '?')}.", file=sys.stderr)
+        return EXIT_FAILED
+    except (MigrationError, OSError) as error:
+        print(f"Could not open the database {redact_url(settings.database_url)}: {error}", file=sys.stderr)
+        return EXIT_DATABASE
+    except KeyboardInterrupt:
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

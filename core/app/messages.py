@@ -1,0 +1,106 @@
+"""Sentences for the user by code: stored as a code with its values, translated when someone reads them.
+
+The worker never stores a translated sentence. It stores :func:`core.stored_messages.encode`'s text — a compact JSON
+object ``{"code": "writing_section", "values": {"current": 2, "total": 5}}`` — in a job's ``message`` and ``error``
+columns, and every screen (the window, the command line) calls :func:`render` with its reader's language. Text
+that is not an encoded message (rows written before codes were stored, a library user's own sentences) is shown
+as it is.
+
+:func:`message` looks a ``code`` up for a language and fills in ``values``:
+
+* ``language`` is ``"pt_BR"`` or ``"en"`` (as :func:`core.app.config.resolve_language` returns); any ``pt…`` spelling
+  (``"pt"``, ``"pt-BR"``, ``"pt_PT"``) means Portuguese, anything else English.
+* A ``format`` value picks a sharper sentence when there is one for that format: ``message("encrypted", "en",
+  format="pdf")`` says *This PDF is password-protected…*, ``format="epub"`` speaks of copy protection.
+* An unknown code gives the generic *Something went wrong…* sentence, never an exception.
+* A placeholder without a value is left as it is (``{done}``) instead of raising.
+
+Plain data and pure functions (the sentences are in :mod:`core.app.message_catalog`, the stored form in
+:mod:`core.stored_messages`); thread-safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from core.app.message_catalog import EN, PT_BR
+from core.stored_messages import decode
+
+__all__ = [
+    "CATALOG",
+    "FALLBACK_LANGUAGE",
+    "GENERIC_CODE",
+    "LANGUAGES",
+    "has_message",
+    "message",
+    "normalize_language",
+    "render",
+]
+
+LANGUAGES = ("pt_BR", "en")
+"""The languages the catalog speaks."""
+
+FALLBACK_LANGUAGE = "en"
+"""Used for a language the catalog does not speak."""
+
+GENERIC_CODE = "unknown_error"
+"""The entry used for a code the catalog does not know."""
+
+CATALOG: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {"en": MappingProxyType(EN), "pt_BR": MappingProxyType(PT_BR)}
+)
+"""Language → (code or ``code:format``) → sentence template (:meth:`str.format` placeholders)."""
+
+
+class _KeepMissing(dict[str, object]):
+    """Format values that leave an unknown placeholder as written instead of raising."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def normalize_language(language: str) -> str:
+    """``"pt_BR"`` for any Portuguese spelling (``pt``, ``pt-BR``, ``pt_PT``, ``Portuguese_Brazil``), else ``"en"``."""
+    return "pt_BR" if language.strip().lower().startswith(("pt", "portuguese")) else FALLBACK_LANGUAGE
+
+
+def has_message(code: str) -> bool:
+    """Whether the catalog has a sentence of its own for ``code`` in every language."""
+    return all(code in table for table in CATALOG.values())
+
+
+def message(code: str, language: str, /, **values: object) -> str:
+    """The sentence for ``code`` in ``language``, with ``values`` filled in.
+
+    Args:
+        code: A stable code (``"encrypted"``, ``"server_unreachable"``, ``"reading_page"`` …).
+        language: ``"pt_BR"`` or ``"en"`` (other spellings: see :func:`normalize_language`).
+        **values: Placeholder values (``done=3, total=10``). ``format="pdf"`` also picks the ``code:pdf`` variant
+            when the catalog has one.
+
+    Returns:
+        One sentence; the generic *Something went wrong…* one for an unknown code. Never raises for a missing
+        code, language or value.
+    """
+    table = CATALOG[normalize_language(language)]
+    variant = f"{code}:{values['format']}" if "format" in values else None
+    if variant is not None and variant in table:
+        template = table[variant]
+    elif code in table:
+        template = table[code]
+    else:
+        template = table[GENERIC_CODE]
+    return template.format_map(_KeepMissing(values))
+
+
+def render(stored: str | None, language: str) -> str:
+    """What a stored ``message`` or ``error`` says in ``language``.
+
+    An encoded message becomes its sentence (:func:`message`); any other text is returned unchanged, so rows
+    written before codes were stored keep working; ``None`` gives ``""``.
+    """
+    found = decode(stored)
+    if found is None:
+        return stored or ""
+    return message(found.code, language, **found.values)

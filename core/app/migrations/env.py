@@ -1,0 +1,69 @@
+"""Alembic environment of the application database.
+
+Normally run through :mod:`core.app.database`, which hands over a connection (already inside the transaction that
+holds the migration lock) in ``config.attributes["connection"]``. Without one (the ``alembic`` command line,
+with ``-x url=…`` or ``STUDYJOBS_DATABASE_URL``) it opens its own through
+:func:`core.app.database.migration_connection`.
+Offline ``--sql`` scripts work for PostgreSQL only (SQLite's table rebuilds reflect the live table).
+
+Only the application's tables (:data:`core.app.schema.APP_TABLE_NAMES`) are looked at: the embedded broker's
+tables in the same SQLite file, and any other table on the shared metadata, are neither created, compared nor
+dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+from alembic import context
+from sqlalchemy.engine import Connection
+
+import core.app.schema  # noqa: F401 - registers the application's tables on the metadata
+from core.app.database import include_name, include_object, migration_connection
+from core.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _configure(**options: object) -> None:
+    context.configure(
+        target_metadata=target_metadata,
+        render_as_batch=True,
+        include_name=include_name,
+        include_object=include_object,
+        compare_type=True,
+        compare_server_default=True,
+        **options,
+    )
+
+
+def run_with_connection(connection: Connection) -> None:
+    """Run the migrations on ``connection``, inside the caller's transaction when there is one."""
+    _configure(connection=connection)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def _url() -> str:
+    url = context.get_x_argument(as_dictionary=True).get("url") or os.environ.get("STUDYJOBS_DATABASE_URL")
+    url = url or config.get_main_option("sqlalchemy.url")
+    if not url:
+        raise SystemExit("give the database with -x url=… or STUDYJOBS_DATABASE_URL")
+    return url
+
+
+async def _run_online(url: str) -> None:
+    async with migration_connection(url) as connection:
+        await connection.run_sync(run_with_connection)
+
+
+if context.is_offline_mode():
+    _configure(url=_url(), literal_binds=True)
+    with context.begin_transaction():
+        context.run_migrations()
+elif (shared := config.attributes.get("connection")) is not None:
+    run_with_connection(shared)
+else:
+    asyncio.run(_run_online(_url()))

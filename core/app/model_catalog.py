@@ -1,0 +1,173 @@
+"""The model catalog (``resources/models.json``): what each model is, where to download it, and the RAM it needs.
+
+:func:`load_catalog` reads and checks the file into :class:`CatalogModel` entries; a malformed file raises
+:class:`CatalogError`. :func:`ram_needed` is the memory estimate every screen shows, measured against llama.cpp:
+
+    RAM = weights + KV cache + compute buffer + work buffer + vocabulary + base, where
+    KV cache       = 2 (K and V) × n_layers × n_ctx × n_head_kv × head_dim × 2 bytes (f16)
+    compute buffer = 4 × n_ubatch × n_ctx × (n_head + 1) + 24 × n_ubatch × n_head × head_dim bytes
+    work buffer    = 2 × n_ubatch × n_ctx × n_head bytes
+    vocabulary     = 270 bytes × n_vocab
+    base           = 8 MiB
+
+Each term is a buffer llama.cpp (flash attention off, as the daemon loads models) allocates and touches while it
+evaluates a full context, one micro-batch (``n_ubatch`` tokens) at a time:
+
+* the weights are the GGUF file, mapped; a guide touches every page;
+* the compute buffer holds, at its largest, the f32 attention scores of one micro-batch against every cached token
+  for every head, plus the attention mask (the ``+ 1``), plus the micro-batch's activations. llama.cpp reserves
+  room for the logits of every token of a micro-batch too (``4 × n_ubatch × n_vocab`` bytes, more than the scores
+  below a few thousand tokens of context), but the daemon asks for one token's logits per micro-batch, so that room
+  is never touched and costs no RAM;
+* the work buffer is the CPU backend's f16 copy of the attention weights for their product with V;
+* the vocabulary is llama.cpp's token table, merges and lookup maps.
+
+Checked against llama.cpp's own buffer sizes and the RSS of a real load with the context filled, for the bundled
+SmolLM2 (Q4_1 and a Q8_0 re-quantization) and the suite's tiny GGUF, at 2,048 to 8,192 tokens and micro-batches of
+256 and 512 (``bench/model_bench.py``, ``tests/core/test_model_catalog.py``). It overestimates models whose layers
+use a sliding window (Gemma 3: llama.cpp keeps a smaller cache for those layers).
+
+Pure data and functions; safe from any thread.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "CATALOG_PATH",
+    "DEFAULT_N_UBATCH",
+    "Architecture",
+    "CatalogError",
+    "CatalogModel",
+    "load_catalog",
+    "ram_needed",
+]
+
+CATALOG_PATH = Path(__file__).resolve().parents[2] / "resources" / "models.json"
+DEFAULT_N_UBATCH = 256
+"""llama.cpp's micro-batch, as the daemon loads local models (``n_batch = n_ubatch = 256``)."""
+
+BASE_BYTES = 8 << 20
+VOCAB_ENTRY_BYTES = 270
+_SAMPLING_KEYS = frozenset({"temperature", "top_p", "top_k", "min_p", "repeat_penalty", "repeat_last_n"})
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class CatalogError(ValueError):
+    """The catalog file is missing a field or has a wrong value (the message names the entry and the field)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Architecture:
+    """The shape that decides the memory a model needs (from its ``config.json`` / GGUF metadata)."""
+
+    n_layers: int
+    n_head: int
+    n_head_kv: int
+    head_dim: int
+    n_vocab: int
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogModel:
+    """One catalog entry. ``size_bytes``/``sha256`` are ``None`` when unknown (the hub's LFS metadata decides)."""
+
+    id: str
+    name: str
+    repo: str
+    filename: str
+    revision: str
+    size_bytes: int | None
+    approx_bytes: int
+    sha256: str | None
+    licence: str
+    licence_url: str
+    languages: tuple[str, ...]
+    context_length: int
+    architecture: Architecture
+    sampling: dict[str, float | int]
+    good_for: str
+    bundled: bool = False
+    demo: bool = False
+
+    def ram_needed(self, n_ctx: int, n_ubatch: int = DEFAULT_N_UBATCH) -> int:
+        """Bytes of RAM this model needs at ``n_ctx`` tokens of context (:func:`ram_needed`)."""
+        return ram_needed(self.size_bytes or self.approx_bytes, self.architecture, n_ctx, n_ubatch)
+
+
+def kv_cache_bytes(arch: Architecture, n_ctx: int, bytes_per_value: int = 2) -> int:
+    """The K and V caches of every layer at ``n_ctx`` tokens (f16 by default)."""
+    return 2 * arch.n_layers * n_ctx * arch.n_head_kv * arch.head_dim * bytes_per_value
+
+
+def ram_needed(weights_bytes: int, arch: Architecture, n_ctx: int, n_ubatch: int = DEFAULT_N_UBATCH) -> int:
+    """The RAM a model needs loaded in llama.cpp at ``n_ctx`` tokens, context full (see the module's formula)."""
+    batch = min(n_ubatch, n_ctx)
+    compute = 4 * batch * n_ctx * (arch.n_head + 1) + 24 * batch * arch.n_head * arch.head_dim
+    work = 2 * batch * n_ctx * arch.n_head
+    vocabulary = VOCAB_ENTRY_BYTES * arch.n_vocab
+    return int(weights_bytes + kv_cache_bytes(arch, n_ctx) + compute + work + vocabulary + BASE_BYTES)
+
+
+def load_catalog(path: Path = CATALOG_PATH) -> list[CatalogModel]:
+    """The catalog's entries, in file order. Raises :class:`CatalogError` for a malformed file."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise CatalogError(f"{path}: {error}") from error
+    entries = raw.get("models") if isinstance(raw, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise CatalogError(f"{path}: no 'models' list")
+    models = [_entry(item, index) for index, item in enumerate(entries)]
+    ids = [model.id for model in models]
+    if len(set(ids)) != len(ids):
+        raise CatalogError(f"{path}: two entries share an id")
+    return models
+
+
+def _field(item: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
+    value = item.get(name)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise CatalogError(f"{where}: '{name}' is missing or not {kind}")
+    return value
+
+
+def _entry(item: Any, index: int) -> CatalogModel:
+    where = f"models[{index}]"
+    if not isinstance(item, dict):
+        raise CatalogError(f"{where}: not an object")
+    where = f"models[{index}] ({item.get('id')})"
+    arch = _field(item, "architecture", dict, where)
+    sampling = _field(item, "sampling", dict, where)
+    if set(sampling) != _SAMPLING_KEYS:
+        raise CatalogError(f"{where}: 'sampling' must give exactly {sorted(_SAMPLING_KEYS)}")
+    sha256 = item.get("sha256")
+    if sha256 is not None and not (isinstance(sha256, str) and _SHA256.match(sha256)):
+        raise CatalogError(f"{where}: 'sha256' must be 64 lowercase hex digits or null")
+    size = item.get("size_bytes")
+    if size is not None and (not isinstance(size, int) or size <= 0):
+        raise CatalogError(f"{where}: 'size_bytes' must be a positive integer or null")
+    return CatalogModel(
+        id=_field(item, "id", str, where),
+        name=_field(item, "name", str, where),
+        repo=_field(item, "repo", str, where),
+        filename=_field(item, "filename", str, where),
+        revision=_field(item, "revision", str, where),
+        size_bytes=size,
+        approx_bytes=_field(item, "approx_bytes", int, where),
+        sha256=sha256,
+        licence=_field(item, "licence", str, where),
+        licence_url=_field(item, "licence_url", str, where),
+        languages=tuple(_field(item, "languages", list, where)),
+        context_length=_field(item, "context_length", int, where),
+        architecture=Architecture(**{key: _field(arch, key, int, where) for key in Architecture.__slots__}),
+        sampling=dict(sampling),
+        good_for=_field(item, "good_for", str, where),
+        bundled=bool(item.get("bundled", False)),
+        demo=bool(item.get("demo", False)),
+    )

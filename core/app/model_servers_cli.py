@@ -1,0 +1,61 @@
+"""``studyjobs servers``: the model servers that answer on this computer (or at the addresses given), and their models.
+
+* ``studyjobs servers`` — Ollama (11434), LM Studio (1234) and llama.cpp's server (8080) on this computer.
+* ``studyjobs servers --address http://192.168.0.10:11434`` — also ask that address (repeatable); the API key of
+  the first one (``STUDYJOBS_API_KEY`` or the keyring) is sent to the typed addresses only.
+
+Each server found is printed with the ``endpoint`` and ``model_name`` values the ``[model]`` settings need;
+``--json`` prints every answer. Exit 0 when at least one server answered with models, 1 when none did, 2 for an
+address that is not one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from core.app.api_keys import find_api_key
+from core.app.config import Settings
+from core.app.model_servers import FoundServer, ProbeStatus, ServerTarget, custom_target, find_servers
+
+__all__ = ["servers_command"]
+
+_SAID = {
+    ProbeStatus.NO_ANSWER: "no answer",
+    ProbeStatus.NEEDS_KEY: "wants an API key (set STUDYJOBS_API_KEY or save it in Settings)",
+    ProbeStatus.NOT_A_SERVER: "answered, but not as a model server",
+}
+
+
+def _as_json(found: FoundServer) -> dict[str, object]:
+    return {
+        "kind": found.target.kind,
+        "name": found.target.name,
+        "status": found.status.value,
+        "endpoint": found.endpoint,
+        "models": list(found.models),
+        "context": found.context,
+    }
+
+
+def servers_command(settings: Settings, args: argparse.Namespace) -> int:
+    """Run ``studyjobs servers``; returns the exit code."""
+    try:
+        extra: list[ServerTarget] = [custom_target(a) for a in args.address]
+    except ValueError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    key = find_api_key(extra[0].address, settings_path=settings.settings_path) if extra else None
+    answers = asyncio.run(find_servers(extra=extra, api_key=key.key if key else None))
+    if args.json:
+        print(json.dumps([_as_json(a) for a in answers], indent=2))
+    for answer in [] if args.json else answers:
+        if answer.found:
+            print(f"{answer.target.name}: endpoint = {answer.endpoint}")
+            for model in answer.models or ("(no model loaded)",):
+                print(f"    model_name = {model}")
+        else:
+            print(f"{answer.target.name} ({answer.target.address}): {_SAID[answer.status]}")
+    return 0 if any(a.found and a.models for a in answers) else 1

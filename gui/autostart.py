@@ -1,0 +1,260 @@
+"""Start the worker when the user logs in: one small adapter per operating system, chosen by ``sys.platform``.
+
+* **Linux and other XDG desktops** — an autostart entry ``$XDG_CONFIG_HOME/autostart/studyjobs-worker.desktop``
+  (``~/.config`` when the variable is unset, empty or relative). A desktop that turns the entry off writes
+  ``Hidden=true`` (KDE, the XDG Autostart spec) or ``X-GNOME-Autostart-enabled=false`` (GNOME): that reads as
+  :attr:`AutostartStatus.DISABLED_BY_USER`. :func:`render_systemd_unit` renders an equivalent systemd user unit
+  for people who prefer one; it is never installed by :func:`enable`.
+* **macOS** — a LaunchAgent ``~/Library/LaunchAgents/<label>.plist`` with ``RunAtLoad``; ``launchctl
+  print-disabled`` tells when the user switched it off under *Login Items* (Background Items).
+* **Windows** — a value in the per-user ``Run`` key (``HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run``);
+  Task Manager's *Startup apps* switch lives in ``Explorer\\StartupApproved\\Run`` as a binary value whose first
+  byte is odd when the user disabled the entry.
+
+Each entry is rendered by a pure function of :mod:`gui.autostart_entries` (:func:`render_desktop_entry`,
+:func:`render_systemd_unit`, :func:`render_launch_agent`, :func:`render_run_value`), so every format is tested on
+every OS. :func:`enable` always rewrites the entry: calling it again after the program moved re-registers the new
+path, and an explicit "start at login" from the user replaces an earlier "off" written by the desktop.
+
+:attr:`AutostartStatus.NEEDS_APPROVAL` is reserved for a macOS ``SMAppService`` registration waiting for the
+user's approval; the plain LaunchAgent file used here never reports it.
+
+The command registered is :func:`core.app.launch.worker_command` (shared with the daemon's ``start`` command).
+This module is Qt-free and never imports ``daemon``.
+All functions are synchronous and quick (one small file or registry value); call them from any thread.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from gui.autostart_entries import (
+    DESKTOP_FILE_NAME,
+    LAUNCH_AGENT_LABEL,
+    RUN_VALUE_NAME,
+    SYSTEMD_UNIT_NAME,
+    AutostartStatus,
+    desktop_keys,
+    launchctl_says_disabled,
+    quote_exec_argument,
+    render_desktop_entry,
+    render_launch_agent,
+    render_run_value,
+    render_systemd_unit,
+    startup_approved_disabled,
+)
+
+__all__ = [
+    "DESKTOP_FILE_NAME",
+    "LAUNCH_AGENT_LABEL",
+    "RUN_VALUE_NAME",
+    "AutostartStatus",
+    "desktop_entry_path",
+    "disable",
+    "enable",
+    "launch_agent_path",
+    "launchctl_says_disabled",
+    "quote_exec_argument",
+    "render_desktop_entry",
+    "render_launch_agent",
+    "render_run_value",
+    "render_systemd_unit",
+    "startup_approved_disabled",
+    "status",
+    "systemd_unit_path",
+]
+
+_RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
+_APPROVED_KEY = r"Software\Microsoft\Windows\CurrentVersion\Explorer\StartupApproved\Run"
+
+
+# ----------------------------------------------------------------------------------------------------- paths
+
+
+def _config_home() -> Path:
+    raw = os.environ.get("XDG_CONFIG_HOME", "")
+    return Path(raw) if raw and os.path.isabs(raw) else Path.home() / ".config"
+
+
+def desktop_entry_path() -> Path:
+    """``$XDG_CONFIG_HOME/autostart/studyjobs-worker.desktop`` (``~/.config`` by default)."""
+    return _config_home() / "autostart" / DESKTOP_FILE_NAME
+
+
+def systemd_unit_path() -> Path:
+    """Where a systemd user unit rendered by :func:`render_systemd_unit` belongs."""
+    return _config_home() / "systemd" / "user" / SYSTEMD_UNIT_NAME
+
+
+def launch_agent_path(label: str = LAUNCH_AGENT_LABEL) -> Path:
+    """``~/Library/LaunchAgents/<label>.plist``."""
+    return Path.home() / "Library" / "LaunchAgents" / f"{label}.plist"
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+# -------------------------------------------------------------------------------------------------- adapters
+
+
+class _Adapter(Protocol):
+    def enable(self, exe: str, args: Sequence[str]) -> None: ...
+    def disable(self) -> None: ...
+    def status(self) -> AutostartStatus: ...
+
+
+class _XdgAutostart:
+    """The XDG autostart entry (Linux and the BSDs)."""
+
+    def enable(self, exe: str, args: Sequence[str]) -> None:
+        _write_atomically(desktop_entry_path(), render_desktop_entry(exe, args).encode("utf-8"))
+
+    def disable(self) -> None:
+        desktop_entry_path().unlink(missing_ok=True)
+
+    def status(self) -> AutostartStatus:
+        try:
+            keys = desktop_keys(desktop_entry_path().read_text(encoding="utf-8", errors="replace"))
+        except FileNotFoundError:
+            return AutostartStatus.DISABLED
+        if keys.get("Hidden") == "true" or keys.get("X-GNOME-Autostart-enabled") == "false":
+            return AutostartStatus.DISABLED_BY_USER
+        return AutostartStatus.ENABLED
+
+
+class _LaunchAgent:
+    """A per-user LaunchAgent (macOS)."""
+
+    def enable(self, exe: str, args: Sequence[str]) -> None:
+        _write_atomically(launch_agent_path(), render_launch_agent(LAUNCH_AGENT_LABEL, exe, args))
+
+    def disable(self) -> None:
+        launch_agent_path().unlink(missing_ok=True)
+
+    def status(self) -> AutostartStatus:
+        if not launch_agent_path().is_file():
+            return AutostartStatus.DISABLED
+        try:
+            listed = subprocess.run(
+                ["launchctl", "print-disabled", f"gui/{os.getuid()}"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=False,
+            ).stdout
+        except (OSError, subprocess.SubprocessError):
+            listed = ""
+        if launchctl_says_disabled(listed, LAUNCH_AGENT_LABEL):
+            return AutostartStatus.DISABLED_BY_USER
+        return AutostartStatus.ENABLED
+
+
+class _WindowsRunKey:
+    """A value in ``HKCU\\...\\CurrentVersion\\Run`` (Windows)."""
+
+    def enable(self, exe: str, args: Sequence[str]) -> None:
+        value = render_run_value(exe, args)
+        if sys.platform == "win32":
+            import winreg
+
+            with winreg.CreateKeyEx(winreg.HKEY_CURRENT_USER, _RUN_KEY, 0, winreg.KEY_SET_VALUE) as key:
+                winreg.SetValueEx(key, RUN_VALUE_NAME, 0, winreg.REG_SZ, value)
+            try:  # the user's new "on" replaces an older "off" from Task Manager
+                with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _APPROVED_KEY, 0, winreg.KEY_SET_VALUE) as key:
+                    winreg.DeleteValue(key, RUN_VALUE_NAME)
+            except FileNotFoundError:
+                pass
+
+    def disable(self) -> None:
+        if sys.platform == "win32":
+            import winreg
+
+            for path in (_RUN_KEY, _APPROVED_KEY):
+                try:
+                    with winreg.OpenKey(winreg.HKEY_CURRENT_USER, path, 0, winreg.KEY_SET_VALUE) as key:
+                        winreg.DeleteValue(key, RUN_VALUE_NAME)
+                except FileNotFoundError:
+                    pass
+
+    def status(self) -> AutostartStatus:
+        if sys.platform != "win32":
+            return AutostartStatus.UNSUPPORTED
+        import winreg
+
+        try:
+            with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _RUN_KEY) as key:
+                winreg.QueryValueEx(key, RUN_VALUE_NAME)
+        except FileNotFoundError:
+            return AutostartStatus.DISABLED
+        try:
+            with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _APPROVED_KEY) as key:
+                data, _kind = winreg.QueryValueEx(key, RUN_VALUE_NAME)
+        except FileNotFoundError:
+            return AutostartStatus.ENABLED
+        approved = bytes(data) if isinstance(data, bytes | bytearray) else None
+        return AutostartStatus.DISABLED_BY_USER if startup_approved_disabled(approved) else AutostartStatus.ENABLED
+
+
+class _Unsupported:
+    def enable(self, exe: str, args: Sequence[str]) -> None:
+        raise OSError(f"starting the worker at login is not supported on {sys.platform}")
+
+    def disable(self) -> None:
+        return None
+
+    def status(self) -> AutostartStatus:
+        return AutostartStatus.UNSUPPORTED
+
+
+def _adapter(platform: str | None = None) -> _Adapter:
+    platform = sys.platform if platform is None else platform
+    if platform == "darwin":
+        return _LaunchAgent()
+    if platform == "win32":
+        return _WindowsRunKey()
+    if platform.startswith(("linux", "freebsd", "openbsd", "netbsd", "dragonfly")):
+        return _XdgAutostart()
+    return _Unsupported()
+
+
+# ------------------------------------------------------------------------------------------------ public API
+
+
+def enable(exe: str, args: Sequence[str]) -> None:
+    """Register ``exe args…`` to start when the user logs in, replacing any earlier entry of ours.
+
+    Raises:
+        ValueError: The command cannot be written in this OS's format.
+        OSError: The entry could not be written, or this OS is not supported.
+    """
+    _adapter().enable(exe, args)
+
+
+def disable() -> None:
+    """Remove our login entry (nothing happens when there is none).
+
+    Raises:
+        OSError: The entry exists but could not be removed.
+    """
+    _adapter().disable()
+
+
+def status() -> AutostartStatus:
+    """Whether the worker starts at login on this computer, for this user."""
+    return _adapter().status()
