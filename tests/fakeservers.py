@@ -4,11 +4,11 @@ and llama.cpp's server do to the questions StudyJobs asks, and one that accepts 
 from __future__ import annotations
 
 import http.server
-import json
 import socket
-import threading
 from collections.abc import Callable
 from typing import Any
+
+from loopback import LoopbackServer, send_json
 
 Route = Callable[[http.server.BaseHTTPRequestHandler], tuple[int, Any]]
 
@@ -27,7 +27,8 @@ LLAMACPP_PROPS = {"default_generation_settings": {"n_ctx": 8192}, "total_slots":
 
 
 class FakeServer:
-    """A threaded HTTP server on a random loopback port answering ``routes[path](handler) -> (status, json)``.
+    """A loopback server (:class:`loopback.LoopbackServer`, serving inside ``with``) answering
+    ``routes[path](handler) -> (status, json)``.
 
     Attributes:
         requests: ``(method, path, authorization header)`` of every request, in order.
@@ -36,41 +37,24 @@ class FakeServer:
     def __init__(self, routes: dict[str, Route]) -> None:
         self.routes = routes
         self.requests: list[tuple[str, str, str | None]] = []
-        owner = self
+        self.loopback = LoopbackServer(self._answer, name="fake-model-server", started=False)
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def _answer(self) -> None:
-                owner.requests.append((self.command, self.path, self.headers.get("Authorization")))
-                route = owner.routes.get(self.path.split("?")[0])
-                status, payload = route(self) if route else (404, {"error": "not found"})
-                body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_GET = do_POST = _answer
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, name="fake-model-server", daemon=True)
+    def _answer(self, handler: http.server.BaseHTTPRequestHandler) -> None:
+        self.requests.append((handler.command, handler.path, handler.headers.get("Authorization")))
+        route = self.routes.get(handler.path.split("?")[0])
+        status, payload = route(handler) if route else (404, {"error": "not found"})
+        send_json(handler, status, payload)
 
     @property
     def address(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        return self.loopback.url
 
     def __enter__(self) -> FakeServer:
-        self.thread.start()
+        self.loopback.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(5)
+        self.loopback.close()
 
 
 def fake_ollama() -> FakeServer:

@@ -7,11 +7,12 @@ import http.client
 import shutil
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from loopback import Answer, LoopbackServer
 
 from daemon.downloads.engine import DownloadPolicy, download_file
 from daemon.downloads.hub import DownloadError, HubFile
@@ -22,36 +23,18 @@ REPO, FILE_NAME = "tests/tiny-GGUF", "tiny.gguf"
 FAST = DownloadPolicy(idle_timeout=2.0, connect_timeout=2.0, tries=2, backoff=0.05, max_backoff=0.1, max_wait=0.5)
 
 
-class Server:
-    """A loopback server whose handler is ``answer(handler)``; records ``(method, path, Range)``."""
+class Server(LoopbackServer):
+    """A loopback server (HTTP/1.1, ``GET`` and ``HEAD``) whose handler is ``answer(handler)``; records ``(method,
+    path, Range)``."""
 
-    def __init__(self, answer: object) -> None:
+    def __init__(self, answer: Answer) -> None:
         self.seen: list[tuple[str, str, str | None]] = []
-        owner = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
+        def record_then_answer(handler: BaseHTTPRequestHandler) -> None:
+            self.seen.append((handler.command, handler.path, handler.headers.get("Range")))
+            answer(handler)
 
-            def _any(self) -> None:
-                owner.seen.append((self.command, self.path, self.headers.get("Range")))
-                answer(self)  # type: ignore[operator]
-
-            do_GET = _any
-            do_HEAD = _any
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=10)
+        super().__init__(record_then_answer, methods=("GET", "HEAD"), http11=True)
 
 
 def _forward(handler: BaseHTTPRequestHandler) -> None:

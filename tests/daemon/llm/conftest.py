@@ -11,11 +11,12 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import httpx
 import pytest
+from loopback import LoopbackServer, read_body, send_json
 
 from daemon.llm.llamacpp import unload_all
 from daemon.llm.testing import write_tiny_model
@@ -111,7 +112,8 @@ def llama_server(tiny_model: Path) -> Iterator[str]:
 
 
 class StatusServer:
-    """A stdlib HTTP server on loopback that answers every request with a fixed status (or hangs).
+    """A loopback server (:class:`loopback.LoopbackServer`) that answers every request with a fixed status (or
+    hangs).
 
     Attributes:
         url: Base URL.
@@ -123,43 +125,20 @@ class StatusServer:
         self.status = status
         self.requests: list[str] = []
         self.release = threading.Event()
-        owner = self
+        self.loopback = LoopbackServer(self._answer, name="status-server")
+        self.url = self.loopback.url
 
-        class Handler(BaseHTTPRequestHandler):
-            def _answer(self) -> None:
-                owner.requests.append(self.path)
-                length = int(self.headers.get("Content-Length") or 0)
-                if length:
-                    self.rfile.read(length)
-                if owner.status == 0:
-                    owner.release.wait(30)
-                    return
-                body = b'{"error": {"message": "fixed answer from the test server"}}'
-                self.send_response(owner.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_GET = _answer
-            do_POST = _answer
-
-            def log_message(self, format: str, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, args=(0.02,), name="status-server", daemon=True
-        )
-        self.thread.start()
+    def _answer(self, handler: BaseHTTPRequestHandler) -> None:
+        self.requests.append(handler.path)
+        read_body(handler)
+        if self.status == 0:
+            self.release.wait(30)
+            return
+        send_json(handler, self.status, {"error": {"message": "fixed answer from the test server"}})
 
     def close(self) -> None:
         self.release.set()
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=10)
+        self.loopback.close()
 
 
 @pytest.fixture

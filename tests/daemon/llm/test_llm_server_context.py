@@ -10,11 +10,12 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
 import pytest
+from loopback import LoopbackServer, read_body, send_json
 
 from daemon.llm.openai_compat import OpenAICompatibleGenerator
 from daemon.llm.server_context import server_context, server_root
@@ -28,37 +29,17 @@ class JsonServer:
     def __init__(self, routes: Routes) -> None:
         self.routes = routes
         self.requests: list[tuple[str, str, Any]] = []
-        owner = self
+        self.loopback = LoopbackServer(self._answer)
+        self.url = self.loopback.url
 
-        class Handler(BaseHTTPRequestHandler):
-            def _answer(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length)) if length else None
-                owner.requests.append((self.command, self.path, body))
-                found = owner.routes.get((self.command, self.path))
-                data = json.dumps(found if found is not None else {"error": "not found"}).encode()
-                self.send_response(200 if found is not None else 404)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            do_GET = _answer
-            do_POST = _answer
-
-            def log_message(self, format: str, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
-        self.thread.start()
+    def _answer(self, handler: BaseHTTPRequestHandler) -> None:
+        raw = read_body(handler)
+        self.requests.append((handler.command, handler.path, json.loads(raw) if raw else None))
+        found = self.routes.get((handler.command, handler.path))
+        send_json(handler, 200 if found is not None else 404, found if found is not None else {"error": "not found"})
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=10)
+        self.loopback.close()
 
 
 @pytest.fixture
@@ -166,44 +147,36 @@ async def test_llama_cpp_pythons_server_tells_nothing_so_the_setting_stands(llam
         await generator.aclose()
 
 
-class _TricklingProps(BaseHTTPRequestHandler):
-    """Answers every request with a 200 whose body never ends: one space every 50 ms (no read timeout trips)."""
+def _trickling(stop: threading.Event) -> Callable[[BaseHTTPRequestHandler], None]:
+    """Answers every request with a 200 whose body never ends (until ``stop``): one space every 50 ms (no read
+    timeout trips)."""
 
-    stop = threading.Event()
-
-    def do_GET(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
+    def answer(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.end_headers()
         try:
-            while not self.stop.wait(0.05):
-                self.wfile.write(b" ")
-                self.wfile.flush()
+            while not stop.wait(0.05):
+                handler.wfile.write(b" ")
+                handler.wfile.flush()
         except OSError:  # the client went away
             pass
 
-    do_POST = do_GET
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+    return answer
 
 
 async def test_a_server_whose_answers_never_end_is_given_up_on_at_the_deadline_and_the_setting_is_used(
     client, monkeypatch
 ) -> None:
     monkeypatch.setattr("daemon.llm.server_context.REQUEST_SECONDS", 0.3)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _TricklingProps)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-    thread.start()
+    stop = threading.Event()
+    server = LoopbackServer(_trickling(stop))
     try:
         started = time.monotonic()
-        found = await server_context(client, f"http://127.0.0.1:{server.server_address[1]}/v1", "m", setting=3072)
+        found = await server_context(client, f"{server.url}/v1", "m", setting=3072)
         took = time.monotonic() - started
     finally:
-        _TricklingProps.stop.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+        stop.set()
+        server.close()
     assert found == (3072, "setting")
     assert took < 4 * 0.3 + 1.0, took  # four questions, each cut at its deadline
