@@ -12,7 +12,8 @@ calibrated figure: a phase calibrated near zero would multiply the estimate by h
 the steps (recent ones count most) and the running step moves it at most 2× either way, so one slow moment does
 not multiply the whole figure. What the job does after the model's last token (the last check, the guide's file
 and rows) takes :attr:`Speeds.finish_seconds`, measured in every job. A first try that wrote its whole budget is
-often rejected (a model that repeats itself): a second try is then expected at least half the time.
+often rejected (a model that repeats itself): the longer a first try runs past its expected length, the likelier a
+second try is taken to be, at least one in two once it nears its budget.
 
 :class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and
 the ``follow_up_seconds`` of the ``ingest`` job before it (:func:`generate_estimate`). Threading: use from the
@@ -37,7 +38,7 @@ _MIN_PROMPT_SECONDS = 0.2  # a prompt rate from less time than this is noise
 _MIN_DECODE_TOKENS = 8  # likewise for a decode rate
 _FADE = 0.5  # how much of the measurements so far a finished step leaves (recent pace counts most)
 _SWING = 2.0  # the running step moves a rate measured before it at most this many times up or down
-_FULL_RETRY = 0.5  # the least chance of a second try after a first one that wrote (nearly) its whole budget
+_FULL_RETRY = 0.5  # the least chance of a second try once a first one wrote (nearly) its whole budget
 _NEARLY_FULL = 0.9  # of the budget
 _PASSAGE_LABEL_TOKENS = 8  # "[n] " and the blank line, per passage (the writer's figure)
 _CHARS_PER_PASSAGE = 650.0  # without the text: split_passages made a median of 650 characters per passage of prose
@@ -377,8 +378,8 @@ class GenerateEstimate:
             one = self._typical(("section", step.attempt), first if step.attempt == 1 else second)
             retry = 0.0
             if step.attempt < _MAX_TRIES:  # a text cut at its budget is most often one that repeats itself
-                full = step.tokens >= _NEARLY_FULL * budget
-                retry = max(attempts - 1.0, _FULL_RETRY if full else 0.0)
+                past = (step.tokens - first) / max(_NEARLY_FULL * budget - first, 1.0)  # 1: nearly at its budget
+                retry = max(attempts - 1.0, _FULL_RETRY * min(max(past, 0.0), 1.0))
         if step.first_token is None:
             prompt = step.prompt_tokens / speeds.prompt_rate
             read = time.monotonic() - step.started

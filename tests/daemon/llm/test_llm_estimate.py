@@ -241,10 +241,12 @@ def test_a_last_section_whose_first_try_wrote_its_whole_budget_is_not_taken_for_
     assert ended is not None and ended < 0.1  # the writer returned: only the export is left
 
 
-def _estimate(tiny_model: Path, sections: int = 3) -> GenerateEstimate:
-    """A fresh estimate on the tiny model's calibrated speeds, its outline done with ``sections`` sections."""
+def _estimate(tiny_model: Path, sections: int = 3, **speeds: float) -> GenerateEstimate:
+    """A fresh estimate on the tiny model's calibrated speeds (``speeds`` replaced), its outline done with
+    ``sections`` sections."""
     writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))  # not loaded
-    estimate = GenerateEstimate(prior_speeds(_size(tiny_model), 1), writer, model_bytes=_size(tiny_model), loaded=True)
+    prior = dataclasses.replace(prior_speeds(_size(tiny_model), 1), **speeds)
+    estimate = GenerateEstimate(prior, writer, model_bytes=_size(tiny_model), loaded=True)
     estimate.prepare(TEXT)
     estimate.outlined([len(TEXT) // sections] * sections)
     return estimate
@@ -273,7 +275,7 @@ def test_a_first_try_that_wrote_its_whole_budget_expects_a_second_try_before_any
     """A cold worker (no section rejected yet, the calibrated one try per section): the last section's first try
     cut at its budget is most often text that repeats itself, so the figure keeps a second try in it rather than
     showing no time left while the model writes again."""
-    estimate = _estimate(tiny_model)
+    estimate = _estimate(tiny_model, section_attempts=1.0, section_tokens=350.0)
     at = _reports(estimate, 3, [400], time.monotonic() - 4.0, pace=100.0)
     speeds = estimate.speeds()
     assert speeds is not None and speeds.section_attempts == 1.0
