@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from core.app.message_catalog import EN, PT_BR, general, model, progress, reading
 from core.app.messages import CATALOG, message, render
 from core.stored_messages import decode, encode
 
@@ -93,3 +94,11 @@ def test_every_catalog_code_reads_without_a_leftover_placeholder_when_given_its_
         assert shown == table[key].format(**values), key
         assert not PLACEHOLDER.search(shown), (key, shown)
         assert shown != render(encode(code, **values), "pt_BR" if language == "en" else "en"), key
+
+
+def test_each_code_belongs_to_one_topic_of_the_catalog_in_both_languages() -> None:
+    topics = (general, reading, model, progress)
+    for topic in topics:
+        assert set(topic.EN) == set(topic.PT_BR), topic.__name__
+    counted = sum(len(topic.EN) for topic in topics)
+    assert counted == len(EN) == len(PT_BR)  # no code in two topics
