@@ -15,7 +15,7 @@ is not loaded, no speeds are remembered), the second on the same, now *warm* wor
 
 While a document runs, its two job rows are read every 0.1 s and the time left a screen shows for the whole
 document is what the window shows (``core.app.pipelines.Pipelines.get``, whose ``eta`` is
-``core.app.pipeline_view.document_time_left``: the same query and function as the screen). Afterwards each sample's
+``core.app.pipeline_time.document_time_left``: the same query and function as the screen). Afterwards each sample's
 actual time left is known (the generate job's ``finished_at``). Printed per run: the ratio shown ÷ actual at 10 %, 25 %
 and 50 % of the document's duration, the samples that said "estimating…", and the worst ratio after the first
 5 s. Summary: the median ratio at 25 % (goal 0.75–1.33) and whether any sample after the first 5 s is outside

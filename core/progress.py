@@ -24,7 +24,7 @@ document from the first second:
 * the ``generate`` job is enqueued with ``detail["expected_seconds"]`` (:data:`EXPECTED_SECONDS`), the same
   figure, kept while it waits in the queue.
 
-:func:`core.app.pipeline_view.document_time_left` combines them: the ingest job's time left plus its
+:func:`core.app.pipeline_time.document_time_left` combines them: the ingest job's time left plus its
 ``follow_up_seconds`` while it runs, then the ``generate`` job's ``expected_seconds`` while it waits, then its own
 estimate.
 """

@@ -26,7 +26,8 @@ from core.app.database import MigrationError, make_app_store, open_app_database
 from core.app.export.command import add_export_parser, export_command
 from core.app.messages import render
 from core.app.model_cli import add_models_parser, models_command
-from core.app.pipeline_view import DocumentView, PartSnapshot
+from core.app.pipeline_parts import PartSnapshot
+from core.app.pipeline_view import DocumentView
 from core.app.pipelines import Pipelines
 from core.app.schema import Job
 from core.errors import JobNotFoundError

@@ -3,121 +3,28 @@
 The jobs stay separate in the store — their own attempts, errors and retry budgets — but a person who dropped one
 file expects one row. :func:`document_view` turns the pair into a :class:`DocumentView`: the pipeline's status, one
 progress over reading → planning → writing → saving, every phase of both parts with its state, the message and
-error of the part that matters, and the time left for the whole document (:func:`document_time_left`: the one
-implementation the window, the CLI and ``bench/eta_bench.py`` use).
+error of the part that matters, and the time left for the whole document
+(:func:`core.app.pipeline_time.document_time_left`).
 
-The pipeline status (:func:`pipeline_status`):
-
-=================  ====================  ==================  =================
-root status        guide wanted          newest child        pipeline status
-=================  ====================  ==================  =================
-queued/running/    any                   any                 the root's status
-failed/cancelled
-done               no (text only)        none                done
-done               yes                   none (not yet made) queued
-done               any                   exists              the child's status
-=================  ====================  ==================  =================
-
-A child that exists means a guide is wanted (a "write again" of a text-only document would make one). The SQL
-filters of :mod:`core.app.pipelines` compute the same table (a test checks both against each other).
+The pipeline's status is :func:`core.app.pipeline_parts.pipeline_status`'s; each part is a
+:class:`core.app.pipeline_parts.PartSnapshot`.
 
 Everything here is pure and Qt-free; a view is a plain frozen snapshot, safe to keep and compare on any thread.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from core.progress import ETA_AT, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, eta_seconds
+from core.app.pipeline_parts import OPEN_STATUSES, PartSnapshot, pipeline_status
+from core.app.pipeline_time import document_time_left, expected_seconds, guide_share_seconds, shipped_plan
 from core.status import JobStatus
 
-__all__ = [
-    "PART_COLUMNS",
-    "DocumentView",
-    "PartSnapshot",
-    "PipelinePhase",
-    "document_time_left",
-    "document_view",
-    "pipeline_status",
-    "planned_seconds",
-]
-
-PLANS_DIR = Path(__file__).resolve().parents[2] / "resources" / "plans"
-_FALLBACK_PLANS: dict[str, tuple[tuple[str, float], ...]] = {
-    "ingest": (("read", 1.0), ("clean", 0.05), ("save", 0.1)),
-    "generate": (("load_model", 1.0), ("outline", 8.0), ("sections", 30.0), ("export", 0.1)),
-}
-_OPEN = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
-
-PART_COLUMNS = (
-    "id", "kind", "status", "title", "stage", "progress", "message", "detail", "phases", "params", "result_id",
-    "error", "error_transient", "attempts", "max_attempts", "run_after", "started_at", "finished_at", "created_at",
-    "updated_at", "parent_id",
-)  # fmt: skip
-"""The job columns a :class:`PartSnapshot` holds (never the payload)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PartSnapshot:
-    """One job of a document (its root or its newest child), as read: a plain copy of the row's columns."""
-
-    id: uuid.UUID
-    kind: str
-    status: str
-    title: str
-    stage: str
-    progress: float
-    message: str
-    detail: dict[str, Any]
-    phases: list[dict[str, Any]]
-    params: dict[str, Any]
-    result_id: uuid.UUID | None
-    error: str | None
-    error_transient: bool
-    attempts: int
-    max_attempts: int
-    run_after: datetime | None
-    started_at: datetime | None
-    finished_at: datetime | None
-    created_at: datetime
-    updated_at: datetime
-    parent_id: uuid.UUID | None
-
-    @classmethod
-    def of(cls, job: Any) -> PartSnapshot:
-        """A snapshot of anything with the job columns (an ORM ``Job`` or a result row's mapping)."""
-        values = job if isinstance(job, Mapping) else {name: getattr(job, name) for name in PART_COLUMNS}
-        return cls(
-            id=values["id"],
-            kind=values["kind"],
-            status=values["status"],
-            title=values["title"] or "",
-            stage=values["stage"] or "",
-            progress=float(values["progress"] or 0.0),
-            message=values["message"] or "",
-            detail=dict(values["detail"] or {}),
-            phases=list(values["phases"] or []),
-            params=dict(values["params"] or {}),
-            result_id=values["result_id"],
-            error=values["error"],
-            error_transient=bool(values["error_transient"]),
-            attempts=int(values["attempts"] or 0),
-            max_attempts=int(values["max_attempts"] or 0),
-            run_after=values["run_after"],
-            started_at=values["started_at"],
-            finished_at=values["finished_at"],
-            created_at=values["created_at"],
-            updated_at=values["updated_at"],
-            parent_id=values["parent_id"],
-        )
+__all__ = ["DocumentView", "PipelinePhase", "document_view", "views_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,56 +136,11 @@ class DocumentView:
         return max((end - self.started_at).total_seconds(), 0.0)
 
 
-def pipeline_status(root_status: str, wants_guide: bool, child_status: str | None) -> str:
-    """The document's status from its parts' (the table in the module docstring)."""
-    if root_status != JobStatus.DONE:
-        return root_status
-    if child_status is not None:
-        return child_status
-    return JobStatus.QUEUED.value if wants_guide else JobStatus.DONE.value
-
-
-@cache
-def _plan(kind: str) -> tuple[tuple[str, float], ...]:
-    """``(name, median seconds)`` of the shipped plan of ``kind`` (``resources/plans/{kind}.json``)."""
-    try:
-        data = json.loads((PLANS_DIR / f"{kind}.json").read_text(encoding="utf-8"))
-        return tuple((str(p["name"]), float(p["seconds"])) for p in data["phases"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return _FALLBACK_PLANS.get(kind, ())
-
-
-def planned_seconds(kind: str) -> float:
-    """The expected seconds of a job of ``kind`` before it knows its input (its plan's medians added up)."""
-    return sum(seconds for _name, seconds in _plan(kind))
-
-
-def _expected(part: PartSnapshot | None, kind: str) -> float:
-    """Expected seconds of a part: its own phases once it has them, else ``detail["expected_seconds"]``, else its
-    kind's plan."""
-    if part is not None:
-        if part.phases:
-            return sum(float(p.get("seconds") or 0.0) for p in part.phases)
-        given = part.detail.get("expected_seconds")
-        if isinstance(given, int | float) and given > 0:
-            return float(given)
-    return planned_seconds(kind)
-
-
-def _guide_share_seconds(root: PartSnapshot, guide: PartSnapshot | None) -> float:
-    """The guide part's expected seconds for the bar's layout: the root's estimate of its follow-up while it has
-    one (the same number from the first second to the last, so the bar never jumps), else the child's own."""
-    given = root.detail.get("follow_up_seconds")
-    if isinstance(given, int | float) and given > 0:
-        return float(given)
-    return _expected(guide, "generate")
-
-
 def _entries(part: PartSnapshot | None, kind: str) -> list[dict[str, Any]]:
     """The part's phase entries, or its kind's planned phases (spans from the medians) before it has any."""
     if part is not None and part.phases and part.status != JobStatus.QUEUED:
         return part.phases
-    plan = _plan(kind)
+    plan = shipped_plan(kind)
     total = sum(s for _n, s in plan) or 1.0
     entries, start = [], 0.0
     for i, (name, seconds) in enumerate(plan):
@@ -332,56 +194,12 @@ def _part_progress(part: PartSnapshot | None) -> float:
     return 1.0 if part.status == JobStatus.DONE else min(max(part.progress, 0.0), 1.0)
 
 
-def document_time_left(root: PartSnapshot, guide: PartSnapshot | None, now: datetime | None = None) -> float | None:
-    """Seconds left for the whole document at ``now`` (default: the clock): what the window and the CLI show.
-
-    ``root`` is the document's root part, ``guide`` its newest child (:meth:`PartSnapshot.of` a job row). ``None``
-    while the part that matters has no estimate (the screen says "estimating…"), or when the document is not open.
-
-    * the root (``ingest``) open: its time left (the worker's figure while it runs, its expected seconds while it
-      waits) plus the guide's share (:func:`_guide_share_seconds`) when a guide is wanted; ``None`` while it runs
-      without a figure, or when it wrote ``follow_up_seconds`` as ``None`` (no basis for the guide yet);
-    * the guide wanted but its job not made yet: the guide's share;
-    * the guide (``generate``) waiting: its ``expected_seconds``; running: its worker's figure, or before its
-      first write its ``expected_seconds`` counted down from its start.
-    """
-    detail = root.detail
-    wants_guide = guide is not None or not bool(root.params.get("only_extract", False))
-    status = pipeline_status(root.status, wants_guide, guide.status if guide is not None else None)
-    if status not in _OPEN:
-        return None
-    if root.status in _OPEN:
-        left = eta_seconds(root, now) if root.status == JobStatus.RUNNING else _expected(root, "ingest")
-        if left is None or not wants_guide:
-            return left
-        if FOLLOW_UP_SECONDS in detail and not _positive(detail[FOLLOW_UP_SECONDS]):
-            return None
-        return left + _guide_share_seconds(root, guide)
-    if guide is None:
-        return _guide_share_seconds(root, None)
-    expected = _positive(guide.detail.get(EXPECTED_SECONDS))
-    if guide.status == JobStatus.RUNNING:
-        left = eta_seconds(guide, now)
-        if left is not None or ETA_AT in guide.detail or expected is None or guide.started_at is None:
-            return left
-        since = ((now or datetime.now(UTC)) - guide.started_at).total_seconds()  # before the worker's first write
-        return max(expected - max(since, 0.0), 0.0)
-    return expected if expected is not None else _guide_share_seconds(root, guide)
-
-
-def _positive(value: Any) -> float | None:
-    """``value`` as a number of seconds when it is one (finite, above zero), else ``None``."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
-        return None
-    return float(value)
-
-
 def document_view(root: PartSnapshot, guide: PartSnapshot | None) -> DocumentView:
     """The view of the document whose root is ``root`` and whose newest child is ``guide``."""
     wants_guide = guide is not None or not bool(root.params.get("only_extract", False))
     status = pipeline_status(root.status, wants_guide, guide.status if guide is not None else None)
-    root_seconds = _expected(root, "ingest")
-    guide_seconds = _guide_share_seconds(root, guide) if wants_guide else 0.0
+    root_seconds = expected_seconds(root, "ingest")
+    guide_seconds = guide_share_seconds(root, guide) if wants_guide else 0.0
     split = root_seconds / (root_seconds + guide_seconds) if root_seconds + guide_seconds > 0 else 1.0
     phases = _place(root, "ingest", 0.0, split)
     if wants_guide:
@@ -390,7 +208,7 @@ def document_view(root: PartSnapshot, guide: PartSnapshot | None) -> DocumentVie
     if root.status == JobStatus.DONE and wants_guide and status != JobStatus.DONE:
         progress = split + _part_progress(guide) * (1.0 - split)
     active = root if root.status != JobStatus.DONE or not wants_guide else guide
-    ended = status not in _OPEN
+    ended = status not in OPEN_STATUSES
     return DocumentView(
         id=root.id,
         title=root.title,

@@ -23,7 +23,8 @@ from sqlalchemy import ColumnElement, Select, case, delete, false, func, or_, se
 from sqlalchemy.orm import aliased
 
 from core.app.model_downloads import DOWNLOAD_KIND
-from core.app.pipeline_view import PART_COLUMNS, DocumentView, PartSnapshot, document_view
+from core.app.pipeline_parts import PART_COLUMNS, PartSnapshot
+from core.app.pipeline_view import DocumentView, document_view
 from core.app.schema import Job
 from core.status import CANCELLABLE_JOB_STATUSES, JobStatus
 from core.store import JobStore

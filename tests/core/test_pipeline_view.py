@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from core.app.pipeline_view import PartSnapshot, document_time_left, document_view
+from core.app.pipeline_parts import PartSnapshot
+from core.app.pipeline_time import document_time_left
+from core.app.pipeline_view import document_view
 from core.progress import ETA_AT, ETA_SECONDS, EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 
 

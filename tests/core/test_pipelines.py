@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import update
 
 from core.app.database import make_app_store
-from core.app.pipeline_view import pipeline_status
+from core.app.pipeline_parts import pipeline_status
 from core.app.pipelines import DOCUMENT_FILTERS, Pipelines
 from core.app.schema import Job
 from core.store import JobStore

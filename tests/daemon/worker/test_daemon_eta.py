@@ -17,7 +17,8 @@ from workerhome import DaemonHome, run
 
 from core.app.database import make_app_store, open_app_database
 from core.app.job_ids import generate_job_id_for
-from core.app.pipeline_view import PartSnapshot, document_time_left
+from core.app.pipeline_parts import PartSnapshot
+from core.app.pipeline_time import document_time_left
 from core.errors import JobNotFoundError
 from core.progress import ETA_AT, ETA_SECONDS, EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 
