@@ -2,7 +2,8 @@
 
 SQLite (``sqlite+aiosqlite:///path``) is the embedded default; PostgreSQL (``postgresql+asyncpg://…``) is for
 scale-out. On SQLite every connection gets ``synchronous=NORMAL``, a busy timeout and foreign keys; WAL is set once,
-when the file is new (it is a property of the file, not of the connection).
+when the file is new (it is a property of the file, not of the connection). :mod:`core.backends.sqlite` opens and
+configures every SQLite connection.
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.sql import Executable
 
+from core.backends import sqlite
 from core.backends.autocommit import AsyncAutocommit, SQLiteAutocommit, StatementResult
 from core.models import Base
 
 __all__ = ["AsyncDatabaseManager"]
-
-DEFAULT_BUSY_TIMEOUT_MS = 30_000
 
 
 class AsyncDatabaseManager:
@@ -46,7 +46,7 @@ class AsyncDatabaseManager:
         url: str | URL,
         *,
         metadata: MetaData | None = None,
-        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        busy_timeout_ms: int = sqlite.BUSY_TIMEOUT_MS,
         echo: bool = False,
         **engine_options: Any,
     ) -> None:
@@ -54,8 +54,10 @@ class AsyncDatabaseManager:
         self.metadata: MetaData = metadata if metadata is not None else Base.metadata
         self.busy_timeout_ms = busy_timeout_ms
         self.is_sqlite: bool = self.url.get_backend_name() == "sqlite"
+        self._on_sqlite_connect = sqlite.connection_pragmas(busy_timeout_ms)
         if self.is_sqlite:
-            self._prepare_sqlite_file()
+            if self.sqlite_path is not None:
+                sqlite.prepare_file(self.sqlite_path, busy_timeout_ms=busy_timeout_ms)
         else:
             engine_options.setdefault("pool_pre_ping", True)
         self.engine: AsyncEngine = create_async_engine(self.url, echo=echo, **engine_options)
@@ -88,28 +90,6 @@ class AsyncDatabaseManager:
         if not self.is_sqlite or not self.url.database or self.url.database == ":memory:":
             return None
         return Path(self.url.database)
-
-    def _prepare_sqlite_file(self) -> None:
-        """Create the file's folder, and put a new file in WAL mode once."""
-        path = self.sqlite_path
-        if path is None:
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, timeout=self.busy_timeout_ms / 1000)
-        try:
-            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                conn.execute("PRAGMA journal_mode=WAL")
-        finally:
-            conn.close()
-
-    def _on_sqlite_connect(self, dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-        finally:
-            cursor.close()
 
     @contextlib.asynccontextmanager
     async def get_session_context(self) -> AsyncIterator[AsyncSession]:
@@ -171,7 +151,7 @@ class AsyncDatabaseManager:
             return None
         with self._version_lock:
             if self._version_conn is None:
-                self._version_conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+                self._version_conn = sqlite.open_version_reader(path)
             row = self._version_conn.execute("PRAGMA data_version").fetchone()
         return int(row[0])
 

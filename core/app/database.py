@@ -38,7 +38,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from core.app.schema import APP_TABLE_NAMES, Job
-from core.db import DEFAULT_BUSY_TIMEOUT_MS, AsyncDatabaseManager
+from core.backends import sqlite
+from core.db import AsyncDatabaseManager
 from core.models import Base
 from core.retry import DEFAULT_BACKOFF
 from core.store import JobStore
@@ -112,26 +113,9 @@ def include_object(obj: Any, name: str | None, type_: str, reflected: bool, comp
     return type_ != "table" or name in APP_TABLE_NAMES
 
 
-def _on_sqlite_connect(busy_timeout_ms: int) -> Any:
-    def on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # the driver must not BEGIN (nor skip BEGIN before DDL)
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-            cursor.execute("PRAGMA foreign_keys=OFF")
-        finally:
-            cursor.close()
-
-    return on_connect
-
-
-def _on_sqlite_begin(connection: Connection) -> None:
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-
 @contextlib.asynccontextmanager
 async def migration_connection(
-    url: str | URL, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS
+    url: str | URL, *, busy_timeout_ms: int = sqlite.BUSY_TIMEOUT_MS
 ) -> AsyncIterator[AsyncConnection]:
     """One connection, inside one transaction that holds the migration lock; commits when the block succeeds.
 
@@ -142,8 +126,8 @@ async def migration_connection(
     is_sqlite = url.get_backend_name() == "sqlite"
     engine = create_async_engine(url, poolclass=NullPool)
     if is_sqlite:
-        event.listen(engine.sync_engine, "connect", _on_sqlite_connect(busy_timeout_ms))
-        event.listen(engine.sync_engine, "begin", _on_sqlite_begin)
+        event.listen(engine.sync_engine, "connect", sqlite.migration_pragmas(busy_timeout_ms))
+        event.listen(engine.sync_engine, "begin", sqlite.begin_immediate)
     try:
         async with engine.begin() as conn:
             if url.get_backend_name() == "postgresql":

@@ -37,7 +37,7 @@ from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import UpdateBase
 
 from core.backends.postgres import AsyncpgStatement, is_disconnect
-from core.backends.sqlite import DirectStatement, is_busy
+from core.backends.sqlite import DirectStatement, busy_timeout_pragma, is_busy
 
 __all__ = ["AsyncAutocommit", "SQLiteAutocommit", "StatementResult"]
 
@@ -86,7 +86,7 @@ class SQLiteAutocommit:
         self._blocking: Engine = create_engine(url, connect_args=args, pool_size=2, max_overflow=8)
         for engine, timeout in ((self._inline, 0), (self._blocking, busy_timeout_ms)):
             event.listen(engine, "connect", on_connect)
-            event.listen(engine, "connect", _busy_timeout_setter(timeout))
+            event.listen(engine, "connect", busy_timeout_pragma(timeout))
         self._local = threading.local()
         self._direct: dict[int, DirectStatement] = {}  # by id(statement); the value keeps the statement alive
         self._connections: list[Connection] = []
@@ -163,13 +163,6 @@ def _run(
         return _result(conn.execute(statement, dict(params) if params else None))
     rows, rowcount = direct.run(conn.connection.dbapi_connection, params)  # type: ignore[arg-type]
     return StatementResult(rows, rowcount)
-
-
-def _busy_timeout_setter(milliseconds: int) -> Callable[[Any, Any], None]:
-    def set_busy_timeout(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.execute(f"PRAGMA busy_timeout={int(milliseconds)}")
-
-    return set_busy_timeout
 
 
 class AsyncAutocommit:

@@ -1,4 +1,15 @@
-"""A Core statement compiled once for SQLite's driver, then run straight on a ``sqlite3`` connection.
+"""SQLite: the one place that opens and configures its connections, and statements run straight on them.
+
+Every connection to an SQLite file is configured here, with one busy timeout (:data:`BUSY_TIMEOUT_MS`):
+
+* :func:`prepare_file` creates the file's folder and puts a new file in WAL mode (once: WAL is a property of the
+  file, not of the connection);
+* :func:`connection_pragmas` — the library's connections: the busy timeout, ``synchronous=NORMAL``, foreign keys on;
+* :func:`busy_timeout_pragma` — a different wait for one engine (the autocommit's inline engine never waits);
+* :func:`migration_pragmas` and :func:`begin_immediate` — the migrations' connection: foreign keys off (turning
+  them on would fire ``ON DELETE`` actions while tables are rebuilt), and a transaction that takes the write lock
+  at its start;
+* :func:`open_version_reader` — the private connection that only asks ``PRAGMA data_version``.
 
 For the few statements that run once per job (enqueue, claim, succeed), SQLAlchemy's per-execution work — the
 execution context, the result object, the row processing machinery — costs several times what SQLite needs to
@@ -11,16 +22,95 @@ Errors come out as SQLAlchemy's (``IntegrityError`` …), except that a busy fil
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
 from core.backends.compiled_write import CompiledWrite
 
-__all__ = ["DirectStatement", "is_busy"]
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "DirectStatement",
+    "begin_immediate",
+    "busy_timeout_pragma",
+    "connection_pragmas",
+    "is_busy",
+    "migration_pragmas",
+    "open_version_reader",
+    "prepare_file",
+]
+
+BUSY_TIMEOUT_MS = 30_000
+"""How long an SQLite writer waits for another writer before giving up, unless a caller asks for another wait."""
+
+ConnectListener = Callable[[Any, Any], None]
+"""A SQLAlchemy ``connect`` event listener: ``(dbapi_connection, connection_record)``."""
 
 _BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def prepare_file(path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+    """Create the file's folder, and put a new file in WAL mode once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, timeout=busy_timeout_ms / 1000)
+    try:
+        if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            conn.execute("PRAGMA journal_mode=WAL")
+    finally:
+        conn.close()
+
+
+def connection_pragmas(busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> ConnectListener:
+    """The ``connect`` listener of the library's connections: busy timeout, ``synchronous=NORMAL``, foreign keys."""
+
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+        finally:
+            cursor.close()
+
+    return on_connect
+
+
+def busy_timeout_pragma(milliseconds: int) -> ConnectListener:
+    """A ``connect`` listener that sets only the busy timeout (after :func:`connection_pragmas`, it wins)."""
+
+    def set_busy_timeout(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.execute(f"PRAGMA busy_timeout={int(milliseconds)}")
+
+    return set_busy_timeout
+
+
+def migration_pragmas(busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> ConnectListener:
+    """The ``connect`` listener of the migrations' connection: the driver never begins by itself (nor skips a
+    ``BEGIN`` before DDL), the busy timeout, foreign keys off. Pair it with :func:`begin_immediate`."""
+
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            cursor.execute("PRAGMA foreign_keys=OFF")
+        finally:
+            cursor.close()
+
+    return on_connect
+
+
+def begin_immediate(connection: Connection) -> None:
+    """The ``begin`` listener that opens every transaction with ``BEGIN IMMEDIATE`` (the write lock at once)."""
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def open_version_reader(path: Path) -> sqlite3.Connection:
+    """A private connection for ``PRAGMA data_version`` only: usable from any thread, never in a transaction."""
+    return sqlite3.connect(path, check_same_thread=False, isolation_level=None)
 
 
 def is_busy(error: BaseException) -> bool:
