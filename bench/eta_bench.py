@@ -16,12 +16,16 @@ is not loaded, no speeds are remembered), the second on the same, now *warm* wor
 While a document runs, its two job rows are read every 0.1 s and the time left a screen shows for the whole
 document is what the window shows (``core.app.pipelines.Pipelines.get``, whose ``eta`` is
 ``core.app.pipeline_time.document_time_left``: the same query and function as the screen). Afterwards each sample's
-actual time left is known (the generate job's ``finished_at``). Printed per run: the ratio shown ÷ actual at 10 %, 25 %
-and 50 % of the document's duration, the samples that said "estimating…", and the worst ratio after the first
-5 s. Summary: the median ratio at 25 % (goal 0.75–1.33) and whether any sample after the first 5 s is outside
-0.33–3. A document not done in ``--timeout`` seconds (300) is left out, and said so: on two cores shared with
-other work, llama.cpp's two threads of the second model wait for each other and a document can take ten times
-longer.
+actual time left is known (the generate job's ``finished_at``). Printed per run: the ratio shown ÷ actual at 10 %,
+25 % and 50 % of the document's duration, the worst ratio after the first 5 s, how many samples after the first 5 s
+(and before the last 0.5 s) are outside 0.33–3, and the samples that said "estimating…"; then each run's worst
+samples with the job, phase, counters and tokens active at each. Summary: the median ratio at 25 % (goal
+0.75–1.33) and the samples outside 0.33–3 (goal: none). Every sample (time, shown, actual left, ratio, active job
+and phase, tokens) is saved as JSON with each daemon's log (``--traces``, default a new folder under the temporary
+folder; the path is printed), so that an outlier can be explained. ``--models bundled`` or ``--models q8_0`` runs
+one model only. A document not done in ``--timeout`` seconds (300) is left out, and said so: on two cores shared
+with other work, llama.cpp's two threads of the second model wait for each other and a document can take ten
+times longer.
 """
 
 from __future__ import annotations
