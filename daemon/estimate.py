@@ -8,16 +8,15 @@ the tokens a section writes are counted over every try (:attr:`Speeds.section_at
 section takes), and each try's decode pace is measured from its own first token. The rates are those measured in
 this job as soon as there are some, before that the remembered or calibrated ones (:mod:`daemon.speeds`), moved by
 how fast this job runs compared to them. Nothing is scaled by how long a finished phase took against a
-calibrated figure: a phase calibrated near zero would multiply the estimate by hundreds. A rate is smoothed over
-the steps (recent ones count most) and the running step moves it at most 2× either way, so one slow moment does
-not multiply the whole figure. What the job does after the model's last token (the last check, the guide's file
-and rows) takes :attr:`Speeds.finish_seconds`, measured in every job. A first try that wrote its whole budget is
-often rejected (a model that repeats itself): the longer a first try runs past its expected length, the likelier a
-second try is taken to be, at least one in two once it nears its budget.
+calibrated figure: a phase calibrated near zero would multiply the estimate by hundreds. Rates are smoothed over the
+steps (recent ones count most); the running step moves them at most 2× either way. The work after the model's last
+token (the last check, the guide's file and rows) takes :attr:`Speeds.finish_seconds`, measured in every job. A
+first try cut at its budget is often rejected (a model that repeats itself): the further a first try runs past its
+expected length, the likelier a second try (one in two near the budget); a try longer than expected and than every
+earlier one is expected to stop halfway to its budget.
 
-:class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and
-the ``follow_up_seconds`` of the ``ingest`` job before it (:func:`generate_estimate`). Threading: use from the
-job's event loop only.
+:class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and the
+``follow_up_seconds`` of the ``ingest`` job before it (:mod:`daemon.jobs.estimates`). Use from the job's loop only.
 """
 
 from __future__ import annotations
@@ -388,8 +387,10 @@ class GenerateEstimate:
         longer = [n for n in self.lengths[step.phase, step.attempt] if n > step.tokens]
         if longer:  # the tries of this job that went on past this point: where they stopped
             left = min(sum(longer) / len(longer) - step.tokens, room)
-        else:
+        elif step.tokens < one:
             left = min(max(one - step.tokens, min(0.1 * one, room)), room)
+        else:  # longer than expected and than every earlier try: it stops anywhere up to its budget
+            left = room / 2
         return (left + retry * second) / rate
 
     def _typical(self, key: tuple[str, int], otherwise: float) -> float:

@@ -311,3 +311,16 @@ def test_the_work_after_the_last_token_is_measured_and_counted_until_the_job_end
     for phase, done in (("sections", 1.0), ("export", None), ("export", 1.0)):
         left = following.remaining(phase, 0.0, done)
         assert left is not None and 2.5 < left <= 3.0, (phase, left)
+
+
+def test_a_try_longer_than_every_earlier_one_is_expected_to_stop_halfway_to_its_budget(tiny_model: Path):
+    """Past the length expected of it and past every earlier try, nothing says where a try stops: half the room to
+    its budget is expected, not the few tokens a shorter try would have had left."""
+    estimate = _estimate(tiny_model, section_attempts=1.0, section_tokens=100.0)
+    at = _reports(estimate, 2, [100], time.monotonic() - 10.0, pace=100.0)
+    at = _reports(estimate, 3, [200], at, pace=100.0)  # the last section, 200 tokens in: 200 more may come
+    speeds = estimate.speeds()
+    left = estimate.remaining("sections", 0.0, None)
+    assert speeds is not None and left is not None
+    assert left >= 100 / speeds.section_decode_rate
+    estimate.finish(at)
