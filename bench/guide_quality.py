@@ -25,18 +25,28 @@ Each is read like the ``ingest`` job reads it (text and page structure), cut to 
   alternating, ``--rounds`` rounds;
 * **min/100 p** — minutes of writing (outline and sections) per 100 pages.
 
-Run: ``.venv/bin/python bench/guide_quality.py [--model PATH] [--threads N] [--pages N] [--docs pt-beamer,…]``.
+With ``--excerpts DIR``, each guide is written to ``DIR/<document>.md`` and each section's last model text (kept or
+rejected, with the checks it failed and its grounding share) to ``DIR/<document>.model.md``.
+
+Each section is printed as it is written (position, title, pages, whether it is the model's text or quotes and
+which checks the model's text failed), so a long run shows where it stands and why sections went to quotes.
+
+Run: ``.venv/bin/python bench/guide_quality.py [--model PATH] [--threads N] [--pages N] [--docs pt-beamer,…]``;
+a document in ``--docs`` may carry its own page limit, ``en-r-intro:all`` (the whole document) or
+``pt-lshort:8``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import re
 import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +58,7 @@ from llama_cpp import Llama
 from core.app.document_structure import DocumentStructure, paragraphs
 from daemon.llm.base import TokenProgress
 from daemon.llm.checks import TextChecker, plain_text, word_tokens
+from daemon.llm.grounding import grounding
 from daemon.llm.guard import guide_sentence_keys
 from daemon.llm.guide import GuidePlan, GuideProgress, GuideWriter, StudyGuide
 from daemon.llm.llamacpp import LlamaCppGenerator, default_n_threads, shared_model
@@ -256,7 +267,52 @@ class Timing:
         self.count = 0
 
 
-async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare: BareLoop) -> tuple[Row, str]:
+def parse_docs(spec: str, pages: int) -> list[tuple[str, int]]:
+    """``"pt-beamer,en-r-intro:all,pt-lshort:20"`` → ``[(key, page limit)]``; no limit given is ``pages``, ``all``
+    is the whole document."""
+    found = []
+    for item in spec.split(","):
+        key, _sep, limit = item.strip().partition(":")
+        if key not in DOCUMENTS:
+            raise SystemExit(f"unknown document {key!r}: one of {', '.join(DOCUMENTS)}")
+        found.append((key, 10**9 if limit == "all" else int(limit) if limit else pages))
+    return found
+
+
+def model_texts(plan: GuidePlan, guide: StudyGuide) -> str:
+    """Each section's last model text (rejected ones too), with its origin, the checks it failed and the share of
+    its content words its passages hold (:func:`daemon.llm.grounding.grounding`): the material to tune the checks
+    on."""
+    parts = []
+    for number, section in enumerate(guide.sections, start=1):
+        sources = [plan.passages[n - 1] for n in section.passages]
+        support = grounding(section.model_text, sources, plan.language)
+        parts.append(
+            f"## {number}. {section.title}\n\n_{section.origin}; failed: {', '.join(section.problems) or 'nothing'}; "
+            f"grounding {support.share:.0%} of {support.content_words} content words, new numbers "
+            f"{', '.join(support.new_numbers) or 'none'}_\n\n{section.model_text}"
+        )
+    return "\n\n".join(parts) + "\n"
+
+
+def section_line(plan: GuidePlan, started: float) -> Callable[[int, str, str, str], Awaitable[None]]:
+    """An ``on_part`` callback that prints each section as it is written: position, pages, origin, title."""
+
+    async def on_part(position: int, title: str, markdown: str, origin: str) -> None:
+        if 1 <= position <= len(plan.sections):
+            numbers = plan.sections[position - 1][1]
+            pages = sorted({p for n in numbers if n - 1 < len(plan.pages) for p in plan.pages[n - 1]})
+            span = f"p. {pages[0]}–{pages[-1]}" if pages else "no pages"
+            print(
+                f"  [{time.perf_counter() - started:6.0f} s] section {position}/{len(plan.sections)} {span} "
+                f"{origin}: {title[:60]}",
+                flush=True,
+            )
+
+    return on_part
+
+
+async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare: BareLoop) -> tuple[Row, str, str]:
     document = read_document(corpus_path(key))
     structure = DocumentStructure.from_json(document.structure)
     text, structure = first_pages(document.text, structure, cap)
@@ -276,8 +332,14 @@ async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare: B
     # section's, right before and right after the sections.
     depth = plan.tokens // max(len(plan.sections), 1) + _PROMPT_OVERHEAD
     bare_before = bare.speed(depth)
+    print(
+        f"{key}: {len(plan.passages)} passages, {plan.tokens} passage tokens, {len(plan.sections)} sections "
+        f"({'bookmarks' if plan.from_chapters else 'model outline'}), outline {paused - started:.0f} s",
+        flush=True,
+    )
     resumed = time.perf_counter()
-    guide = await writer.write_sections(plan, title=key, on_progress=timing)
+    on_part = section_line(plan, resumed)
+    guide = await writer.write_sections(plan, title=key, on_progress=timing, on_part=on_part)
     elapsed = time.perf_counter() - started - (resumed - paused)
     timing.close()
     perf = llama_cpp.llama_perf_context(ctx)
@@ -301,7 +363,12 @@ async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare: B
     row.cpu_ratio = cpu_tps / ((bare_before[1] + bare_after[1]) / 2)
     row.minutes_per_100 = elapsed / 60 / max(pages, 1) * 100
     row.extra = {"seconds": elapsed, "source_tokens": source_tokens, "prompt_tokens": perf.n_p_eval}
-    return row, guide.markdown
+    reasons = Counter(p for s in guide.sections if s.origin == "quotes" for p in s.problems)
+    print(f"{key}: failed checks of the sections made of quotes: {dict(reasons.most_common()) or 'none'}", flush=True)
+    for sentence, n in counts.most_common():
+        if n > 1:
+            print(f"{key}: repeated {n}×: {sentence[:100]}", flush=True)
+    return row, guide.markdown, model_texts(plan, guide)
 
 
 def table(rows: list[Row]) -> str:
@@ -343,11 +410,16 @@ async def main() -> None:
     parser.add_argument("--model", type=Path, default=None, help="a GGUF file (default: the bundled SmolLM2)")
     parser.add_argument("--threads", type=int, default=default_n_threads())
     parser.add_argument("--pages", type=int, default=8, help="write from the first N pages of each document")
-    parser.add_argument("--docs", default=DEFAULT_DOCS, help=f"comma-separated, of {', '.join(DOCUMENTS)}")
+    parser.add_argument(
+        "--docs", default=DEFAULT_DOCS,
+        help=f"comma-separated, of {', '.join(DOCUMENTS)}; name:N or name:all sets that document's page limit",
+    )  # fmt: skip
     parser.add_argument("--bare-context", type=int, default=1500, help="prompt tokens before the bare loop")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the decode-path comparison (0: none)")
     parser.add_argument("--excerpts", type=Path, default=None, help="write each guide's Markdown into this folder")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING, format="  %(name)s: %(message)s", stream=sys.stdout)
+    logging.getLogger("daemon.llm.guard").setLevel(logging.INFO)  # each rejected text and the checks it failed
     path = args.model or bundled_model_path()
     sampling = DEFAULT_SAMPLING if args.model else BUNDLED_SAMPLING
     n_ctx = 4096 if args.model else BUNDLED_CONTEXT
@@ -362,8 +434,8 @@ async def main() -> None:
         flush=True,
     )
     rows = []
-    for key in args.docs.split(","):
-        row, markdown = await run_document(key, generator, args.pages, bare)
+    for key, cap in parse_docs(args.docs, args.pages):
+        row, markdown, texts = await run_document(key, generator, cap, bare)
         rows.append(row)
         print(
             f"{key}: {row.extra['seconds']:.0f} s, {row.sections} sections, decode {row.decode_tps:.1f} tokens/s, "
@@ -374,6 +446,7 @@ async def main() -> None:
         if args.excerpts is not None:
             args.excerpts.mkdir(parents=True, exist_ok=True)
             (args.excerpts / f"{key}.md").write_text(markdown, encoding="utf-8")
+            (args.excerpts / f"{key}.model.md").write_text(texts, encoding="utf-8")
     bare.close()
     print(table(rows))
 
