@@ -2,7 +2,9 @@
 
 The shape: NFC Unicode; ``\\n`` line ends; no control characters but ``\\n`` and ``\\t``; no zero-width or
 soft-hyphen characters; typographic ligatures (ﬁ, ﬂ …) spelled out; no trailing spaces; paragraphs separated
-by exactly one blank line; no blank lines at the start or the end. Pure functions, thread-safe.
+by exactly one blank line; no blank lines at the start or the end. PDF text also has the accents that TeX's old
+fonts set as characters of their own composed with their letter (``apresenta¸c˜oes`` → ``apresentações``:
+:func:`compose_spacing_accents`). Pure functions, thread-safe.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterable
 __all__ = [
     "clean_text",
     "collapse_spaces",
+    "compose_spacing_accents",
     "has_words",
     "join_paragraphs",
     "normalize_newlines",
@@ -42,6 +45,21 @@ _ODD_CHARACTERS = re.compile(
     "\u00a0\u2000-\u200a\u202f\u205f\u3000\ufb00-\ufb06]"
 )
 _MULTISPACE = re.compile(" {2,}")
+# The spacing accents of TeX's OT1 fonts, as PDFium gives them, and the combining mark each one stands for. The
+# acute also serves as a typed apostrophe ("it´s"), so it only composes with a vowel.
+_SPACING_ACCENTS = {
+    "\u00b4": "\u0301",  # ´ acute
+    "\u02dc": "\u0303",  # ˜ tilde
+    "\u00b8": "\u0327",  # ¸ cedilla
+    "\u02c6": "\u0302",  # ˆ circumflex
+    "\u00a8": "\u0308",  # ¨ diaeresis
+    "\u02c7": "\u030c",  # ˇ caron
+    "\u02d8": "\u0306",  # ˘ breve
+    "\u02cb": "\u0300",  # ˋ grave
+}
+_ACCENT_BEFORE_LETTER = re.compile("([\u00b4\u02dc\u00b8\u02c6\u00a8\u02c7\u02d8\u02cb])([A-Za-z\u0131])")
+_GRAVE_BACKTICK = re.compile(r"(?:(?<=\s)|^)`([aA])", re.MULTILINE)
+_VOWELS = frozenset("aeiouyAEIOUY\u0131")
 # Texts are checked for NFC in pieces of about this many characters, cut after a line break.
 _NFC_PIECE = 4096
 _TRAILING = re.compile(r"[ \t]+\n")
@@ -69,6 +87,31 @@ def remove_invisibles(text: str) -> str:
     """Drop control, zero-width and soft-hyphen characters (keeps ``\\n`` and ``\\t``), turn Unicode spaces
     (no-break, thin …) into plain spaces, spell out ligatures."""
     return _ODD_CHARACTERS.sub(_replacement, text)
+
+
+def _composed(match: re.Match[str]) -> str:
+    accent, letter = match.groups()
+    if accent == "\u00b4" and letter not in _VOWELS:
+        return match.group()
+    base = "i" if letter == "\u0131" else letter  # TeX sets í on a dotless i
+    composed = unicodedata.normalize("NFC", base + _SPACING_ACCENTS[accent])
+    return composed if len(composed) == 1 else match.group()
+
+
+def compose_spacing_accents(text: str) -> str:
+    """``text`` with each spacing accent that stands right before a Latin letter (``´e``, ``˜a``, ``¸c``, ``ˆe``,
+    ``¨u``, ``´ı``: how PDFium reads accents that TeX's OT1 fonts draw as glyphs of their own) composed with it
+    into one character (``é``, ``ã``, ``ç``, ``ê``, ``ü``, ``í``), when Unicode has one. A text with such accents
+    also has its grave as a backtick before an ``a`` that starts a word (```a`` → ``à``, the Portuguese crase).
+    Anything else is left as it is; the same object is returned when nothing changes."""
+    if not any(accent in text for accent in _SPACING_ACCENTS):
+        return text
+    composed = _ACCENT_BEFORE_LETTER.sub(_composed, text)
+    if composed == text:
+        return text
+    if "`" in composed:
+        composed = _GRAVE_BACKTICK.sub(lambda m: unicodedata.normalize("NFC", m.group(1) + "\u0300"), composed)
+    return composed
 
 
 def to_nfc(text: str) -> str:

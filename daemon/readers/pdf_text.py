@@ -5,8 +5,8 @@ word hyphenated across a line break with U+FFFE (``\\x02`` in older builds) wher
 
 * joins such words (the marker is dropped with the line break after it), and words broken by a plain hyphen
   when both sides are lower-case letters (``pala-`` / ``vra`` → ``palavra``);
-* drops control characters PDFium emits for glyphs without Unicode (TeX math symbols, bullets) and spells out
-  ligatures;
+* drops control characters PDFium emits for glyphs without Unicode (TeX math symbols, bullets), spells out
+  ligatures, and composes the spacing accents of TeX's OT1 fonts with their letter (``´e`` → ``é``);
 * removes running headers and footers (one of a page's first or last two lines that repeats, digits aside, on
   three or more pages) and lines that are only a page number;
 * rebuilds paragraphs: a line much shorter than the page's usual line ends a paragraph, as does a line before a
@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from daemon.readers.cleanup import collapse_spaces, remove_invisibles, to_nfc
+from daemon.readers.cleanup import collapse_spaces, compose_spacing_accents, remove_invisibles, to_nfc
 
 __all__ = ["enough_words", "page_lines", "pages_to_paragraphs", "pages_to_text"]
 
@@ -51,7 +51,7 @@ def page_lines(raw: str) -> list[str]:
     text = remove_invisibles(raw.replace("\r\n", "\n").replace("\r", " "))
     if ". . . ." in text or "....." in text:
         text = _LEADER.sub(" … ", text)  # table-of-contents dot leaders
-    text = to_nfc(collapse_spaces(text))
+    text = to_nfc(compose_spacing_accents(collapse_spaces(text)))
     return [stripped for line in text.split("\n") if (stripped := line.strip())]
 
 

@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from daemon.readers.cleanup import remove_invisibles, to_nfc
+from daemon.readers.cleanup import compose_spacing_accents, remove_invisibles, to_nfc
 
 # Letters that take accents, combining marks (Latin, overlay, Hangul jamo, kana voicing, Arabic marks out of
 # order), singletons (Å sign, a compatibility ideograph), exclusions and line breaks: what NFC may change or move.
@@ -60,3 +60,16 @@ def test_text_without_combining_marks_is_returned_as_it_is():
 def test_invisible_characters_go_spaces_become_plain_and_ligatures_are_spelled_out():
     raw = "\ufeffo\u00a0e\ufb01m\u200b da \ufb02or\x07,\tnum\u00adero\n\u2003x"
     assert remove_invisibles(raw) == "o efim da flor,\tnumero\n x"
+
+
+def test_the_spacing_accents_of_old_tex_fonts_are_composed_with_the_letter_after_them():
+    # as PDFium reads tutorialbeamer.pdf (OT1 fonts: each accent a glyph of its own, before its letter)
+    read = "Introdu¸c˜ao: Beamer ´e uma classe dispon´ıvel para apresenta¸c˜oes dinˆamicas; a seq¨uˆencia `a l´ıngua"
+    assert compose_spacing_accents(read) == (
+        "Introdução: Beamer é uma classe disponível para apresentações dinâmicas; a seqüência à língua"
+    )
+    assert compose_spacing_accents("´Agua, ˜A, ¸C") == "Água, Ã, Ç"
+    assert compose_spacing_accents("it´s the user´s file") == "it´s the user´s file"  # a typed apostrophe
+    assert compose_spacing_accents("see `ls` and ˜/.profile") == "see `ls` and ˜/.profile"  # no accent composed
+    plain = "Fotossíntese: a luz vira energia química."
+    assert compose_spacing_accents(plain) is plain

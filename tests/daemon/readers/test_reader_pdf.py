@@ -76,6 +76,15 @@ def test_lines_are_joined_into_paragraphs_and_hyphenated_words_rejoined(corpus: 
     assert "Cham-bers" not in faq and "Chambers" in faq
 
 
+def test_a_pdf_set_in_old_tex_fonts_reads_with_its_accents_composed(corpus: Corpus) -> None:
+    beamer = read_document(corpus.portuguese_pdf("beamer-tut-pt/tutorialbeamer.pdf"))
+    assert beamer.text.startswith("Tutorial de Beamer: apresentações em LATEX\n\n")
+    assert "1 Introdução\n\nBeamer é uma classe LATEX para produzir apresentações." in beamer.text
+    assert "disponível" in beamer.text and "seqüência" in beamer.text and "suporte à língua" in beamer.text
+    assert not re.search("[\u00b4\u02dc\u00b8\u02c6\u00a8][A-Za-z\u0131]", beamer.text)
+    assert beamer.language == "pt"
+
+
 def portuguese_pdf(folder: Path) -> tuple[Path, str]:
     """A 4-page Portuguese PDF with a running header, page-number footers, a hyphenated word and a paragraph
     running over a page break; and the text it must give."""
