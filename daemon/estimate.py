@@ -26,7 +26,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from daemon.llm.guide import _PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideWriter, split_passages
+from daemon.llm.guide import PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideWriter, split_passages
 from daemon.speeds import Speeds
 
 __all__ = ["LOADED_SECONDS", "GenerateEstimate"]
@@ -330,10 +330,10 @@ class GenerateEstimate:
 
     def _section_room(self) -> float:
         """The most source tokens a section's prompt takes (the writer trims the rest)."""
-        return float(self.writer.generator.context_window - self.writer.section_tokens - _PROMPT_OVERHEAD_TOKENS)
+        return float(self.writer.generator.context_window - self.writer.section_tokens - PROMPT_OVERHEAD_TOKENS)
 
     def _chunks(self, speeds: Speeds) -> int:
-        budget = self.writer.generator.context_window - self.writer.outline_tokens - _PROMPT_OVERHEAD_TOKENS
+        budget = self.writer.generator.context_window - self.writer.outline_tokens - PROMPT_OVERHEAD_TOKENS
         needed = self._tokens(speeds) + _PASSAGE_LABEL_TOKENS * self.passages
         return max(math.ceil(needed / max(budget, 1)), 1)
 
@@ -353,14 +353,14 @@ class GenerateEstimate:
         """The expected seconds of step ``number`` (1-based): its prompt read, its answer written."""
         tokens = self._tokens(speeds) + _PASSAGE_LABEL_TOKENS * self.passages
         if key == "outline":
-            prompt = tokens / self._chunks(speeds) + _PROMPT_OVERHEAD_TOKENS
+            prompt = tokens / self._chunks(speeds) + PROMPT_OVERHEAD_TOKENS
             answer = min(speeds.outline_tokens, self.writer.outline_tokens)
             return prompt / speeds.prompt_rate + answer / speeds.outline_decode_rate
         if 0 < number <= len(self.section_chars):  # its own passages, as the outline gave them
             source = min(self.section_chars[number - 1] / speeds.chars_per_token, self._section_room())
-            prompt = source + _PROMPT_OVERHEAD_TOKENS
+            prompt = source + PROMPT_OVERHEAD_TOKENS
         else:
-            prompt = tokens / self._steps("section", speeds) + _PROMPT_OVERHEAD_TOKENS
+            prompt = tokens / self._steps("section", speeds) + PROMPT_OVERHEAD_TOKENS
         answer = min(speeds.section_tokens, _MAX_TRIES * self.writer.section_tokens)
         return prompt / speeds.prompt_rate + answer / speeds.section_decode_rate
 

@@ -43,7 +43,7 @@ from daemon.plans import plan_for
 
 log = logging.getLogger(__name__)
 
-__all__ = ["guide_file_name", "run_generate"]
+__all__ = ["QUOTE_REASONS", "guide_file_name", "run_generate"]
 
 REWRITE_TEMPERATURE = 0.7
 """Sampling temperature when a user asks for one section again: another wording than the greedy one."""
@@ -187,7 +187,8 @@ def _guide_language(chosen: Any, document_language: str | None, text: str) -> La
     return detect_language(text)
 
 
-_QUOTE_REASONS = (
+QUOTE_REASONS = (
+    "echoed_prompt",
     "ungrounded",
     "repeated_sentence",
     "repeated_words",
@@ -201,7 +202,7 @@ variants (``format``)."""
 
 
 def _quote_reason(problems: tuple[str, ...]) -> str | None:
-    return next((reason for reason in _QUOTE_REASONS if reason in problems), None)
+    return next((reason for reason in QUOTE_REASONS if reason in problems), None)
 
 
 def _note_quoted_sections(ctx: JobContext, tracker: ProgressTracker, guide: WrittenGuide) -> None:

@@ -10,7 +10,10 @@ A text fails (:attr:`CheckResult.problems` not empty) when it
   known;
 * is in another language than asked (``"wrong_language"``, by :func:`daemon.readers.language.detect_language`);
 * is too short (``"too_short"``);
-* copies a long run of the source word for word (``"copied"``).
+* copies a long run of the source word for word (``"copied"``);
+* echoes the prompt's instructions (``"echoed_prompt"``): :data:`ECHO_LIMIT_WORDS` of its words or more stand in
+  runs of :data:`ECHO_GRAM` words found in the instructions (the prompt without its passages and placeholders)
+  and not in the passages, which a text may quote.
 
 The dictionaries are pyspellchecker's (pt, en, es, fr, de, it), loaded once per process per language (about
 a second for Portuguese) and read-only afterwards: a :class:`TextChecker` may be used from any thread.
@@ -30,15 +33,28 @@ from spellchecker import SpellChecker
 from daemon.readers.language import detect_language
 
 __all__ = [
+    "CHECK_CODES",
     "DICTIONARY_LANGUAGES",
     "CheckResult",
     "TextChecker",
+    "echoed_words",
     "longest_copy",
     "normalize_sentence",
     "plain_text",
     "split_sentences",
     "word_tokens",
 ]
+
+CHECK_CODES = (
+    "repeated_sentence",
+    "repeated_words",
+    "unknown_words",
+    "wrong_language",
+    "too_short",
+    "copied",
+    "echoed_prompt",
+)
+"""Every code :meth:`TextChecker.check` may give (the guide's writer adds ``"ungrounded"``)."""
 
 DICTIONARY_LANGUAGES = frozenset({"pt", "en", "es", "fr", "de", "it"})
 """Languages whose words are checked against a dictionary; the other checks apply to every language."""
@@ -47,6 +63,11 @@ MIN_WORDS = 25
 UNKNOWN_WORD_LIMIT = 0.03
 """Share of a text's words that may be unknown (typos, technical terms the source does not spell out)."""
 COPY_LIMIT_WORDS = 40
+ECHO_GRAM = 5
+"""Length of the word runs compared with the prompt's instructions: shorter runs ("in the source") are common
+phrases, five words of an instruction in a row are not."""
+ECHO_LIMIT_WORDS = 8
+"""Words of a text in runs taken from the instructions that make it an echo: one run of eight, or two of five."""
 _SENTENCE_MIN_WORDS = 4
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
@@ -128,6 +149,7 @@ class TextChecker:
         sources: Sequence[str] = (),
         seen_sentences: Iterable[str] = (),
         quoted: bool = False,
+        instructions: Sequence[str] = (),
     ) -> CheckResult:
         """Check ``text`` (Markdown) against its ``sources`` and the sentences the guide already holds.
 
@@ -136,6 +158,8 @@ class TextChecker:
             sources: The passages it was written from.
             seen_sentences: :func:`normalize_sentence` keys of the sentences already in the guide.
             quoted: The text is made of quotes of the sources (no ``"copied"`` check, no length minimum).
+            instructions: The prompt's own words, each piece apart (the system prompt, the user prompt's text
+                around its placeholders): a text that says them again fails with ``"echoed_prompt"``.
         """
         plain = plain_text(text)
         words = word_tokens(plain)
@@ -154,6 +178,8 @@ class TextChecker:
             problems.append("too_short")
         if not quoted and sources and longest_copy(words, sources) >= COPY_LIMIT_WORDS:
             problems.append("copied")
+        if instructions and echoed_words(words, instructions, sources) >= ECHO_LIMIT_WORDS:
+            problems.append("echoed_prompt")
         return CheckResult(problems=tuple(problems), words=len(words), unknown_words=len(unknown))
 
     def unknown_words(self, text: str, sources: Sequence[str] = ()) -> list[str]:
@@ -206,6 +232,28 @@ def _repeats_words(words: Sequence[str]) -> bool:
         if grams and max(grams.values()) >= limit:
             return True
     return False
+
+
+def _grams(text: str, size: int) -> set[tuple[str, ...]]:
+    tokens = [w.lower() for w in word_tokens(text)]
+    return {tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
+
+
+def echoed_words(
+    words: Sequence[str], instructions: Sequence[str], sources: Sequence[str] = (), gram: int = ECHO_GRAM
+) -> int:
+    """How many of ``words`` stand in a run of ``gram`` words (lower-cased) that occurs in one of
+    ``instructions`` and in none of ``sources`` (a passage that says what the prompt says may be quoted)."""
+    told = set().union(*(_grams(piece, gram) for piece in instructions))
+    if not told:
+        return 0
+    told -= set().union(*(_grams(source, gram) for source in sources))
+    lowered = [w.lower() for w in words]
+    covered = [False] * len(lowered)
+    for i in range(len(lowered) - gram + 1):
+        if tuple(lowered[i : i + gram]) in told:
+            covered[i : i + gram] = [True] * gram
+    return sum(covered)
 
 
 def longest_copy(words: Sequence[str], sources: Sequence[str], gram: int = 8) -> int:

@@ -96,6 +96,7 @@ class SectionGuard:
         pages: Sequence[str | None] | None = None,
         max_tokens: int,
         clean: Callable[[str], str],
+        instructions: Sequence[str] = (),
         stop_event: threading.Event | None = None,
         on_token: TokenCallback | None = None,
     ) -> CheckedText:
@@ -107,6 +108,8 @@ class SectionGuard:
             pages: Each source's page label, for the quotes.
             max_tokens: The answer's budget.
             clean: Turns the model's raw answer into the section's body (before the check).
+            instructions: The prompt's own words (:attr:`~daemon.llm.prompts.Prompts.section_instructions`): a
+                text that echoes them fails (``"echoed_prompt"``).
             stop_event, on_token: As :meth:`TextGenerator.chat`; ``on_token`` counts restart with the retry.
 
         Raises:
@@ -121,7 +124,7 @@ class SectionGuard:
                 on_token=on_token,
             )  # fmt: skip
             text = clean(raw)
-            verdict = self.check(text, sources)
+            verdict = self.check(text, sources, instructions)
             if verdict.ok:
                 self.remember(text)
                 return CheckedText(text, "model", attempt, tuple(rejected), text)
@@ -131,10 +134,11 @@ class SectionGuard:
         body = quoted_section(sources, language=self.language, pages=pages, seen_sentences=self.seen)
         return CheckedText(body, "quotes", 2, tuple(rejected), text)
 
-    def check(self, text: str, sources: Sequence[str]) -> CheckResult:
-        """The check of one section's text against its sources and the guide so far (:mod:`daemon.llm.checks`),
-        and whether the sources support it (:func:`~daemon.llm.grounding.grounding`: ``"ungrounded"``)."""
-        verdict = self.checker.check(text, sources=sources, seen_sentences=self.seen)
+    def check(self, text: str, sources: Sequence[str], instructions: Sequence[str] = ()) -> CheckResult:
+        """The check of one section's text against its sources, its prompt's ``instructions`` and the guide so far
+        (:mod:`daemon.llm.checks`), and whether the sources support it (:func:`~daemon.llm.grounding.grounding`:
+        ``"ungrounded"``)."""
+        verdict = self.checker.check(text, sources=sources, seen_sentences=self.seen, instructions=instructions)
         support = grounding(text, sources, self.language)
         if support.ok:
             return verdict

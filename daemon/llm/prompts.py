@@ -7,6 +7,7 @@ Each language has the same set of templates (see :class:`Prompts`); adding one m
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -18,6 +19,9 @@ __all__ = ["LANGUAGES", "PROMPTS", "Language", "Prompts", "detect_language", "su
 Language = Literal["pt", "en", "es", "fr", "de", "it"]
 LANGUAGES: tuple[Language, ...] = ("pt", "en", "es", "fr", "de", "it")
 """The languages a guide can be written in (prompts and checks)."""
+
+
+_PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 
 def supported_language(code: str | None) -> Language | None:
@@ -46,6 +50,13 @@ class Prompts:
     outline_user: str
     section_system: str
     section_user: str
+
+    @property
+    def section_instructions(self) -> tuple[str, ...]:
+        """The section prompt's own words, each piece apart: the system prompt and the user prompt's text around
+        its placeholders (what :mod:`daemon.llm.checks` looks for in a text that echoes its prompt)."""
+        pieces = _PLACEHOLDER.split(self.section_user)
+        return (self.section_system, *(piece for piece in pieces if piece.strip()))
 
 
 PROMPTS: dict[Language, Prompts] = {

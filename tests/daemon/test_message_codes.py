@@ -7,7 +7,9 @@ import string
 from pathlib import Path
 
 from core.app.messages import CATALOG, has_message, message, normalize_language
+from daemon.jobs.generate import QUOTE_REASONS
 from daemon.llm import errors as llm_errors
+from daemon.llm.checks import CHECK_CODES
 from daemon.readers import EXTRACTION_CODES
 
 PROGRESS = (
@@ -90,3 +92,12 @@ def test_unknown_codes_languages_and_values_never_raise() -> None:
     for spelling in ("pt", "pt-BR", "pt_PT", "Portuguese_Brazil.1252"):
         assert normalize_language(spelling) == "pt_BR"
     assert normalize_language("system") == "en"
+
+
+def test_every_check_a_section_can_fail_is_named_in_both_languages() -> None:
+    assert {*CHECK_CODES, "ungrounded"} == set(QUOTE_REASONS)
+    for language in ("en", "pt_BR"):
+        generic = message("section_from_quotes", language, number=3, title="Vetores")
+        for reason in QUOTE_REASONS:
+            named = message("section_from_quotes", language, number=3, title="Vetores", format=reason)
+            assert named != generic and "Vetores" in named, (language, reason)

@@ -22,6 +22,10 @@ EN: dict[str, str] = {
     "section_from_quotes": (
         "Section {number} ({title}) was written from quotes of the document: the model's text failed the check."
     ),
+    "section_from_quotes:echoed_prompt": (
+        "Section {number} ({title}) was written from quotes of the document: "
+        "the model's text repeated its instructions instead of the pages."
+    ),
     "section_from_quotes:ungrounded": (
         "Section {number} ({title}) was written from quotes of the document: "
         "the model's text said what its pages do not say."
@@ -72,6 +76,10 @@ PT_BR: dict[str, str] = {
     "exporting": "Salvando o guia de estudo…",
     "section_from_quotes": (
         "A seção {number} ({title}) foi feita com citações do documento: o texto do modelo não passou na verificação."
+    ),
+    "section_from_quotes:echoed_prompt": (
+        "A seção {number} ({title}) foi feita com citações do documento: "
+        "o texto do modelo repetia as instruções que recebeu em vez das páginas."
     ),
     "section_from_quotes:ungrounded": (
         "A seção {number} ({title}) foi feita com citações do documento: "

@@ -16,6 +16,7 @@ from daemon.llm.base import ChatMessage, TextGenerator
 from daemon.llm.checks import (
     DICTIONARY_LANGUAGES,
     TextChecker,
+    echoed_words,
     longest_copy,
     normalize_sentence,
     split_sentences,
@@ -154,6 +155,38 @@ def test_a_short_text_and_a_long_copy_of_the_source_fail() -> None:
     assert "copied" not in checker.check(copied, sources=[ENGLISH], quoted=True).problems
 
 
+# What a model writes when it says its prompt again instead of the section (SmolLM2-135M did it for R-intro's
+# introduction), in English and Portuguese.
+ECHO_EN = (
+    "You write clear study guides in English, in Markdown. Explain the key ideas, definitions and facts of the "
+    "source with short paragraphs and bullet points. R is a system for statistics and graphics."
+)
+ECHO_PT = (
+    "Escreva a seção do guia de estudo em português a partir deste texto. Explique as ideias principais, as "
+    "definições e os fatos da fonte. O R é um sistema para estatística e gráficos."
+)
+R_SOURCE = "R is an integrated suite of software facilities for data manipulation, calculation and graphics."
+
+
+def test_a_text_that_echoes_its_prompt_fails_and_one_that_quotes_its_passages_does_not() -> None:
+    english, portuguese = PROMPTS["en"].section_instructions, PROMPTS["pt"].section_instructions
+    assert english[0] == PROMPTS["en"].section_system and "{" not in "".join(english)
+    echo = TextChecker("en").check(ECHO_EN, sources=[R_SOURCE], instructions=english)
+    assert "echoed_prompt" in echo.problems
+    assert echoed_words(word_tokens(ECHO_EN), english) >= 8
+    assert "echoed_prompt" in TextChecker("pt").check(ECHO_PT, instructions=portuguese).problems
+    # the same texts without the prompt's words to compare with, and a clean text, pass this check
+    assert "echoed_prompt" not in TextChecker("en").check(ECHO_EN, sources=[R_SOURCE]).problems
+    clean = "Green plants turn the energy of light into food, and the key ideas of the source are plain."
+    assert echoed_words(word_tokens(clean), english) == 0
+    # a passage that says what the prompt says may be quoted: those words are not an echo
+    told = "Explain the key ideas, definitions and facts of the source with short paragraphs and bullet points."
+    assert echoed_words(word_tokens(told), english, sources=[f"The manual asks: {told}"]) == 0
+    # one run of five words alone is a coincidence, not an echo
+    once = "In this part we use only what the source says about vectors, lists and data frames in R."
+    assert 0 < echoed_words(word_tokens(once), english) < 8
+
+
 def test_sentences_are_split_without_markdown_marks() -> None:
     assert split_sentences("## Title\n\n- **First** point. Second one!\n> Quoted `code`?") == [
         "Title",
@@ -222,7 +255,7 @@ async def test_a_model_that_repeats_itself_is_asked_twice_then_the_section_is_ma
     assert counting.chats == 2 * len(guide.sections)
     assert all(s.origin == "quotes" for s in guide.sections)
     assert guide.sections[0].model_text == expected_phrase_reply(REPEATING, 60)
-    assert guide.sections[0].body.startswith(QUOTES_NOTE["en"])
+    assert guide.sections[0].body.startswith(f"### Key passages\n\n{QUOTES_NOTE['en']}")
     keys = guide_sentence_keys(guide.markdown)
     assert len(keys) == len(set(keys)) > 0
 
@@ -233,9 +266,40 @@ async def test_a_model_text_that_passes_the_check_goes_into_the_guide_as_written
     generator: TextGenerator = counting
     guide = await GuideWriter(generator, section_tokens=len(FLUENT), outline_tokens=300).write(ENGLISH)
     (section,) = guide.sections
-    assert section.origin == "model" and section.body.startswith("".join(FLUENT) + "\n\n### Key terms\n\n")
+    assert section.origin == "model"
+    assert section.body.startswith("### Summary\n\n" + "".join(FLUENT) + "\n\n### Key terms\n\n")
     assert section.body.endswith("\n\n*Sources: paragraphs 1*")
     assert counting.chats == 1
+
+
+# The English section prompt's system message, one token per piece: a tiny model that says it again.
+ECHOING = [
+    "You write clear",
+    " study guides in",
+    " English, in Markdown.",
+    " Explain the key ideas,",
+    " definitions and facts",
+    " of the source with",
+    " short paragraphs and",
+    " bullet points.",
+    " Use only what",
+    " the source says. ",
+]
+
+
+async def test_a_model_that_echoes_its_prompt_is_asked_twice_then_the_section_is_made_of_quotes(
+    tmp_path: Path,
+) -> None:
+    assert "".join(ECHOING).strip() == PROMPTS["en"].section_system
+    model = write_tiny_model(tmp_path / "echoing.gguf", phrase=ECHOING)
+    counting = Counting(LlamaCppGenerator(model, n_ctx=2048, n_threads=1))
+    generator: TextGenerator = counting
+    guide = await GuideWriter(generator, section_tokens=len(ECHOING), outline_tokens=300).write(ENGLISH)
+    (section,) = guide.sections
+    assert counting.chats == 2
+    assert section.origin == "quotes" and "echoed_prompt" in section.problems
+    assert section.model_text == expected_phrase_reply(ECHOING, len(ECHOING)).strip()
+    assert "Explain the key ideas" not in guide.markdown
 
 
 @pytest.mark.slow
@@ -250,7 +314,7 @@ async def test_the_bundled_model_writes_a_portuguese_guide_with_no_sentence_twic
     checker = TextChecker("pt")
     for index, section in enumerate(guide.sections):
         if section.origin == "quotes":
-            assert section.body.startswith(QUOTES_NOTE["pt"])
+            assert section.body.startswith(f"### Trechos principais\n\n{QUOTES_NOTE['pt']}")
             continue
         others = {k for j, s in enumerate(guide.sections) if j != index for k in guide_sentence_keys(s.body)}
         passages = [document.text[:20_000]]  # the cheat sheet is shorter: every word of it counts as known

@@ -15,7 +15,8 @@ from daemon.llm.base import ChatMessage, ModelT, TextGenerator
 from daemon.llm.checks import word_tokens
 from daemon.llm.errors import GenerationStoppedError
 from daemon.llm.extractive import quoted_section
-from daemon.llm.guide import GuideProgress, GuideWriter, _repair_outline, split_passages
+from daemon.llm.guide import GuideProgress, GuideWriter, split_passages
+from daemon.llm.guide_outline import repair_outline
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.models import create_generator
 from daemon.llm.prompts import PROMPTS, detect_language
@@ -97,11 +98,11 @@ def test_passages_follow_paragraphs_and_stay_bounded() -> None:
 
 def test_outline_repair_keeps_order_and_covers_every_passage() -> None:
     en = PROMPTS["en"]
-    assert _repair_outline([("B", [3, 4]), ("A", [1])], [1, 2, 3, 4], en, 1) == [("A", [1, 2]), ("B", [3, 4])]
+    assert repair_outline([("B", [3, 4]), ("A", [1])], [1, 2, 3, 4], en, 1) == [("A", [1, 2]), ("B", [3, 4])]
     # Out-of-chunk and repeated numbers are dropped; an unclaimed first passage joins the first section.
-    assert _repair_outline([("A", [2, 9]), ("B", [2, 3])], [1, 2, 3], en, 1) == [("A", [1, 2]), ("B", [3])]
-    assert _repair_outline([("  ", [1]), ("X", [7])], [5, 6], en, 3) == [("Part 3", [5, 6])]
-    assert _repair_outline([], [1], PROMPTS["pt"], 2) == [("Parte 2", [1])]
+    assert repair_outline([("A", [2, 9]), ("B", [2, 3])], [1, 2, 3], en, 1) == [("A", [1, 2]), ("B", [3])]
+    assert repair_outline([("  ", [1]), ("X", [7])], [5, 6], en, 3) == [("Part 3", [5, 6])]
+    assert repair_outline([], [1], PROMPTS["pt"], 2) == [("Parte 2", [1])]
 
 
 async def test_tiny_model_guide_is_exact_and_its_garbled_text_is_replaced_by_quotes(tiny: LlamaCppGenerator) -> None:
@@ -120,7 +121,7 @@ async def test_tiny_model_guide_is_exact_and_its_garbled_text_is_replaced_by_quo
     section = guide.sections[0]
     assert (section.origin, section.model_text) == ("quotes", expected_tiny_reply(40))
     quotes = quoted_section([" ".join(ENGLISH.split())], language="en")
-    body = f"{quotes}\n\n{aids}\n\n{sources}"
+    body = f"### Key passages\n\n{quotes}\n\n{aids}\n\n{sources}"  # quotes are never called a summary
     glossary = f"## Glossary\n\n- **Photosynthesis**: see the section “{PASSAGE_TITLE}”"
     coverage = f"## Coverage\n\n| Section | Source |\n|---|---|\n| {PASSAGE_TITLE} | paragraphs 1–2 |"
     assert section.body == body

@@ -172,3 +172,12 @@ async def test_a_section_that_defines_nothing_gets_no_key_terms_or_questions(tin
     guide = await GuideWriter(tiny, section_tokens=5).write(text, language="pt")
     assert "Termos-chave" not in guide.markdown and "**P:**" not in guide.markdown
     assert "Glossário" not in guide.markdown and "Objetivos" not in guide.markdown
+
+
+async def test_a_term_two_sections_define_is_asked_about_once(tiny: LlamaCppGenerator) -> None:
+    again = "A fotossíntese é o modo como as folhas fazem o seu próprio alimento a partir da luz do sol." + FILLER
+    text = f"{PAGES_TEXT}\n\n{again}"
+    structure = DocumentStructure(((1, 1), (2, 2), (3, 3), (4, 4), (5, 5)), 5, (Chapter("Luz", 0), Chapter("Cor", 2)))
+    guide = await GuideWriter(tiny, section_tokens=5).write(text, language="pt", structure=structure)
+    assert guide.markdown.count("**P:** O que é fotossíntese?") == 1  # "What is result?" came back 3 times in R-intro
+    assert "fotossíntese" not in guide.sections[1].body.split("### Termos-chave", 1)[-1].split("*Fontes", 1)[0]
