@@ -29,6 +29,7 @@ _MIN_DEFINITION_WORDS = 5
 _MAX_DEFINITION_CHARS = 320
 _CODE = re.compile(r"[\\{}<>=]|\d[^\W\d_]")  # markup, formulas, a footnote number glued to a word
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-Ý0-9])")
+_ADVERB_ENDINGS = ("ly", "mente", "ment")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,11 @@ _LANGUAGES: dict[str, _Language] = {
     "en": _Language(
         r"the|a|an",
         r"is|are|means|refers to|is called",
-        _words("it this that these those there he she they we you which what here each all one and where also other"),
+        _words(
+            "it this that these those there he she they we you which what here each all one and where also other "
+            "if thus even so then hence such however therefore now only when first second third last next actual "
+            "same following previous"
+        ),
         "Key terms",
         "Review questions",
         "What is {term}?",
@@ -75,7 +80,9 @@ _LANGUAGES: dict[str, _Language] = {
         r"é|são|significa|chama-se|denomina-se|consiste em",
         _words(
             "isso isto este esta esse essa ele ela eles elas nós você que qual aqui cada tudo ali não e onde "
-            "outra outro outras outros deste desta destes destas mas também ainda mais já"
+            "outra outro outras outros deste desta destes destas mas também ainda mais já se assim então porém "
+            "portanto logo quando primeiro primeira segundo segunda último última próximo próxima mesmo mesma "
+            "seguinte principal"
         ),
         "Termos-chave",
         "Perguntas de revisão",
@@ -208,8 +215,12 @@ def _term(pattern: re.Pattern[str], lang: _Language, sentence: str) -> str | Non
         return None
     term = match.group("term").strip(" ,;:")
     words = term.lower().split()
-    if not words or words[0] in lang.stop or words[-1] in lang.stop or len(term) < 3 or len(words) > 3:
-        return None
+    if not words or any(w in lang.stop for w in words) or len(term) < 3 or len(words) > 3:
+        return None  # "Thus if Lst is …", "The simplest such structure is …": not a term
+    if words[0].endswith(_ADVERB_ENDINGS):
+        return None  # "Technically R is …", "Normalmente o comando é …"
+    if lang is _LANGUAGES["en"] and len(words) == 1 and sentence.lstrip().lower().startswith("the "):
+        return None  # "The result is …", "The value is …": a word of the passage before, not a term
     return term
 
 

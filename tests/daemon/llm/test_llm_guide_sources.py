@@ -14,6 +14,7 @@ from core.app.export.cards import guide_cards
 from daemon.llm.guide import GuideWriter
 from daemon.llm.guide_plan import fit_sections, labels_for, passage_spans
 from daemon.llm.llamacpp import LlamaCppGenerator
+from daemon.llm.study_aids import key_terms
 from daemon.readers import read_document
 from tests.daemon.corpus import Corpus, fetch_corpus
 from tests.daemon.llm.test_llm_guide import Recording
@@ -181,3 +182,16 @@ async def test_a_term_two_sections_define_is_asked_about_once(tiny: LlamaCppGene
     guide = await GuideWriter(tiny, section_tokens=5).write(text, language="pt", structure=structure)
     assert guide.markdown.count("**P:** O que é fotossíntese?") == 1  # "What is result?" came back 3 times in R-intro
     assert "fotossíntese" not in guide.sections[1].body.split("### Termos-chave", 1)[-1].split("*Fontes", 1)[0]
+
+
+def test_a_sentence_about_a_word_said_before_defines_no_term() -> None:
+    # defining-looking sentences of R-intro whose subject is not a term
+    said = [
+        "Technically R is an expression language with a very simple syntax.",
+        "Thus if Lst is the name of a list then the function returns a list.",
+        "The result is a vector of the same length as the longest vector.",
+        "The first component is a vector of the names of the levels of the factor.",
+        "A dimension vector is a vector of non-negative integers that gives the extent of each index.",
+    ]
+    terms = key_terms(said, [1, 2, 3, 4, 5], [(1,), (2,), (3,), (4,), (5,)], "en")
+    assert [t.term for t in terms] == ["dimension vector"]
