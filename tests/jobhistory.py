@@ -84,7 +84,7 @@ async def seed_history(db: AsyncDatabaseManager, count: int, *, seed: int = 5, c
                                  "parent_id": rows[-1]["id"], "params": {}, "max_attempts": 3,
                                  "created_at": created + timedelta(seconds=30)})  # fmt: skip
             rows = [{"parent_id": None, **row} for row in rows]
-            await session.execute(insert(Job), rows)
+            await session.execute(insert(Job.__table__), rows)
 
 
 async def seed_showcase(store: JobStore[Any]) -> dict[str, uuid.UUID]:
