@@ -62,10 +62,10 @@ def test_a_second_launch_hands_over_and_the_app_quits_cleanly_in_under_two_secon
         assert second.returncode == 0, second.stderr
         _wait_for_log(log, "a second launch handed over 1 file(s)", first)
         assert first.poll() is None
-        began = time.monotonic()
         quitter = subprocess.run([sys.executable, "-m", "gui", "--quit"], cwd=ROOT, env=env, capture_output=True,
                                  text=True, timeout=60)  # fmt: skip
         assert quitter.returncode == 0, quitter.stderr
+        began = time.monotonic()  # the request is sent: from here the window's own way out is timed
         code = first.wait(timeout=10)
         took = time.monotonic() - began
         stderr = first.stderr.read() if first.stderr else ""
@@ -77,7 +77,7 @@ def test_a_second_launch_hands_over_and_the_app_quits_cleanly_in_under_two_secon
             first.stderr.close()
     assert code == 0, stderr
     assert "Traceback" not in stderr
-    assert took < 2.0 + 1.0, took  # the --quit launcher's own start-up is included; see the in-process figure
+    assert took < 2.0, took
     text = log.read_text(encoding="utf-8")
     assert "quitting" in text and "Traceback" not in text
 

@@ -226,8 +226,9 @@ async def test_stop_while_writing_a_section(tiny: LlamaCppGenerator) -> None:
     writer = GuideWriter(tiny, section_tokens=5000)
     with pytest.raises(GenerationStoppedError) as caught:
         await writer.write(ENGLISH, stop_event=stop, on_progress=on_progress)
-    assert time.perf_counter() - set_at[0] < 0.1
-    assert caught.value.partial_text.startswith("abcdefghij")
+    assert time.perf_counter() - set_at[0] < 1.0  # a bound a loaded machine keeps; the tokens say how soon
+    assert caught.value.partial_text == expected_tiny_reply(len(caught.value.partial_text))
+    assert 100 <= len(caught.value.partial_text) <= 102  # one token at most after the one that set the stop
 
 
 async def test_an_outline_cut_by_its_token_budget_falls_back_to_one_part(tiny: LlamaCppGenerator) -> None:
