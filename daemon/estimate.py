@@ -24,8 +24,10 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from daemon.estimate_steps import Step as _Step
+from daemon.estimate_steps import Tally as _Tally
 from daemon.llm.guide import PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideWriter, split_passages
 from daemon.speeds import Speeds
 
@@ -43,41 +45,7 @@ _PASSAGE_LABEL_TOKENS = 8  # "[n] " and the blank line, per passage (the writer'
 _CHARS_PER_PASSAGE = 650.0  # without the text: split_passages made a median of 650 characters per passage of prose
 _BAR_KEYS = ("outline", "section")
 _MAX_TRIES = 2  # a section's text is written at most twice (daemon.llm.guard)
-
-
-@dataclass
-class _Step:
-    """The step running now: what the writer reported, and when (monotonic seconds)."""
-
-    phase: str
-    step: int
-    steps: int
-    prompt_tokens: int
-    budget: int
-    started: float
-    first_token: float | None = None  # of the running try
-    tokens: int = 0  # written by the running try
-    last_at: float | None = None  # the last report (a finished try's end)
-    earlier_tokens: int = 0  # written by the step's finished tries
-    attempt: int = 1
-
-    @property
-    def written(self) -> int:
-        """Tokens the step has written so far, every try counted."""
-        return self.earlier_tokens + self.tokens
-
-
-@dataclass
-class _Tally:
-    """Tokens and seconds measured so far for one rate."""
-
-    tokens: float = 0.0
-    seconds: float = 0.0
-
-    def rate(self, minimum_tokens: float, minimum_seconds: float) -> float | None:
-        if self.tokens < minimum_tokens or self.seconds < minimum_seconds:
-            return None
-        return self.tokens / self.seconds
+_STEP_CEILING = 0.95  # the most of a running step the bar shows done
 
 
 class GenerateEstimate:
@@ -311,6 +279,18 @@ class GenerateEstimate:
         later = sum(self._step_seconds(key, speeds, n) for n in range(step.step + 1, self._steps(key, speeds) + 1))
         return left_in_step + later + self._after(phase, speeds)
 
+    def phase_done(self) -> float | None:
+        """The share of the running phase (``outline`` or ``sections``) done: its finished steps, and of the
+        running step the tokens it wrote over those and the tokens it is still expected to write (a second try
+        included, the same figures as the time left). Below :data:`_STEP_CEILING` of the last step while a step
+        runs: only the writer's return ends the phase. ``None`` before a step or without speeds."""
+        step, speeds = self.step, self.speeds()
+        if step is None or speeds is None:
+            return None
+        left, _rate = self._tokens_left(step, speeds)
+        within = step.written / (step.written + left) if step.written + left > 0 else 0.0
+        return (step.step - 1 + min(within, _STEP_CEILING)) / max(step.steps, 1)
+
     def _after(self, phase: str, speeds: Speeds) -> float:
         """The expected seconds of the phases after ``phase``."""
         order = ("load_model", "outline", "sections", "export")
@@ -365,8 +345,17 @@ class GenerateEstimate:
         return prompt / speeds.prompt_rate + answer / speeds.section_decode_rate
 
     def _step_left(self, step: _Step, speeds: Speeds) -> float:
-        """The seconds left in the running step: the rest of its running try, and for a section's first try the
-        chance of a second one."""
+        """The seconds left in the running step: the rest of its prompt, then :meth:`_tokens_left`."""
+        tokens, rate = self._tokens_left(step, speeds)
+        if step.first_token is None:
+            prompt = step.prompt_tokens / speeds.prompt_rate
+            read = time.monotonic() - step.started
+            return max(prompt - read, 0.1 * prompt) + tokens / rate
+        return tokens / rate
+
+    def _tokens_left(self, step: _Step, speeds: Speeds) -> tuple[float, float]:
+        """The tokens the running step is expected still to write, and at what rate: the rest of its running try,
+        and for a section's first try the chance of a second one."""
         if step.phase == "outline":
             one, retry, second, rate = min(speeds.outline_tokens, step.budget), 0.0, 0.0, speeds.outline_decode_rate
         else:
@@ -377,12 +366,11 @@ class GenerateEstimate:
             one = self._typical(("section", step.attempt), first if step.attempt == 1 else second)
             retry = 0.0
             if step.attempt < _MAX_TRIES:  # a text cut at its budget is most often one that repeats itself
-                past = (step.tokens - first) / max(_NEARLY_FULL * budget - first, 1.0)  # 1: nearly at its budget
+                nearly = _NEARLY_FULL * budget
+                past = 1.0 if step.tokens >= nearly else (step.tokens - first) / max(nearly - first, 1.0)
                 retry = max(attempts - 1.0, _FULL_RETRY * min(max(past, 0.0), 1.0))
         if step.first_token is None:
-            prompt = step.prompt_tokens / speeds.prompt_rate
-            read = time.monotonic() - step.started
-            return max(prompt - read, 0.1 * prompt) + (one + retry * second) / rate
+            return one + retry * second, rate
         room = max(step.budget - step.tokens, 0)
         longer = [n for n in self.lengths[step.phase, step.attempt] if n > step.tokens]
         if longer:  # the tries of this job that went on past this point: where they stopped
@@ -391,7 +379,7 @@ class GenerateEstimate:
             left = min(max(one - step.tokens, min(0.1 * one, room)), room)
         else:  # longer than expected and than every earlier try: it stops anywhere up to its budget
             left = room / 2
-        return (left + retry * second) / rate
+        return left + retry * second, rate
 
     def _typical(self, key: tuple[str, int], otherwise: float) -> float:
         """The mean length of this job's finished tries of ``key`` (phase, try), or ``otherwise`` before any."""

@@ -258,8 +258,7 @@ def _progress(ctx: JobContext, tracker: ProgressTracker, estimate: GenerateEstim
         if now - last_time[0] < every and key == last_step[0]:
             return
         last_time[0], last_step[0] = now, key
-        within = min(progress.tokens / progress.token_budget, 1.0) if progress.token_budget else 0.0
-        done = (progress.step - 1 + within) / max(progress.steps, 1)
+        done = _phase_done(progress, estimate)
         if progress.phase == "outline":
             phase, text = "outline", ctx.text("outlining_part", current=progress.step, total=progress.steps)
             detail = OUTLINE.values(progress.step, progress.steps)
@@ -272,6 +271,18 @@ def _progress(ctx: JobContext, tracker: ProgressTracker, estimate: GenerateEstim
         write.add_done_callback(writes.discard)
 
     return report
+
+
+def _phase_done(progress: GuideProgress, estimate: GenerateEstimate | None) -> float:
+    """The share of the running phase done at ``progress`` (the writer's latest report, already given to
+    ``estimate``): the estimate's figure (:meth:`GenerateEstimate.phase_done`), which counts the second try a
+    section may need, so the bar never reaches the phase's end while the model still writes. Without an estimate,
+    the running try's tokens over its budget, never more than half a step (a second try may follow)."""
+    done = estimate.phase_done() if estimate is not None else None
+    if done is not None:
+        return done
+    within = min(progress.tokens / progress.token_budget, 1.0) if progress.token_budget else 0.0
+    return (progress.step - 1 + 0.5 * within) / max(progress.steps, 1)
 
 
 async def _load_model(ctx: JobContext, estimate: GenerateEstimate | None, text: str) -> Any:

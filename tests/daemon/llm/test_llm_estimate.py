@@ -324,3 +324,46 @@ def test_a_try_longer_than_every_earlier_one_is_expected_to_stop_halfway_to_its_
     assert speeds is not None and left is not None
     assert left >= 100 / speeds.section_decode_rate
     estimate.finish(at)
+
+
+async def test_the_bar_stays_short_of_the_sections_end_while_the_last_section_is_written_again(
+    runtime_for, tiny_model: Path
+):
+    """The tiny model's section text runs to its budget and fails the check, so every section is written twice.
+    The share of the phase done (the job's bar) never reaches the phase's end while the model writes; when the last
+    section's first try has written its whole budget, the bar and the time left both keep a second try in them."""
+    runtime = await runtime_for(ModelSettings(kind="gguf", gguf_path=tiny_model, n_threads=1))
+    made = await generate_estimate(runtime)
+    assert made is not None
+    estimate, writer, _key = made
+    estimate.prepare(TEXT)
+    generator = await runtime.generator()
+    await generator.load()  # type: ignore[attr-defined]
+    estimate.model_loaded(0.0)
+    seen: list[tuple[GuideProgress, float, float, Speeds]] = []  # each report, the bar's share, time left, speeds
+    counted: dict[str, float] = {}  # the bar never moves back (the tracker keeps the highest count)
+
+    def report(progress: GuideProgress) -> None:
+        estimate.on_progress(progress)
+        phase = "sections" if progress.phase == "section" else "outline"
+        done, speeds = estimate.phase_done(), estimate.speeds()
+        assert done is not None and speeds is not None
+        counted[phase] = max(done, counted.get(phase, 0.0))
+        left = estimate.remaining(phase, 0.0, counted[phase])
+        assert left is not None
+        seen.append((progress, counted[phase], left, speeds))
+
+    plan = await writer.outline(TEXT, on_progress=report)
+    estimate.outlined([sum(len(plan.passages[n - 1]) for n in numbers) for _title, numbers in plan.sections])
+    await writer.write_sections(plan, on_progress=report)
+    estimate.finish()
+
+    assert all(done < 1.0 for _p, done, _l, _s in seen), "the bar reached a phase's end while the model wrote"
+    last = [entry for entry in seen if entry[0].phase == "section" and entry[0].step == entry[0].steps]
+    end = next(i for i, entry in enumerate(last) if entry[0].tokens == entry[0].token_budget)  # its first try's
+    assert any(entry[0].tokens < last[end][0].tokens for entry in last[end:]), "the tiny model wrote no second try"
+    progress, done, left, speeds = last[end]
+    second = min(speeds.retry_tokens, progress.token_budget)  # the second try expected of it, at least half of it:
+    within = done * progress.steps - (progress.steps - 1)  # the last section's share the bar shows done
+    assert within <= progress.token_budget / (progress.token_budget + 0.5 * second) + 1e-9
+    assert left >= 0.5 * second / speeds.section_decode_rate
