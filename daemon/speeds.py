@@ -27,11 +27,12 @@ import json
 import logging
 import math
 import os
-import tempfile
 from dataclasses import MISSING, Field, asdict, dataclass, fields, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from core.app.files import write_atomically
 
 __all__ = ["CALIBRATED_SPEEDS_PATH", "Calibration", "ModelKey", "SpeedBook", "Speeds", "calibration", "prior_speeds"]
 
@@ -237,15 +238,7 @@ class SpeedBook:
         jobs = int(entry.get("jobs", 0)) + 1 if isinstance(entry, dict) else 1
         models[str(key)] = {**{k: round(v, 4) for k, v in asdict(figures).items()}, "jobs": jobs}
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".speeds-", suffix=".json")
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as file:
-                    json.dump({"version": 1, "models": models}, file, indent=1, sort_keys=True)
-                os.replace(temp, self.path)
-            except BaseException:
-                Path(temp).unlink(missing_ok=True)
-                raise
+            write_atomically(self.path, json.dumps({"version": 1, "models": models}, indent=1, sort_keys=True))
         except OSError:
             log.warning("could not write the speeds file %s", self.path, exc_info=True)
         return figures

@@ -29,11 +29,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from core.app.files import write_whole
 from gui.autostart_entries import (
     DESKTOP_FILE_NAME,
     LAUNCH_AGENT_LABEL,
@@ -99,15 +99,12 @@ def launch_agent_path(label: str = LAUNCH_AGENT_LABEL) -> Path:
 
 def _write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+
+    def write(temporary: Path) -> None:
+        temporary.write_bytes(data)
+        temporary.chmod(0o644)
+
+    write_whole(path, write, suffix="")
 
 
 # -------------------------------------------------------------------------------------------------- adapters

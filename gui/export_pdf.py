@@ -21,7 +21,7 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QGuiApplication, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from core.app.export.files import write_whole
+from core.app.files import write_whole
 
 __all__ = ["main", "write_pdf"]
 

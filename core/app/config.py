@@ -21,7 +21,6 @@ import difflib
 import locale
 import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ import tomli_w
 from sqlalchemy.engine import make_url
 
 from core.app.api_keys import migrate_file_key
+from core.app.files import write_atomically
 from core.app.limits import LIMIT_KEYS, LimitSettings
 from core.app.setting_values import (
     APP_NAME,
@@ -384,16 +384,5 @@ def save_settings(settings: Settings) -> Path:
 
 
 def _write_document(path: Path, document: Mapping[str, Any]) -> Path:
-    data = tomli_w.dumps(document)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, tomli_w.dumps(document))
     return path

@@ -12,9 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import re
-import tempfile
 import time
 import uuid
 from collections.abc import Awaitable
@@ -27,6 +25,7 @@ from sqlalchemy.orm import undefer
 
 from core.app.counters import OUTLINE, SECTIONS
 from core.app.document_structure import DocumentStructure
+from core.app.files import write_atomically
 from core.app.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
@@ -341,7 +340,7 @@ async def _export(ctx: JobContext, document: Document, guide: WrittenGuide, gene
     folder = Path(ctx.runtime.settings.output_dir)
     path = folder / guide_file_name(document.source_name, ctx.job.id)
     try:
-        await ctx.in_thread(_write_atomically, path, guide.markdown)
+        await ctx.in_thread(write_atomically, path, guide.markdown)
     except OSError as error:
         if is_disk_full(error):
             raise UserFacingError("disk_full_output", folder=str(folder)) from error
@@ -367,21 +366,3 @@ async def _export(ctx: JobContext, document: Document, guide: WrittenGuide, gene
             raise
         return existing
     return row.id
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all: a temporary file in the same folder, flushed to the disk, then renamed.
-
-    A full disk raises here (at the write or at the flush, never later), and the temporary file is removed.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".md.part")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise

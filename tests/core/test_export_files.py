@@ -158,7 +158,7 @@ async def test_markdown_is_the_stored_guide_and_a_failed_write_leaves_no_file(ap
     blocker.mkdir()
     with pytest.raises(OSError):
         write_export(guide, "docx", blocker)
-    assert blocker.is_dir() and not list(tmp_path.glob(".export-*"))
+    assert blocker.is_dir() and not list(tmp_path.glob(".taken.docx.*"))
     with pytest.raises(ValueError):
         write_export(guide, "pdf", tmp_path / "guide.pdf")
     assert default_file_name('a/b: "c"?', "anki") == "a b c.apkg"

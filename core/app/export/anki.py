@@ -24,7 +24,7 @@ from typing import Any
 import genanki  # type: ignore[import-untyped]
 
 from core.app.export.cards import Card
-from core.app.export.files import write_whole
+from core.app.files import write_whole
 
 __all__ = ["MODEL_ID", "deck_id", "note_guid", "note_id", "write_apkg"]
 

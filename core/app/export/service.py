@@ -23,10 +23,10 @@ from sqlalchemy import select
 
 from core.app.export.anki import write_apkg
 from core.app.export.cards import guide_cards, guide_title
-from core.app.export.files import write_whole
 from core.app.export.formats import FORMATS, SUFFIXES
 from core.app.export.table import write_csv
 from core.app.export.word import write_docx
+from core.app.files import write_whole
 from core.app.guides import guide_job_for, read_guide
 from core.app.schema import Job
 from core.db import AsyncDatabaseManager

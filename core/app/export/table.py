@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from core.app.export.cards import Card
-from core.app.export.files import write_whole
+from core.app.files import write_whole
 
 __all__ = ["COLUMNS", "cards_csv", "write_csv"]
 

@@ -19,7 +19,7 @@ from docx.shared import Pt
 from docx.text.paragraph import Paragraph
 
 from core.app.export.blocks import Block, parse_blocks, parse_inline
-from core.app.export.files import write_whole
+from core.app.files import write_whole
 
 __all__ = ["build_docx", "write_docx"]
 

@@ -1,0 +1,54 @@
+"""Files written whole or not at all (:mod:`core.app.files`), on the real file system."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.app.files import write_atomically, write_whole
+
+
+def _hidden(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+def test_a_text_is_written_as_given_in_a_new_folder_and_no_temporary_file_stays(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "guia.md"
+    write_atomically(path, "# Título\r\nlinha\n")
+    assert path.read_bytes() == "# Título\r\nlinha\n".encode()
+    write_atomically(path, "outro\n")
+    assert path.read_text(encoding="utf-8") == "outro\n"
+    assert _hidden(path.parent) == []
+
+
+def test_a_text_that_cannot_be_written_leaves_the_old_file_and_no_temporary_file(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text("old = 1\n", encoding="utf-8")
+    with pytest.raises(UnicodeEncodeError):
+        write_atomically(path, "new = '\ud800'\n")
+    assert path.read_text(encoding="utf-8") == "old = 1\n"
+    assert _hidden(tmp_path) == []
+
+
+def test_a_rename_onto_a_folder_fails_and_removes_the_temporary_file(tmp_path: Path) -> None:
+    taken = tmp_path / "guide.md"
+    taken.mkdir()
+    with pytest.raises(OSError):
+        write_atomically(taken, "text\n")
+    assert taken.is_dir() and _hidden(tmp_path) == []
+
+
+def test_the_writer_gets_a_hidden_temporary_path_with_the_suffix_asked(tmp_path: Path) -> None:
+    seen: list[Path] = []
+
+    def write(temporary: Path) -> None:
+        seen.append(temporary)
+        temporary.write_text("x", encoding="utf-8")
+
+    write_whole(tmp_path / "deck.apkg", write)
+    write_whole(tmp_path / "entry.desktop", write, suffix="")
+    assert [p.parent for p in seen] == [tmp_path, tmp_path]
+    assert seen[0].name.startswith(".deck.apkg.") and seen[0].suffix == ".apkg"
+    assert seen[1].name.startswith(".entry.desktop.") and not seen[1].name.endswith(".desktop")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.apkg", "entry.desktop"]
