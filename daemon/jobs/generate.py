@@ -35,6 +35,7 @@ from daemon.jobs.estimates import generate_estimate, remember
 from daemon.jobs.failures import is_disk_full
 from daemon.jobs.guide_parts import GuideParts
 from daemon.llm import GuideProgress, GuideWriter
+from daemon.llm.checks import CHECK_CODES
 from daemon.llm.guide import GuidePlan
 from daemon.llm.guide import StudyGuide as WrittenGuide
 from daemon.llm.prompts import Language, detect_language, supported_language
@@ -186,18 +187,11 @@ def _guide_language(chosen: Any, document_language: str | None, text: str) -> La
     return detect_language(text)
 
 
-QUOTE_REASONS = (
-    "echoed_prompt",
-    "ungrounded",
-    "repeated_sentence",
-    "repeated_words",
-    "unknown_words",
-    "wrong_language",
-    "too_short",
-    "copied",
-)
-"""The failed checks the job's details name (the first one found, in this order), as ``section_from_quotes``'s
-variants (``format``)."""
+QUOTE_REASONS = ("echoed_prompt", "ungrounded", *(code for code in CHECK_CODES if code != "echoed_prompt"))
+"""The failed checks the job's details name, as ``section_from_quotes``'s variants (``format``): a text that failed
+several is named by the first of them in this order. Most telling first: a text that echoes its instructions was
+not written from its passages at all, one its passages do not support states what the source does not say, and
+the faults of the writing follow in :data:`~daemon.llm.checks.CHECK_CODES`'s order."""
 
 
 def _quote_reason(problems: tuple[str, ...]) -> str | None:

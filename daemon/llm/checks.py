@@ -54,7 +54,10 @@ CHECK_CODES = (
     "copied",
     "echoed_prompt",
 )
-"""Every code :meth:`TextChecker.check` may give (the guide's writer adds ``"ungrounded"``)."""
+"""Every code :meth:`TextChecker.check` may give (the guide's writer adds ``"ungrounded"``). The order
+is a priority: of the checks a text failed, a guide's job details name the one listed first
+(:data:`daemon.jobs.generate.QUOTE_REASONS` ranks ``"echoed_prompt"`` and then ``"ungrounded"`` ahead of the
+rest)."""
 
 DICTIONARY_LANGUAGES = frozenset({"pt", "en", "es", "fr", "de", "it"})
 """Languages whose words are checked against a dictionary; the other checks apply to every language."""

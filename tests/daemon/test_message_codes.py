@@ -7,7 +7,7 @@ import string
 from pathlib import Path
 
 from core.app.messages import CATALOG, has_message, message, normalize_language
-from daemon.jobs.generate import QUOTE_REASONS
+from daemon.jobs.generate import QUOTE_REASONS, _quote_reason
 from daemon.llm import errors as llm_errors
 from daemon.llm.checks import CHECK_CODES
 from daemon.readers import EXTRACTION_CODES
@@ -101,3 +101,11 @@ def test_every_check_a_section_can_fail_is_named_in_both_languages() -> None:
         for reason in QUOTE_REASONS:
             named = message("section_from_quotes", language, number=3, title="Vetores", format=reason)
             assert named != generic and "Vetores" in named, (language, reason)
+
+
+def test_a_section_that_failed_several_checks_is_named_by_the_most_telling_one() -> None:
+    assert QUOTE_REASONS[:3] == ("echoed_prompt", "ungrounded", "repeated_sentence") and QUOTE_REASONS[-1] == "copied"
+    assert _quote_reason(("too_short", "ungrounded", "echoed_prompt")) == "echoed_prompt"
+    assert _quote_reason(("copied", "wrong_language", "ungrounded")) == "ungrounded"
+    assert _quote_reason(("copied", "repeated_words")) == "repeated_words"
+    assert _quote_reason(()) is None
