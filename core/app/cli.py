@@ -41,16 +41,27 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 
 
-def _said(message: str | None, error: str | None, language: str) -> dict[str, Any]:
-    """A message and an error in ``language``, with their codes and values."""
-    said, failed = decode(message), decode(error)
+def _run_fields(run: PartSnapshot | DocumentView, language: str) -> dict[str, Any]:
+    """What a document and each of its parts both show in ``--json``: state, message and error in ``language``
+    (with their codes and values), counts, attempts and times."""
+    said, failed = decode(run.message), decode(run.error)
     return {
-        "message": render(message, language),
+        "status": run.status,
+        "stage": run.stage,
+        "progress": round(run.progress, 4),
+        "message": render(run.message, language),
         "message_code": said.code if said else None,
         "message_values": dict(said.values) if said else None,
-        "error": render(error, language) if error is not None else None,
+        "error": render(run.error, language) if run.error is not None else None,
         "error_code": failed.code if failed else None,
         "error_values": dict(failed.values) if failed else None,
+        "counters": counter_text(run.detail, language),
+        "attempts": run.attempts,
+        "max_attempts": run.max_attempts,
+        "run_after": run.run_after.isoformat() if run.run_after else None,
+        "created_at": run.created_at.isoformat(),
+        "started_at": run.started_at.isoformat() if run.started_at else None,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
     }
 
 
@@ -58,17 +69,7 @@ def _part_dict(part: PartSnapshot, language: str) -> dict[str, Any]:
     return {
         "id": str(part.id),
         "kind": part.kind,
-        "status": part.status,
-        "stage": part.stage,
-        "progress": round(part.progress, 4),
-        **_said(part.message, part.error, language),
-        "counters": counter_text(part.detail, language),
-        "attempts": part.attempts,
-        "max_attempts": part.max_attempts,
-        "run_after": part.run_after.isoformat() if part.run_after else None,
-        "created_at": part.created_at.isoformat(),
-        "started_at": part.started_at.isoformat() if part.started_at else None,
-        "finished_at": part.finished_at.isoformat() if part.finished_at else None,
+        **_run_fields(part, language),
         "eta_seconds": eta_seconds(part),
         "result_id": str(part.result_id) if part.result_id else None,
         "detail": part.detail,
@@ -83,17 +84,7 @@ def document_dict(view: DocumentView, language: str = "en") -> dict[str, Any]:
         "id": str(view.id),
         "kind": "study_guide" if view.wants_guide else "text_only",
         "title": view.title,
-        "status": view.status,
-        "stage": view.stage,
-        "progress": round(view.progress, 4),
-        **_said(view.message, view.error, language),
-        "counters": counter_text(view.detail, language),
-        "attempts": view.attempts,
-        "max_attempts": view.max_attempts,
-        "run_after": view.run_after.isoformat() if view.run_after else None,
-        "created_at": view.created_at.isoformat(),
-        "started_at": view.started_at.isoformat() if view.started_at else None,
-        "finished_at": view.finished_at.isoformat() if view.finished_at else None,
+        **_run_fields(view, language),
         "eta_seconds": view.eta,
         "phases": [
             {

@@ -90,6 +90,23 @@ def test_list_show_cancel_and_retry_speak_of_documents_one_line_each(tmp_path: P
     assert json.loads(studyjobs(tmp_path, "show", str(failed), "--json").stdout)["status"] == "queued"
 
 
+def test_a_document_and_each_of_its_parts_show_state_message_and_times_with_the_same_fields(tmp_path: Path):
+    document, generate, failed = asyncio.run(_documents(tmp_path))
+    shared = ["status", "stage", "progress", "message", "message_code", "message_values", "error", "error_code",
+              "error_values", "counters", "attempts", "max_attempts", "run_after", "created_at", "started_at",
+              "finished_at", "eta_seconds"]  # fmt: skip
+    running = json.loads(studyjobs(tmp_path, "show", str(document), "--json").stdout)
+    broken = json.loads(studyjobs(tmp_path, "show", str(failed), "--json").stdout)
+    for shown in (running, *running["parts"], broken, *broken["parts"]):
+        keys = list(shown)
+        assert keys[keys.index("status") : keys.index("eta_seconds") + 1] == shared, shown["id"]
+    writing = running["parts"][1]
+    assert writing["id"] == str(generate) and writing["message"] == running["message"] == "Escrevendo a seção 1 de 5…"
+    assert (writing["status"], writing["attempts"]) == (running["status"], running["attempts"]) == ("running", 1)
+    assert broken["error"] == broken["parts"][0]["error"] == "O arquivo está danificado."
+    assert broken["parts"][0]["finished_at"] is not None and broken["finished_at"] is not None
+
+
 def test_an_unknown_job_and_bad_settings_give_clear_errors_and_exit_codes(tmp_path: Path):
     missing = studyjobs(tmp_path, "show", str(uuid.uuid4()))
     assert missing.returncode == 1 and "No job with id" in missing.stderr
