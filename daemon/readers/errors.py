@@ -35,6 +35,7 @@ ExtractionCode = Literal[
     "unsafe_xml",
     "encrypted",
     "no_text",
+    "blank_pages",
     "reader_crashed",
     "reader_killed",
     "reader_out_of_memory",
@@ -67,6 +68,7 @@ ExtractionCode = Literal[
 * ``unsafe_xml`` — XML that declares entities (billion laughs) or refers to external files or addresses.
 * ``encrypted`` — password-protected PDF (any scheme) or Word file, or an EPUB with DRM (value ``format``).
 * ``no_text`` — nothing to read: a scanned (image-only) PDF, an empty document (value ``format``).
+* ``blank_pages`` — a PDF whose pages draw nothing: no text, no pictures, no shapes (value ``format``).
 * ``reader_crashed`` — the reader process (:mod:`daemon.readers.isolated`) died on the file: a fault in native
   code, or an exit without an answer.
 * ``reader_killed`` — transient: something other than StudyJobs ended the reader process (on Linux, the kernel

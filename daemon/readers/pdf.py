@@ -28,7 +28,7 @@ import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 from core.app.document_structure import Chapter, DocumentStructure
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import title_candidate
-from daemon.readers.errors import ExtractionError
+from daemon.readers.errors import ExtractionCode, ExtractionError
 from daemon.readers.pdf_integrity import BackgroundStreamCheck, StreamDamage
 from daemon.readers.pdf_text import enough_words, page_lines, pages_to_paragraphs
 
@@ -64,16 +64,18 @@ def _open(data: bytes) -> Any:
         raise ExtractionError("corrupt_file", format="pdf", detail=str(exc)) from None
 
 
-def _page_text(document: Any, index: int) -> str:
-    """The raw text of page ``index`` (lock held by the caller); the page and its text page are closed."""
+def _page_text(document: Any, index: int) -> tuple[str, bool]:
+    """The raw text of page ``index`` and whether the page draws anything (text, a picture, a shape); the lock is
+    held by the caller, and the page and its text page are closed."""
     try:
         page = document[index]
     except pdfium.PdfiumError as exc:
         raise ExtractionError("corrupt_file", format="pdf", detail=f"page {index + 1}: {exc}") from None
     try:
+        drawn = pdfium_c.FPDFPage_CountObjects(page.raw) > 0
         textpage = page.get_textpage()
         try:
-            return str(textpage.get_text_range())
+            return str(textpage.get_text_range()), drawn
         finally:
             textpage.close()
     except pdfium.PdfiumError as exc:
@@ -106,7 +108,8 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
     Raises:
         ExtractionError: ``encrypted`` (a user password, any security handler), ``corrupt_file`` (PDFium cannot
             parse the file or one of its pages, it has no pages, or a compressed stream that may hold text is
-            damaged: see :mod:`daemon.readers.pdf_integrity`), ``no_text`` (no words: scanned pages).
+            damaged: see :mod:`daemon.readers.pdf_integrity`), ``no_text`` (no words, but something drawn on the
+            pages: scanned pages, text turned into shapes), ``blank_pages`` (no words and nothing drawn).
         ExtractionStopped: The stop event was set.
     """
     with pdfium_lock(progress):
@@ -128,9 +131,11 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         # The lines are made on this thread, outside the lock: a helper thread for them would take the GIL from
         # this one whenever PDFium hands it back, which costs more than the overlap gains.
         pages: list[list[str]] = []
+        drawn = False
         for index in range(page_count):
             with pdfium_lock(progress):
-                raw = _page_text(document, index)
+                raw, page_drawn = _page_text(document, index)
+            drawn = drawn or page_drawn
             pages.append(page_lines(raw))
             if check is not None:
                 _raise_if_damaged(check.result(wait=False))
@@ -144,8 +149,7 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
             document.close()
     paragraphs, spans = pages_to_paragraphs(pages)
     text = "\n\n".join(paragraphs)
-    if not enough_words(text, max(3, min(page_count, 20))):
-        raise ExtractionError("no_text", format="pdf", detail=f"{len(text)} characters in {page_count} pages")
+    _check_words(text, page_count, drawn)
     first_line = next((lines[0] for lines in pages if lines), None)
     return ReaderOutput(
         text=text,
@@ -154,6 +158,14 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         title=title_candidate(title) or title_candidate(first_line, max_length=150),
         structure=_structure(spans, page_count, bookmarks),
     )
+
+
+def _check_words(text: str, page_count: int, drawn: bool) -> None:
+    """Raise when ``text`` has too few words for ``page_count`` pages: ``no_text`` when something is ``drawn`` on
+    them (scanned pages, text turned into shapes), ``blank_pages`` when nothing is."""
+    if not enough_words(text, max(3, min(page_count, 20))):
+        code: ExtractionCode = "no_text" if drawn else "blank_pages"
+        raise ExtractionError(code, format="pdf", detail=f"{len(text)} characters in {page_count} pages")
 
 
 _MAX_BOOKMARKS = 2000

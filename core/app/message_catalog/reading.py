@@ -92,6 +92,9 @@ EN: dict[str, str] = {
         "This PDF has no text StudyJobs can read: its pages are probably scanned pictures. Run it through a "
         "text recognition (OCR) program and add the result."
     ),
+    "blank_pages": (
+        "The pages of this PDF are blank: they hold no text and no pictures. Check that you added the right file."
+    ),
     "reader_crashed": (
         "StudyJobs stopped reading this file because reading it made the reading program fail. The file may be "
         "damaged or made to harm the computer: open it in the program that made it, save it again and add the copy."
@@ -208,6 +211,9 @@ PT_BR: dict[str, str] = {
     "no_text:pdf": (
         "Este PDF não tem texto que o StudyJobs consiga ler: as páginas provavelmente são imagens digitalizadas. "
         "Passe-o por um programa de reconhecimento de texto (OCR) e adicione o resultado."
+    ),
+    "blank_pages": (
+        "As páginas deste PDF estão em branco: não têm texto nem imagens. Verifique se você adicionou o arquivo certo."
     ),
     "reader_crashed": (
         "O StudyJobs parou de ler este arquivo porque a leitura fez o programa de leitura falhar. O arquivo pode "

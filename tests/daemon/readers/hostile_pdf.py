@@ -3,7 +3,7 @@ indirect-reference chains, and 50,000 blank pages.
 
 :func:`build_hostile_pdfs` writes them into a folder and says which code each must raise. Both are valid enough
 for PDFium to open, so they reach the page loop: what they test is that reading them stays bounded in time,
-memory and log output, and ends with the plain ``no_text`` sentence (neither has a word to read).
+memory and log output, and ends with the ``blank_pages`` sentence (neither has a word to read nor anything drawn).
 """
 
 from __future__ import annotations
@@ -93,4 +93,4 @@ def build_hostile_pdfs(folder: Path) -> list[BadInput]:
     folder.mkdir(parents=True, exist_ok=True)
     deep = deeply_nested_pdf(folder / "deeply-nested.pdf")
     blank = blank_pages_pdf(folder / "blank-50000-pages.pdf")
-    return [BadInput(deep.name, deep, "no_text"), BadInput(blank.name, blank, "no_text")]
+    return [BadInput(deep.name, deep, "blank_pages"), BadInput(blank.name, blank, "blank_pages")]

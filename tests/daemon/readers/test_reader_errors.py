@@ -14,6 +14,7 @@ from core.app.messages import message
 from daemon.readers import EXTRACTION_CODES, ExtractionError, ExtractionStopped, read_document
 from tests.daemon.corpus import Corpus
 from tests.daemon.readers.badfiles import BadInput
+from tests.daemon.readers.hostile_pdf import blank_pages_pdf, write_raw_pdf
 from tests.daemon.readers.samples import ENGLISH, write_docx
 from tests.daemon.readers.support import ProgressLog
 
@@ -83,6 +84,30 @@ def test_a_scanned_pdf_suggests_text_recognition(bad_inputs: list[BadInput]) -> 
     error = refusal(scanned)
     assert error.code == "no_text"
     assert "OCR" in error.user_message("pt_BR") and "OCR" in error.user_message("en")
+
+
+def test_a_pdf_that_draws_only_shapes_suggests_text_recognition_and_one_that_draws_nothing_says_it_is_blank(
+    tmp_path: Path,
+) -> None:
+    drawing = b"0.5 w 72 72 m 500 700 l S 100 100 200 300 re f"
+    shapes = write_raw_pdf(
+        tmp_path / "shapes.pdf",
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> /Contents 4 0 R >>",
+            b"<< /Length %d >>\nstream\n%b\nendstream" % (len(drawing), drawing),
+        ],
+    )
+    drawn = refusal(shapes)
+    assert drawn.code == "no_text"
+    assert "OCR" in drawn.user_message("pt_BR") and "OCR" in drawn.user_message("en")
+    blank = refusal(blank_pages_pdf(tmp_path / "blank.pdf", pages=3))
+    assert blank.code == "blank_pages" and blank.values == {"format": "pdf"}
+    for language in ("pt_BR", "en"):
+        assert_plain(blank.user_message(language))
+        assert "OCR" not in blank.user_message(language)
+    assert "em branco" in blank.user_message("pt_BR") and "blank" in blank.user_message("en")
 
 
 def test_a_missing_file_is_file_deleted(tmp_path: Path) -> None:

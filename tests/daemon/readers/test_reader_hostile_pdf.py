@@ -43,7 +43,7 @@ def test_each_hostile_pdf_is_refused_as_text_less_in_bounded_time_with_a_plain_s
         assert seconds < MAX_SECONDS, (item.name, seconds)
         assert len(caplog.records) < 10, (item.name, [record.getMessage() for record in caplog.records[:5]])
         for language in ("pt_BR", "en"):
-            assert error.user_message(language) == message("no_text", language, **error.values)
+            assert error.user_message(language) == message("blank_pages", language, **error.values)
     blank = next(item for item in hostile_pdfs if item.name == "blank-50000-pages.pdf")
     with pytest.raises(ExtractionError) as caught:
         progress = ProgressLog()
