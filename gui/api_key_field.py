@@ -4,19 +4,45 @@
 the settings are saved, and says plainly where it lives: in the keyring, in the environment variable
 ``STUDYJOBS_API_KEY`` (then the field is locked), or nowhere because this computer has no keyring (a headless
 Linux without a Secret Service) — then the field is locked and the note explains how to use the variable.
+
+A keyring may wait on the system (D-Bus, a locked Secret Service asking for its password), so while the window's
+event loop runs the keyring is read on a worker thread (:func:`asyncio.to_thread`): the field stays locked, with a
+note, until the key is there, and the window keeps answering meanwhile. Without a running loop it is read at once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from core.app.api_keys import ENV_API_KEY, KeySource, find_api_key, keyring_available, keyring_name, store_api_key
+from core.app.api_keys import (
+    ENV_API_KEY,
+    FoundKey,
+    KeySource,
+    find_api_key,
+    keyring_available,
+    keyring_name,
+    store_api_key,
+)
 
 __all__ = ["ApiKeyField"]
+
+log = logging.getLogger(__name__)
+
+Lookup = tuple[bool, FoundKey | None]
+"""Whether a keyring can keep a key here, and the key found (:func:`_look_up`)."""
+
+
+def _look_up(endpoint: str | None, settings_path: Path) -> Lookup:
+    """Ask the keyring whether it works and for ``endpoint``'s key (may wait on the system: not on the UI thread
+    while the window's loop runs)."""
+    return keyring_available(), find_api_key(endpoint, settings_path=settings_path)
 
 
 class ApiKeyField(QWidget):
@@ -30,7 +56,8 @@ class ApiKeyField(QWidget):
     Attributes:
         edit: The field (password echo).
         note: Where the key lives, or why it cannot be kept.
-        available: Whether a keyring can keep a key here.
+        available: Whether a keyring can keep a key here (``False`` until the keyring answered).
+        reading: The keyring being read on a worker thread, ``None`` when no read is under way.
     """
 
     def __init__(self, endpoint: str | None, settings_path: Path, parent: QWidget | None = None) -> None:
@@ -46,18 +73,49 @@ class ApiKeyField(QWidget):
         self.note.setWordWrap(True)
         layout.addWidget(self.edit)
         layout.addWidget(self.note)
-        self.available = keyring_available()
+        self.available = False
+        self.reading: asyncio.Task[Lookup] | None = None
         self.endpoint: str | None = None
         self.loaded = ""
         self.show_key_of(endpoint)
 
     def show_key_of(self, endpoint: str | None) -> None:
-        """Show the key of ``endpoint`` (a key the user is typing is kept)."""
+        """Show the key of ``endpoint`` (a key the user is typing is kept): at once without a running event loop,
+        else once the keyring answers on a worker thread, the field locked meanwhile (a read under way for another
+        server is dropped)."""
         if self.endpoint is not None and self.edit.isModified():
             self.endpoint = endpoint
             return
         self.endpoint = endpoint
-        found = find_api_key(endpoint, settings_path=self.settings_path)
+        self.stop_reading()
+        look_up = partial(_look_up, endpoint, self.settings_path)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._show(*look_up())
+            return
+        self.edit.setEnabled(False)
+        self.note.setText(QCoreApplication.translate("ApiKeyField", "Reading the API key from the system keyring…"))
+        self.reading = loop.create_task(asyncio.to_thread(look_up), name="api-key-read")
+        self.reading.add_done_callback(self._read)
+
+    def stop_reading(self) -> None:
+        """Drop a keyring read under way (its answer is not shown; the dialog closes or another server is shown)."""
+        if self.reading is not None:
+            self.reading.cancel()
+        self.reading = None
+
+    def _read(self, task: asyncio.Task[Lookup]) -> None:
+        if task.cancelled() or task is not self.reading:
+            return
+        self.reading = None
+        error = task.exception()
+        if error is not None:
+            log.warning("the system keyring could not be read: %s", type(error).__name__)
+        self._show(*(task.result() if error is None else (False, None)))
+
+    def _show(self, available: bool, found: FoundKey | None) -> None:
+        self.available = available
         self.loaded = found.key if found is not None and found.source is KeySource.KEYRING else ""
         self.edit.setText(self.loaded)
         self.edit.setModified(False)

@@ -241,8 +241,9 @@ class SettingsDialog(QDialog):
             self.servers.start_search()
 
     def done(self, result: int) -> None:
-        """Close; a search for servers under way is stopped."""
+        """Close; a search for servers and a read of the keyring under way are stopped."""
         self.servers.cancel()
+        self.api_key.stop_reading()
         super().done(result)
 
     def use_server(self, endpoint: str, model_name: str) -> None:

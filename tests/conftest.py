@@ -15,12 +15,14 @@ os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import keyring
 import pytest
 from jobtesting import SampleJob, temporary_database
-from keyringtesting import MemoryKeyring
+from keyring.backend import KeyringBackend
+from keyringtesting import MemoryKeyring, WaitingKeyring
 
 from core import AsyncDatabaseManager, JobStore
 
@@ -33,16 +35,35 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    """A keyring in memory for this test (the one in force before is put back after)."""
+@contextmanager
+def _keyring_in_force(backend: KeyringBackend) -> Iterator[None]:
+    """``backend`` is the keyring meanwhile; the one in force before is put back after."""
     before = keyring.get_keyring()
-    backend = MemoryKeyring()
     keyring.set_keyring(backend)
     try:
-        yield backend
+        yield
     finally:
         keyring.set_keyring(before)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    """A keyring in memory for this test."""
+    backend = MemoryKeyring()
+    with _keyring_in_force(backend):
+        yield backend
+
+
+@pytest.fixture
+def waiting_keyring() -> Iterator[WaitingKeyring]:
+    """A keyring in memory whose reads wait for the test's word, as a locked one waits for its password; it is
+    given at the end so that no read stays waiting."""
+    backend = WaitingKeyring()
+    with _keyring_in_force(backend):
+        try:
+            yield backend
+        finally:
+            backend.answer.set()
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """Keyring backends for the tests: never the developer's own keyring.
 
 :class:`MemoryKeyring` keeps passwords in a dict (set it with ``keyring.set_keyring`` through the ``memory_keyring``
-fixture). :class:`FileKeyring` keeps them in the JSON file named by ``KEYRINGTESTING_FILE``, for a worker
+fixture); :class:`WaitingKeyring` is one whose reads wait until the test lets them answer, as a locked keyring
+waits for its password. :class:`FileKeyring` keeps them in the JSON file named by ``KEYRINGTESTING_FILE``, for a worker
 process started by a test (``PYTHON_KEYRING_BACKEND=tests.keyringtesting.FileKeyring``, the project folder on its
 path).
 The suite sets ``PYTHON_KEYRING_BACKEND`` to keyring's failing backend (tests/conftest.py), so any other keyring
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 from keyring.backend import KeyringBackend
@@ -38,6 +40,34 @@ class MemoryKeyring(KeyringBackend):
     def delete_password(self, service: str, username: str) -> None:
         if self.passwords.pop((service, username), None) is None:
             raise PasswordDeleteError("no such password")
+
+
+class WaitingKeyring(MemoryKeyring):
+    """A :class:`MemoryKeyring` whose reads wait until :attr:`answer` is set (at most ``patience`` seconds).
+
+    Attributes:
+        waiting: How many reads are waiting now.
+        asked: Set by the first read.
+    """
+
+    def __init__(self, patience: float = 20.0) -> None:
+        super().__init__()
+        self.patience = patience
+        self.answer = threading.Event()
+        self.asked = threading.Event()
+        self.waiting = 0
+        self._lock = threading.Lock()
+
+    def get_password(self, service: str, username: str) -> str | None:
+        with self._lock:
+            self.waiting += 1
+        self.asked.set()
+        try:
+            self.answer.wait(self.patience)
+        finally:
+            with self._lock:
+                self.waiting -= 1
+        return super().get_password(service, username)
 
 
 class FileKeyring(KeyringBackend):

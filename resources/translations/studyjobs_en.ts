@@ -59,6 +59,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Reading the API key from the system keyring…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The API key comes from the environment variable {name}.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -59,6 +59,10 @@
         <translation>Só para servidores que pedem uma</translation>
     </message>
     <message>
+        <source>Reading the API key from the system keyring…</source>
+        <translation>Lendo a chave de API no chaveiro do sistema…</translation>
+    </message>
+    <message>
         <source>The API key comes from the environment variable {name}.</source>
         <translation>A chave de API vem da variável de ambiente {name}.</translation>
     </message>

@@ -125,3 +125,62 @@ def test_test_connection_sends_the_typed_key_to_a_server_that_wants_one(settings
             dialog.test_button.click()
     assert refused.args[0] is False and "401" in refused.args[1]
     assert accepted.args[0] is True
+
+
+def test_a_keyring_that_waits_leaves_the_window_answering_with_the_field_locked_until_the_key_is_there(
+    settings, qtbot, run, wait_until, waiting_keyring
+):
+    waiting_keyring.passwords[(SERVICE, account_for(settings.model.endpoint))] = "sk-slow-77"
+
+    async def scenario() -> SettingsDialog:
+        dialog = SettingsDialog(settings)  # made on the running loop, as the window makes it
+        qtbot.addWidget(dialog)
+        dialog.http.setChecked(True)
+        await wait_until(waiting_keyring.asked.is_set, timeout=10)
+        ticks = 0
+        while ticks < 5:  # the loop turns while the keyring has not answered
+            await asyncio.sleep(0.02)
+            ticks += 1
+        assert waiting_keyring.waiting == 1 and dialog.api_key.reading is not None
+        assert not dialog.api_key.edit.isEnabled() and dialog.api_key.key() == ""
+        assert "Reading the API key" in dialog.api_key.note.text()
+        assert dialog.api_key.save(settings.model.endpoint) is False  # nothing read, nothing stored
+        waiting_keyring.answer.set()
+        await wait_until(lambda: dialog.api_key.reading is None, timeout=10)
+        return dialog
+
+    dialog = run(scenario())
+    assert dialog.api_key.key() == "sk-slow-77" and dialog.api_key.edit.isEnabled()
+    assert "keyring" in dialog.api_key.note.text() and "Reading" not in dialog.api_key.note.text()
+    assert waiting_keyring.passwords == {(SERVICE, account_for(settings.model.endpoint)): "sk-slow-77"}
+
+
+def test_a_server_chosen_while_the_keyring_is_read_shows_its_own_key_and_closing_drops_a_read(
+    settings, qtbot, run, wait_until, waiting_keyring
+):
+    remote = "https://llm.example.org/v1"
+    waiting_keyring.passwords[(SERVICE, account_for(settings.model.endpoint))] = "sk-first-11"
+    waiting_keyring.passwords[(SERVICE, account_for(remote))] = "sk-remote-22"
+
+    async def scenario() -> None:
+        dialog = SettingsDialog(settings)
+        qtbot.addWidget(dialog)
+        await wait_until(waiting_keyring.asked.is_set, timeout=10)
+        dialog.use_server(remote, "big-model")  # the first read is dropped, the remote server's is asked
+        await wait_until(lambda: waiting_keyring.waiting == 2, timeout=10)
+        waiting_keyring.answer.set()
+        await wait_until(lambda: dialog.api_key.reading is None and waiting_keyring.waiting == 0, timeout=10)
+        assert dialog.api_key.edit.isEnabled() and dialog.api_key.key() == "sk-remote-22"
+        waiting_keyring.answer.clear()
+        closing = SettingsDialog(settings)
+        qtbot.addWidget(closing)
+        await wait_until(lambda: waiting_keyring.waiting == 1, timeout=10)
+        read = closing.api_key.reading
+        assert read is not None
+        closing.reject()  # the read under way is dropped with the dialog
+        assert closing.api_key.reading is None
+        waiting_keyring.answer.set()
+        await wait_until(lambda: read.done() and waiting_keyring.waiting == 0, timeout=10)
+        assert read.cancelled() and closing.api_key.key() == ""
+
+    run(scenario())
