@@ -12,8 +12,9 @@ calibrated figure: a phase calibrated near zero would multiply the estimate by h
 steps (recent ones count most); the running step moves them at most 2× either way. The work after the model's last
 token (the last check, the guide's file and rows) takes :attr:`Speeds.finish_seconds`, measured in every job. A
 first try cut at its budget is often rejected (a model that repeats itself): the further a first try runs past its
-expected length, the likelier a second try (one in two near the budget); a try longer than expected and than every
-earlier one is expected to stop halfway to its budget.
+expected length, the likelier a second try (one in two near the budget); a section's try longer than expected and
+than every earlier one is expected to stop halfway to its budget; an outline longer than expected lists one more
+section than expected so far (its tokens per section are the prior's), and the sections to write grow with it.
 
 :class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and the
 ``follow_up_seconds`` of the ``ingest`` job before it (:mod:`daemon.jobs.estimates`). Use from the job's loop only.
@@ -231,6 +232,9 @@ class GenerateEstimate:
             habits["retry_tokens"] = max(self._typical(("section", 2), 1.0), 1.0)
         if self.sections is not None and self.chars:
             habits["sections_per_chunk"] = self.sections / self._chunks(prior)
+        elif self.step is not None and self.step.phase == "outline":  # the running chunk's outline so far
+            listed = math.ceil(self.step.tokens / self._outline_tokens_per_section(prior))
+            habits["sections_per_chunk"] = max(prior.sections_per_chunk, float(listed))
         if self.text_tokens and self.chars:
             habits["chars_per_token"] = self.chars / self.text_tokens
         return habits
@@ -377,9 +381,17 @@ class GenerateEstimate:
             left = min(sum(longer) / len(longer) - step.tokens, room)
         elif step.tokens < one:
             left = min(max(one - step.tokens, min(0.1 * one, room)), room)
+        elif step.phase == "outline":  # longer than expected: it lists one more section than expected so far
+            per_section = self._outline_tokens_per_section(self.prior or speeds)
+            left = min(math.ceil((step.tokens + 1) / per_section) * per_section - step.tokens, room)
         else:  # longer than expected and than every earlier try: it stops anywhere up to its budget
             left = room / 2
         return left + retry * second, rate
+
+    @staticmethod
+    def _outline_tokens_per_section(prior: Speeds) -> float:
+        """The outline's tokens per section it lists (the prior's habits: tokens per step over sections per step)."""
+        return max(prior.outline_tokens / max(prior.sections_per_chunk, 1.0), 8.0)
 
     def _typical(self, key: tuple[str, int], otherwise: float) -> float:
         """The mean length of this job's finished tries of ``key`` (phase, try), or ``otherwise`` before any."""

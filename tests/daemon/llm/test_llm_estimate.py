@@ -367,3 +367,24 @@ async def test_the_bar_stays_short_of_the_sections_end_while_the_last_section_is
     within = done * progress.steps - (progress.steps - 1)  # the last section's share the bar shows done
     assert within <= progress.token_budget / (progress.token_budget + 0.5 * second) + 1e-9
     assert left >= 0.5 * second / speeds.section_decode_rate
+
+
+def test_an_outline_longer_than_expected_adds_the_sections_it_lists_before_it_ends(tiny_model: Path):
+    """A model that lists two sections where the calibrated one lists one: past one section's worth of outline
+    tokens, the outline is expected to end one section's worth later (not halfway to its budget), and two sections
+    are expected to be written, before the outline has ended."""
+    figures = []
+    for tokens in (20, 40):
+        estimate = _estimate(tiny_model, sections=1, outline_tokens=30.0, sections_per_chunk=1.0)
+        estimate.sections, estimate.section_chars = None, []  # the outline is still running
+        at = time.monotonic() - 2.0
+        estimate.on_progress(GuideProgress("outline", 1, 1, 0, 400, prompt_tokens=300), at)
+        for n in range(1, tokens + 1):
+            estimate.on_progress(GuideProgress("outline", 1, 1, n, 400, prompt_tokens=300), at + 1.0 + n / 100)
+        speeds = estimate.speeds()
+        assert speeds is not None
+        outline_left = estimate.remaining("outline", 0.0, None) - estimate._after("outline", speeds)
+        figures.append((outline_left * speeds.outline_decode_rate, estimate._steps("section", speeds)))
+    (short_left, short_sections), (long_left, long_sections) = figures
+    assert short_sections == 1 and long_sections == 2
+    assert short_left == pytest.approx(10, abs=1) and long_left == pytest.approx(20, abs=1)  # to 30, to 60 tokens
