@@ -10,7 +10,8 @@ Each is read like the ``ingest`` job reads it (text and page structure), cut to 
 * **non-words model / guide** — share of the words not in the language's dictionary (proper nouns, numbers and the
   document's own words count as known) in the model's last answer of each section, and in the final guide;
 * **valid pages** — sections whose sources line cites pages, all of them pages of the section's own passages
-  (goal 100 %); **pages cited** — pages with text that some section cites;
+  (goal 100 %); **pages cited** — pages with text that some section cites (pages the coverage table leaves out
+  as front or back matter, with their reason, are not counted);
 * **quotes** — sections made of quotes because the model's text failed its check;
 * **language** — the language detected in the guide's text against the document's;
 * **prompt/source** — prompt tokens llama.cpp evaluated (its perf counters: a reused prefix is not evaluated
@@ -61,6 +62,7 @@ from daemon.llm.checks import TextChecker, plain_text, word_tokens
 from daemon.llm.grounding import grounding
 from daemon.llm.guard import guide_sentence_keys
 from daemon.llm.guide import GuidePlan, GuideProgress, GuideWriter, StudyGuide
+from daemon.llm.guide_matter import left_out_pages
 from daemon.llm.llamacpp import LlamaCppGenerator, default_n_threads, shared_model
 from daemon.llm.models import BUNDLED_CONTEXT, bundled_model_path
 from daemon.llm.prompts import detect_language, supported_language
@@ -134,7 +136,8 @@ def cited_pages(line: str) -> set[int]:
 
 
 def page_figures(plan: GuidePlan, guide: StudyGuide) -> tuple[float, float]:
-    """(share of sections with valid page references, share of pages with text that are cited)."""
+    """(share of sections with valid page references, share of pages with text that are cited; the pages the
+    coverage table leaves out as front or back matter, with their reason, are not counted)."""
     valid = 0
     cited_all: set[int] = set()
     for section in guide.sections:
@@ -144,7 +147,9 @@ def page_figures(plan: GuidePlan, guide: StudyGuide) -> tuple[float, float]:
         cited_all |= cited
         if cited and cited <= own and all(1 <= p <= (plan.page_count or 0) for p in cited):
             valid += 1
-    with_text = {p for pages in plan.pages for p in pages}
+    held = {p for _t, numbers in plan.sections for n in numbers for p in plan.pages[n - 1]} if plan.pages else set()
+    left_out = {p for _r, found in left_out_pages(plan.left_out, plan.pages, held) for p in found}
+    with_text = {p for pages in plan.pages for p in pages} - left_out  # front/back matter, named in the guide
     share_sections = valid / len(guide.sections) if guide.sections else 0.0
     return share_sections, (len(cited_all & with_text) / len(with_text) if with_text else 0.0)
 

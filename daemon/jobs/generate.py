@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import undefer
 
 from core.app.counters import OUTLINE, SECTIONS
-from core.app.document_structure import DocumentStructure
+from core.app.document_structure import DocumentStructure, page_ranges
 from core.app.files import write_atomically
 from core.app.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.stages import StageStatus
@@ -38,6 +38,7 @@ from daemon.llm import GuideProgress, GuideWriter
 from daemon.llm.checks import CHECK_CODES
 from daemon.llm.guide import GuidePlan
 from daemon.llm.guide import StudyGuide as WrittenGuide
+from daemon.llm.guide_matter import left_out_pages
 from daemon.llm.prompts import Language, detect_language, supported_language
 from daemon.plans import plan_for
 
@@ -105,7 +106,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         estimate,
     )
     guide = await tracker.run("sections", writing, size=len(text), stop_event=ctx.stop_event)
-    _note_quoted_sections(ctx, tracker, guide)
+    _note_quoted_sections(ctx, tracker, guide, plan)
     exporting = _export(ctx, document, guide, generator)
     guide_id = await tracker.run("export", exporting, message=ctx.text("exporting"))
     log.info("study guide written: %d section(s) in %.1f s", len(guide.sections), time.monotonic() - started)
@@ -198,10 +199,15 @@ def _quote_reason(problems: tuple[str, ...]) -> str | None:
     return next((reason for reason in QUOTE_REASONS if reason in problems), None)
 
 
-def _note_quoted_sections(ctx: JobContext, tracker: ProgressTracker, guide: WrittenGuide) -> None:
-    """Say in the job's details (``detail["notes"]``) which sections were made of quotes, and why (the check the
-    model's last text failed)."""
-    notes = []
+def _note_quoted_sections(ctx: JobContext, tracker: ProgressTracker, guide: WrittenGuide, plan: GuidePlan) -> None:
+    """Say in the job's details (``detail["notes"]``) which pages were left out as front or back matter
+    (``pages_left_out``, by reason), which sections were made of quotes, and why (the check the model's last text
+    failed)."""
+    used = {p for _t, numbers in plan.sections for n in numbers for p in (plan.pages[n - 1] if plan.pages else ())}
+    notes = [
+        ctx.text("pages_left_out", pages=page_ranges(pages), format=reason)
+        for reason, pages in left_out_pages(plan.left_out, plan.pages, used)
+    ]
     for number, section in enumerate(guide.sections, start=1):
         if section.origin != "quotes":
             continue

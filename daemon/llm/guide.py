@@ -29,6 +29,7 @@ from core.app.guide_markdown import HEAD_POSITION, head_markdown, join_guide, se
 from daemon.llm.base import TextGenerator, TokenProgress
 from daemon.llm.grounding import checked_titles
 from daemon.llm.guard import CheckedText, SectionGuard
+from daemon.llm.guide_matter import set_aside
 from daemon.llm.guide_outline import Outline, OutlineSection, ask_outline, base_plan, chunk_passages
 from daemon.llm.guide_plan import (
     GuidePlan,
@@ -146,7 +147,9 @@ class GuideWriter:
         otherwise the model is asked for an outline, chunk by chunk, and each title it gives must pass
         :func:`~daemon.llm.grounding.title_problems` against its own passages, else the section is titled from them
         (:func:`~daemon.llm.grounding.extractive_title`). A section too long for one prompt is split into parts
-        (:func:`guide_plan.fit_sections`), so every passage is written from, whole.
+        (:func:`guide_plan.fit_sections`), so every passage is written from, whole. Front and back matter (title
+        page, thanks, table of contents, index, bibliography) is left out of the sections and named in the plan's
+        ``left_out``; a section with hardly any text joins its neighbour (:func:`~daemon.llm.guide_matter.set_aside`).
         """
         base, chapters = base_plan(text, language, structure)
         prompts = PROMPTS[base.language]
@@ -163,6 +166,7 @@ class GuideWriter:
                     temperature=self.temperature, stop_event=stop_event, report=report,
                 )  # fmt: skip
             sections = checked_titles(sections, passages, base.language)  # the model's titles, checked
+        sections, left_out = set_aside(sections, passages)
         costs = [await self.generator.count_tokens(passage) + 2 for passage in passages]
         budget = self.generator.context_window - self.section_tokens - PROMPT_OVERHEAD_TOKENS
         fitted = fit_sections(sections, costs, budget, labels_for(base.language))
@@ -171,6 +175,7 @@ class GuideWriter:
             sections=tuple((t, tuple(n)) for t, n in fitted),
             from_chapters=from_chapters,
             tokens=sum(costs),
+            left_out=tuple(left_out),
         )
 
     async def restore(
@@ -209,7 +214,8 @@ class GuideWriter:
         report = on_progress or (lambda _progress: None)
         heading = title or PROMPTS[plan.language].guide_title
         terms = _distinct_terms(plan)
-        all_pages = sorted({page for pages in plan.pages for page in pages})
+        held = [n for _t, numbers in plan.sections for n in numbers]
+        all_pages = sorted({p for n in held for p in plan.pages[n - 1]}) if plan.pages else []
         titles = [t for t, _n in plan.sections]
         overview = head_overview(titles, all_pages, [t for found in terms for t in found], plan.language)
         head = head_markdown(heading, overview)
@@ -305,5 +311,8 @@ def _distinct_terms(plan: GuidePlan) -> list[list[KeyTerm]]:
 def _closing(plan: GuidePlan, titles: Sequence[str], terms: Sequence[Sequence[KeyTerm]]) -> str:
     """The guide's closing part: the glossary (when a section has key terms), then the coverage table."""
     glossary = glossary_markdown(list(zip(titles, terms, strict=True)), plan.language)
-    coverage = coverage_markdown(plan.sections, plan.pages, plan.spans, plan.page_count, labels_for(plan.language))
+    labels = labels_for(plan.language)
+    coverage = coverage_markdown(
+        plan.sections, plan.pages, plan.spans, plan.page_count, labels, plan.left_out, plan.language
+    )
     return f"{glossary}\n\n{coverage}" if glossary else coverage

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from core.app.document_structure import Chapter, DocumentStructure, paragraphs
 from daemon.llm.base import ChatMessage, TextGenerator, TokenProgress
 from daemon.llm.errors import InvalidOutputError
-from daemon.llm.guide_plan import GuidePlan, passage_pages, passage_spans
+from daemon.llm.guide_plan import GuidePlan, passage_pages, passage_spans, top_chapters
 from daemon.llm.guide_types import PROMPT_OVERHEAD_TOKENS, GuideProgress, ProgressCallback
 from daemon.llm.prompts import Language, Prompts, detect_language
 
@@ -46,16 +46,17 @@ def base_plan(
     text: str, language: Language | None, structure: DocumentStructure | None
 ) -> tuple[GuidePlan, tuple[Chapter, ...]]:
     """A plan without sections (the passages, their paragraphs and pages, the language) and the document's
-    chapters, when ``structure`` fits ``text``.
+    chapters, when ``structure`` fits ``text``. A passage never runs across the start of a chapter the sections
+    may follow (:func:`~daemon.llm.guide_plan.top_chapters`).
 
     Raises:
         ValueError: ``text`` has no words.
     """
-    cut = passage_spans(text)
+    known = structure if structure is not None and structure.fits(len(paragraphs(text))) else DocumentStructure()
+    cut = passage_spans(text, breaks={c.paragraph for c in top_chapters(known.chapters)})
     if not cut:
         raise ValueError("The document has no text to write a study guide from.")
     spans = tuple(span for _passage, span in cut)
-    known = structure if structure is not None and structure.fits(len(paragraphs(text))) else DocumentStructure()
     base = GuidePlan(
         language=language or detect_language(text),
         passages=tuple(passage for passage, _span in cut),

@@ -18,10 +18,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from core.app.document_structure import Chapter, DocumentStructure, page_ranges, paragraphs
+from daemon.llm.guide_matter import left_out_note, left_out_pages
 from daemon.llm.prompts import PROMPTS, Language
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "passage_spans",
     "passages_digest",
     "sources_line",
+    "top_chapters",
 ]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
@@ -133,6 +135,9 @@ class GuidePlan:
         page_count: The document's pages, when it has pages.
         from_chapters: The sections are the document's own chapters (no outline was asked of the model).
         tokens: The passages' prompt tokens, all together.
+        left_out: Passages no section holds because they carry no study content (title page, thanks, table of
+            contents, index, bibliography): a reason code of :data:`daemon.llm.guide_matter.MATTER_REASONS` and the
+            1-based passage numbers. Every passage is in exactly one section or here.
     """
 
     language: Language
@@ -143,6 +148,7 @@ class GuidePlan:
     page_count: int | None = None
     from_chapters: bool = False
     tokens: int = 0
+    left_out: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def to_json(self) -> str:
         """What is stored of the plan: the sections, and a fingerprint of the passages they number."""
@@ -151,6 +157,7 @@ class GuidePlan:
             "sections": [[title, list(numbers)] for title, numbers in self.sections],
             "from_chapters": self.from_chapters,
             "tokens": self.tokens,
+            "left_out": [[reason, list(numbers)] for reason, numbers in self.left_out],
             "passages": len(self.passages),
             "digest": passages_digest(self.passages),
         }
@@ -164,12 +171,14 @@ class GuidePlan:
             if data["passages"] != len(self.passages) or data["digest"] != passages_digest(self.passages):
                 return None
             sections = tuple((str(t), tuple(int(n) for n in numbers)) for t, numbers in data["sections"])
+            left_out = tuple((str(r), tuple(int(n) for n in numbers)) for r, numbers in data.get("left_out", []))
             language = data["language"]
         except (ValueError, KeyError, TypeError):
             return None
         if language not in PROMPTS or not sections:
             return None
-        if sorted(n for _t, numbers in sections for n in numbers) != list(range(1, len(self.passages) + 1)):
+        held = [n for _t, numbers in (*sections, *left_out) for n in numbers]
+        if sorted(held) != list(range(1, len(self.passages) + 1)):
             return None
         return replace(
             self,
@@ -177,6 +186,7 @@ class GuidePlan:
             sections=sections,
             from_chapters=bool(data.get("from_chapters")),
             tokens=int(data.get("tokens", 0)),
+            left_out=left_out,
         )
 
 
@@ -190,10 +200,14 @@ def labels_for(language: str) -> Labels:
     return _LABELS.get(language, _LABELS["en"])
 
 
-def passage_spans(text: str, max_chars: int = 1200, min_chars: int = 300) -> list[tuple[str, Span]]:
+def passage_spans(
+    text: str, max_chars: int = 1200, min_chars: int = 300, breaks: Collection[int] = ()
+) -> list[tuple[str, Span]]:
     """Cut text into passages with the paragraphs each came from.
 
-    Paragraphs shorter than ``min_chars`` are merged with the next ones; a paragraph longer than ``max_chars`` is
+    A paragraph whose 0-based index is in ``breaks`` (where a chapter starts) always starts a passage, so no
+    passage holds the end of one chapter and the start of the next. Paragraphs shorter than ``min_chars`` are
+    merged with the next ones; a paragraph longer than ``max_chars`` is
     split at sentences, and a sentence longer than ``max_chars`` into pieces of ``max_chars``: nothing is cut
     away. Whitespace inside a paragraph is normalised.
     """
@@ -221,6 +235,9 @@ def passage_spans(text: str, max_chars: int = 1200, min_chars: int = 300) -> lis
     passages: list[tuple[str, Span]] = []
     buffer, first, last = "", -1, -1
     for piece, index in pieces:
+        if piece and buffer and index in breaks and index != last:
+            passages.append((buffer, (first, last)))
+            buffer = ""
         if not piece:
             if buffer and len(buffer) >= min_chars:
                 passages.append((buffer, (first, last)))
@@ -238,6 +255,18 @@ def passage_spans(text: str, max_chars: int = 1200, min_chars: int = 300) -> lis
     return passages
 
 
+def top_chapters(chapters: Sequence[Chapter]) -> list[Chapter]:
+    """The chapters a guide's sections follow: the top level, or the top two levels when the top one has a single
+    chapter (empty when fewer than two)."""
+    if not chapters:
+        return []
+    top = min(c.level for c in chapters)
+    chosen = [c for c in chapters if c.level == top]
+    if len(chosen) < 2:
+        chosen = [c for c in chapters if c.level <= top + 1]
+    return chosen if len(chosen) >= 2 else []
+
+
 def chapter_sections(spans: Sequence[Span], chapters: Sequence[Chapter]) -> list[tuple[str, list[int]]]:
     """Sections from the document's chapters: each passage (1-based) goes to the last chapter that starts at or
     before its first paragraph (passages before the first chapter go to the first).
@@ -245,13 +274,8 @@ def chapter_sections(spans: Sequence[Span], chapters: Sequence[Chapter]) -> list
     Only the top level is used, or the top two levels when the top one has a single chapter. Chapters without a
     passage of their own are left out. Empty when the document has fewer than two usable chapters.
     """
-    if not chapters or not spans:
-        return []
-    top = min(c.level for c in chapters)
-    chosen = [c for c in chapters if c.level == top]
-    if len(chosen) < 2:
-        chosen = [c for c in chapters if c.level <= top + 1]
-    if len(chosen) < 2:
+    chosen = top_chapters(chapters)
+    if len(chosen) < 2 or not spans:
         return []
     sections: list[tuple[str, list[int]]] = []
     owner = 0
@@ -326,9 +350,12 @@ def coverage_markdown(
     spans: Sequence[Span],
     page_count: int | None,
     labels: Labels,
+    left_out: Sequence[tuple[str, Sequence[int]]] = (),
+    language: str = "en",
 ) -> str:
     """The guide's last part: a table of which pages (or paragraphs) fed which section, and the pages left out
-    and why. Every passage is in a section, so a page is left out only when no paragraph of text came from it."""
+    and why: pages without a paragraph of text, and pages whose passages are ``left_out`` (no study content: the
+    title page, the thanks …; see :mod:`daemon.llm.guide_matter`) and that no section cites."""
     rows = [f"| {labels['section']} | {labels['where']} |", "|---|---|"]
     used: set[int] = set()
     for title, numbers in sections:
@@ -342,7 +369,9 @@ def coverage_markdown(
         rows.append(f"| {title.replace('|', '/')} | {where} |")
     lines = [f"## {labels['coverage']}", "", *rows]
     if pages and page_count:
-        missing = sorted(set(range(1, page_count + 1)) - used)
-        note = labels["left_out"].format(pages=page_ranges(missing)) if missing else labels["nothing_left_out"]
-        lines += ["", note]
+        with_text = {p for own in pages for p in own}
+        missing = sorted(set(range(1, page_count + 1)) - with_text)
+        notes = [labels["left_out"].format(pages=page_ranges(missing))] if missing else []
+        notes += [left_out_note(reason, found, language) for reason, found in left_out_pages(left_out, pages, used)]
+        lines += ["", *(notes or [labels["nothing_left_out"]])]
     return "\n".join(lines)

@@ -50,6 +50,12 @@ EN: dict[str, str] = {
         "Section {number} ({title}) was written from quotes of the document: "
         "the model's text copied the document word for word."
     ),
+    "pages_left_out": "Pages {pages} were left out of the study guide: they hold no study content.",
+    "pages_left_out:title_page": "Pages {pages} were left out of the study guide: they are the title page.",
+    "pages_left_out:contents": "Pages {pages} were left out of the study guide: they are the table of contents.",
+    "pages_left_out:thanks": "Pages {pages} were left out of the study guide: they hold thanks and dedications.",
+    "pages_left_out:index": "Pages {pages} were left out of the study guide: they are the index.",
+    "pages_left_out:bibliography": "Pages {pages} were left out of the study guide: they are the bibliography.",
     "waiting_retry": "Waiting to try again…",
     # Counters (core.app.counters), joined with " · ".
     "count_pages": "page {done} of {total}",
@@ -105,6 +111,12 @@ PT_BR: dict[str, str] = {
         "A seção {number} ({title}) foi feita com citações do documento: "
         "o texto do modelo copiava o documento palavra por palavra."
     ),
+    "pages_left_out": "As páginas {pages} ficaram fora do guia de estudo: não têm conteúdo para estudar.",
+    "pages_left_out:title_page": "As páginas {pages} ficaram fora do guia de estudo: são a folha de rosto.",
+    "pages_left_out:contents": "As páginas {pages} ficaram fora do guia de estudo: são o sumário.",
+    "pages_left_out:thanks": "As páginas {pages} ficaram fora do guia de estudo: são agradecimentos e dedicatórias.",
+    "pages_left_out:index": "As páginas {pages} ficaram fora do guia de estudo: são o índice remissivo.",
+    "pages_left_out:bibliography": "As páginas {pages} ficaram fora do guia de estudo: são a bibliografia.",
     "waiting_retry": "Aguardando para tentar de novo…",
     "count_pages": "página {done} de {total}",
     "count_parts": "parte {done} de {total}",
