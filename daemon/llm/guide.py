@@ -27,6 +27,7 @@ from dataclasses import replace
 from core.app.document_structure import DocumentStructure
 from core.app.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
 from daemon.llm.base import TextGenerator, TokenProgress
+from daemon.llm.checks import normalize_sentence
 from daemon.llm.grounding import checked_titles
 from daemon.llm.guard import CheckedText, SectionGuard
 from daemon.llm.guide_matter import set_aside
@@ -52,8 +53,13 @@ from daemon.llm.guide_types import (
 from daemon.llm.prompts import PROMPTS, Language, Prompts
 from daemon.llm.sampling import DEFAULT_SAMPLING
 from daemon.llm.study_aids import KeyTerm, glossary_markdown, head_overview, key_terms, section_aids
+from daemon.llm.study_cloze import cloze_terms
+
+MIN_QUESTIONS = 2
+"""Review questions a section gets when its passages hold enough sentences to ask them from."""
 
 __all__ = [
+    "MIN_QUESTIONS",
     "PROMPT_OVERHEAD_TOKENS",
     "GuidePlan",
     "GuideProgress",
@@ -253,10 +259,11 @@ class GuideWriter:
         """Section ``step`` (1-based) of ``plan``: the model's text (or quotes), its key terms and review
         questions, its sources."""
         title, numbers = plan.sections[step - 1]
+        aids = section_aids(terms, plan.language)
+        guard.remember(aids)  # the answers' sentences: neither the model's text nor the quotes say them again
         checked = await self._section(guard, plan, step, PROMPTS[plan.language], stop_event, report)
         chapter = title if plan.from_chapters else None
         sources = sources_line(numbers, plan.pages, plan.spans, chapter, labels_for(plan.language))
-        aids = section_aids(terms, plan.language)
         body = assemble_section(checked.body, checked.origin, aids, sources, plan.language)
         last = checked.problems[-1] if checked.problems else ()
         return GuideSection(title, tuple(numbers), body, checked.origin, checked.model_text, last)
@@ -296,15 +303,21 @@ class GuideWriter:
 
 
 def _distinct_terms(plan: GuidePlan) -> list[list[KeyTerm]]:
-    """Each section's key terms, a term only in the first section that defines it (its question is then asked
-    once in the guide)."""
-    seen: set[str] = set()
+    """Each section's key terms and review questions: its definitions and purposes, a term's question only in the
+    first section that gives it, then fill-in-the-blank questions up to :data:`MIN_QUESTIONS` (each question and
+    each answer's sentence once in the guide)."""
+    seen: set[tuple[str, str]] = set()
     found: list[list[KeyTerm]] = []
     for _title, numbers in plan.sections:
         defined = key_terms(plan.passages, numbers, plan.pages, plan.language)
-        terms = [t for t in defined if t.term.casefold() not in seen]
-        seen.update(t.term.casefold() for t in terms)
+        terms = [t for t in defined if t.key not in seen]
+        seen.update(t.key for t in terms)
         found.append(terms)
+    used = {normalize_sentence(t.definition) for terms in found for t in terms}
+    named = [t.term for terms in found for t in terms if t.kind == "definition"]
+    for (_title, numbers), terms in zip(plan.sections, found, strict=True):
+        wanted = MIN_QUESTIONS - len(terms)
+        terms += cloze_terms(plan.passages, numbers, plan.pages, plan.language, terms=named, used=used, wanted=wanted)
     return found
 
 

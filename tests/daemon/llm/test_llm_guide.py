@@ -15,6 +15,7 @@ from daemon.llm.base import ChatMessage, ModelT, TextGenerator
 from daemon.llm.checks import word_tokens
 from daemon.llm.errors import GenerationStoppedError
 from daemon.llm.extractive import quoted_section
+from daemon.llm.guard import guide_sentence_keys
 from daemon.llm.guide import GuideProgress, GuideWriter, split_passages
 from daemon.llm.guide_outline import repair_outline
 from daemon.llm.llamacpp import LlamaCppGenerator
@@ -120,7 +121,8 @@ async def test_tiny_model_guide_is_exact_and_its_garbled_text_is_replaced_by_quo
     sources = "*Sources: paragraphs 1–2*"  # a text without pages or chapters cites its paragraphs
     section = guide.sections[0]
     assert (section.origin, section.model_text) == ("quotes", expected_tiny_reply(40))
-    quotes = quoted_section([" ".join(ENGLISH.split())], language="en")
+    answered = set(guide_sentence_keys(aids))  # the answer's sentence is not quoted again
+    quotes = quoted_section([" ".join(ENGLISH.split())], language="en", seen_sentences=answered)
     body = f"### Key passages\n\n{quotes}\n\n{aids}\n\n{sources}"  # quotes are never called a summary
     glossary = f"## Glossary\n\n- **Photosynthesis**: see the section “{PASSAGE_TITLE}”"
     coverage = f"## Coverage\n\n| Section | Source |\n|---|---|\n| {PASSAGE_TITLE} | paragraphs 1–2 |"

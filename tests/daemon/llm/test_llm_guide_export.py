@@ -60,7 +60,12 @@ async def test_the_key_terms_and_questions_the_writer_finds_become_cards_with_th
     terms = [c.front for c in cards if c.kind == "term"]
     questions = [c for c in cards if c.kind == "question"]
     assert terms == ["fotossíntese", "clorofila", "estroma", "respiração celular"]  # the glossary adds no copies
-    assert [q.front for q in questions] == ["O que é fotossíntese?", "O que é clorofila?", "O que é estroma?"]
+    assert [q.front for q in questions] == [
+        "O que é a fotossíntese?",
+        "O que é a clorofila?",
+        "O que é o estroma?",
+        "O que é a respiração celular?",
+    ]
     assert questions[0].back.startswith("A fotossíntese é o processo") and "pág." not in questions[0].back
     assert all(c.page and c.section == guide.sections[0].title for c in cards)
     assert next(c for c in cards if c.front == "respiração celular").page == "4"

@@ -149,7 +149,7 @@ async def test_key_terms_and_questions_are_the_documents_own_definitions_with_th
     definition = PAGES_TEXT.split("\n\n")[0].removesuffix(FILLER)
     meaning = definition.removeprefix("A fotossíntese é o")
     assert f"### Termos-chave\n\n- **fotossíntese**: O{meaning} (pág. 1)" in light.body
-    assert f"**P:** O que é fotossíntese?\n**R:** {definition} (pág. 1)" in light.body
+    assert f"**P:** O que é a fotossíntese?\n**R:** {definition} (pág. 1)" in light.body
     assert "- **clorofila**: Um pigmento verde que absorve" in colour.body and "(pág. 3)" in colour.body
     assert guide.markdown.count("**P:**") == 2  # the sentences that define nothing give no question
     glossary = guide.markdown.split("## Glossário\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
@@ -157,13 +157,13 @@ async def test_key_terms_and_questions_are_the_documents_own_definitions_with_th
         "- **clorofila**: ver a seção “Cor” (pág. 3)",
         "- **fotossíntese**: ver a seção “Luz” (pág. 1)",
     ]  # an index: no definition printed twice
-    assert "**Objetivos de aprendizagem**\n\n- Explicar o que é fotossíntese.\n- Explicar o que é clorofila." in (
+    assert "**Objetivos de aprendizagem**\n\n- Explicar o que é a fotossíntese.\n- Explicar o que é a clorofila." in (
         guide.markdown
     )
     cards = guide_cards(guide.markdown)  # what the Anki and CSV exports read
     assert {(c.kind, c.front, c.page) for c in cards} >= {
         ("term", "fotossíntese", "1"),
-        ("question", "O que é fotossíntese?", "1"),
+        ("question", "O que é a fotossíntese?", "1"),
         ("term", "clorofila", "3"),
     }
 
@@ -180,7 +180,7 @@ async def test_a_term_two_sections_define_is_asked_about_once(tiny: LlamaCppGene
     text = f"{PAGES_TEXT}\n\n{again}"
     structure = DocumentStructure(((1, 1), (2, 2), (3, 3), (4, 4), (5, 5)), 5, (Chapter("Luz", 0), Chapter("Cor", 2)))
     guide = await GuideWriter(tiny, section_tokens=5).write(text, language="pt", structure=structure)
-    assert guide.markdown.count("**P:** O que é fotossíntese?") == 1  # "What is result?" came back 3 times in R-intro
+    assert guide.markdown.count("**P:** O que é a fotossíntese?") == 1  # "What is result?" came back 3 times in R-intro
     assert "fotossíntese" not in guide.sections[1].body.split("### Termos-chave", 1)[-1].split("*Fontes", 1)[0]
 
 
