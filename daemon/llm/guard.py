@@ -12,6 +12,7 @@ Used on the writer's event loop; one guard per guide, never shared between guide
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,6 +27,8 @@ from daemon.llm.sampling import DEFAULT_SAMPLING, SamplingSettings, retry_sampli
 __all__ = ["CheckedText", "SectionGuard", "guide_sentence_keys"]
 
 _log = logging.getLogger(__name__)
+_LABEL = re.compile(r"^(?:[-*]\s+)?\*\*[^*\n]{1,100}\*\*:?\s*")
+"""A line's bold label: a review question's ``**P:**`` / ``**R:**``, a key term's ``- **Term**:``."""
 _NOTE_KEYS = frozenset(normalize_sentence(note) for note in QUOTES_NOTE.values())
 
 
@@ -50,14 +53,15 @@ class CheckedText:
 
 def guide_sentence_keys(markdown: str) -> list[str]:
     """The :func:`~daemon.llm.checks.normalize_sentence` keys of a guide's sentences, in order, without what the
-    writer adds itself: headings (titles), lines wholly in italics (the quotes note, the sources line) and table
-    rows (the coverage table)."""
+    writer adds itself: headings (titles), lines wholly in italics (the quotes note, the sources line), table
+    rows (the coverage table) and a line's bold label (``**R:**``, ``- **Term**:``), so an answer and a quote of
+    the same sentence have the same key."""
     keys = []
     for line in markdown.splitlines():
         bare = line.strip()
         if bare.startswith(("#", "|")) or (len(bare) > 1 and bare[0] in "*_" and bare[-1] == bare[0]):
             continue
-        for sentence in split_sentences(line):
+        for sentence in split_sentences(_LABEL.sub("", bare)):
             key = normalize_sentence(sentence)
             if key and key not in _NOTE_KEYS:
                 keys.append(key)

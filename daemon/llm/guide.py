@@ -307,13 +307,14 @@ def _distinct_terms(plan: GuidePlan) -> list[list[KeyTerm]]:
     first section that gives it, then fill-in-the-blank questions up to :data:`MIN_QUESTIONS` (each question and
     each answer's sentence once in the guide)."""
     seen: set[tuple[str, str]] = set()
+    used: set[str] = set()  # a term's second definition is no blank to fill either
     found: list[list[KeyTerm]] = []
     for _title, numbers in plan.sections:
         defined = key_terms(plan.passages, numbers, plan.pages, plan.language)
         terms = [t for t in defined if t.key not in seen]
         seen.update(t.key for t in terms)
+        used.update(normalize_sentence(t.definition) for t in defined)
         found.append(terms)
-    used = {normalize_sentence(t.definition) for terms in found for t in terms}
     named = [t.term for terms in found for t in terms if t.kind == "definition"]
     for (_title, numbers), terms in zip(plan.sections, found, strict=True):
         wanted = MIN_QUESTIONS - len(terms)
