@@ -1,7 +1,8 @@
 """How honest is the time left? Held-out documents through a real daemon, shown ÷ actual time left.
 
     .venv/bin/python bench/eta_bench.py                  # about 5 minutes on 2 idle cores
-    .venv/bin/python bench/eta_bench.py --write-speeds   # also store the bundled model's measured speeds as the
+    .venv/bin/python bench/eta_bench.py --write-speeds   # first measure the bundled model's speeds on documents
+                                                         # of the calibration half and store them as the
                                                          # calibrated ones (resources/plans/generate-speeds.json)
 
 What runs: for each model, a fresh data folder (nothing remembered: a new user's first jobs) and one real daemon
@@ -23,9 +24,11 @@ samples with the job, phase, counters and tokens active at each. Summary: the me
 0.75–1.33) and the samples outside 0.33–3 (goal: none). Every sample (time, shown, actual left, ratio, active job
 and phase, tokens) is saved as JSON with each daemon's log (``--traces``, default a new folder under the temporary
 folder; the path is printed), so that an outlier can be explained. ``--models bundled`` or ``--models q8_0`` runs
-one model only. A document not done in ``--timeout`` seconds (300) is left out, and said so: on two cores shared
-with other work, llama.cpp's two threads of the second model wait for each other and a document can take ten
-times longer.
+one model only. ``--write-speeds`` first runs the bundled model on a fresh daemon over the calibration-half
+documents nearest in size to the held-out ones (cold, then warm) and writes what it measured as the calibrated
+speeds; the evaluation that follows starts from those, on the held-out documents. A document not done in
+``--timeout`` seconds (300) is left out, and said so: on two cores shared with other work, llama.cpp's two threads
+of the second model wait for each other and a document can take ten times longer.
 """
 
 from __future__ import annotations
@@ -295,8 +298,21 @@ def save_traces(runs: list[Run], folder: Path) -> Path:
     return path
 
 
-def write_speeds(speeds_file: Path, threads: int) -> None:
-    """Store the bundled model's speeds measured by this run as the calibrated ones."""
+def calibration_documents(corpus: list[Path], held: list[Path]) -> list[Path]:
+    """For each held-out document, the calibration-half document nearest to it in size (the larger on a tie):
+    speeds measured on text like the evaluated documents, never on them."""
+    pool = [p for p in corpus if not held_out(p.name)]
+    chosen: list[Path] = []
+    for document in held:
+        size = document.stat().st_size
+        nearest = min(pool, key=lambda p: (abs(p.stat().st_size - size), -p.stat().st_size))
+        pool.remove(nearest)
+        chosen.append(nearest)
+    return chosen
+
+
+def write_speeds(speeds_file: Path, threads: int, documents: list[Path]) -> None:
+    """Store the bundled model's speeds measured on ``documents`` (cold, then warm) as the calibrated ones."""
     key = str(ModelKey.of(bundled_model_path(), threads))
     entry = json.loads(speeds_file.read_text(encoding="utf-8"))["models"][key]
     cores = len(os.sched_getaffinity(0))
@@ -304,7 +320,9 @@ def write_speeds(speeds_file: Path, threads: int) -> None:
         "measured_on": f"{platform.system()} {platform.machine()}, {cores} shared cores, Python "
         f"{platform.python_version()}; model SmolLM2-135M-Instruct Q4_1 (bundled), {threads} thread(s)",
         "command": "bench/eta_bench.py --write-speeds",
-        "date": dt.date.today().isoformat(),
+        "documents": [p.name for p in documents],
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%MZ"),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "model_bytes": bundled_model_path().stat().st_size,
         "n_threads": threads,
         "speeds": {k: v for k, v in entry.items() if k != "jobs"},
@@ -315,7 +333,11 @@ def write_speeds(speeds_file: Path, threads: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write-speeds", action="store_true", help="store the bundled model's measured speeds")
+    parser.add_argument(
+        "--write-speeds",
+        action="store_true",
+        help="first measure the bundled model's speeds on calibration-half documents and store them",
+    )
     parser.add_argument("--threads", type=int, default=2, help="threads for the second model (default 2)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds a document may take (default 300)")
     parser.add_argument(
@@ -331,8 +353,8 @@ def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="studyjobs-eta-"))
     started = time.monotonic()
     try:
-        held = [p for p in text_corpus(root / "docs", GENERATE_SIZES, prefix="gen") if held_out(p.name)]
-        documents = sorted(held, key=lambda p: p.stat().st_size)[:2]
+        corpus = text_corpus(root / "docs", GENERATE_SIZES, prefix="gen")
+        documents = sorted((p for p in corpus if held_out(p.name)), key=lambda p: p.stat().st_size)[:2]
         q8 = second_model()
         bundled_threads = default_n_threads()
         print(f"documents (held out): {', '.join(p.name for p in documents)}")
@@ -340,10 +362,13 @@ def main() -> int:
         print(f"models: bundled Q4_1 ({size:.0f} MB, {bundled_threads} thread(s));")
         print(f"        Q8_0 re-quantized ({q8.stat().st_size / 1e6:.0f} MB, {args.threads} thread(s))")
         runs: list[Run] = []
+        if args.write_speeds:
+            measured = calibration_documents(corpus, documents)
+            print(f"speeds measured on (calibration half): {', '.join(p.name for p in measured)}")
+            _runs, speeds_file = run_model(root, "speeds", {"kind": "bundled"}, measured, args.timeout, traces)
+            write_speeds(speeds_file, bundled_threads, measured)
         if "bundled" in models:
-            runs, speeds_file = run_model(root, "bundled", {"kind": "bundled"}, documents, args.timeout, traces)
-            if args.write_speeds:
-                write_speeds(speeds_file, bundled_threads)
+            runs, _ = run_model(root, "bundled", {"kind": "bundled"}, documents, args.timeout, traces)
         if "q8_0" in models:
             second = {"kind": "gguf", "gguf_path": str(q8), "n_threads": args.threads}
             more, _ = run_model(root, "q8_0", second, documents, args.timeout, traces)
