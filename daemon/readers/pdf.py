@@ -117,7 +117,6 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         try:
             page_count = len(document)
             title = _metadata_title(document)
-            bookmarks = _bookmarks(document, page_count)
             encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(document) != -1
         except BaseException:
             document.close()
@@ -142,6 +141,8 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
             progress.advance(index + 1)
         if check is not None:
             _raise_if_damaged(check.result(wait=True))
+        with pdfium_lock(progress):  # after the pages: PDFium then knows each page's object (see _bookmarks)
+            bookmarks = _bookmarks(document, page_count)
     finally:
         if check is not None:
             check.close()
@@ -189,7 +190,9 @@ def _bookmarks(document: Any, page_count: int) -> list[tuple[str, int, int]]:
     """The table of contents as ``(title, 1-based page, level)`` (lock held by the caller); entries without a
     page in the document are left out, and a damaged outline gives what was read before the damage. At most
     :data:`_MAX_OUTLINE_ENTRIES` entries are visited and :data:`_MAX_BOOKMARKS` kept, so a hostile outline (a
-    long chain, a loop) costs bounded time."""
+    long chain, a loop) costs bounded time. Called once every page was loaded: a destination's page index is then
+    a look-up in PDFium's page list, where before it walks the page tree (refman's 1,420 bookmarks: 27 ms against
+    360 ms)."""
     found: list[tuple[str, int, int]] = []
     try:
         for bookmark in itertools.islice(document.get_toc(max_depth=4), _MAX_OUTLINE_ENTRIES):

@@ -228,3 +228,26 @@ def test_a_reader_waits_for_the_pdfium_lock_between_pages_and_can_be_stopped_whi
     joined_threads[0].join(timeout=30)
     assert isinstance(outcome[0], ExtractionStopped)
     assert progress.done == held_at
+
+
+def test_a_manuals_chapters_are_its_outline_entries_at_the_pages_pdfium_names_for_them(corpus: Corpus) -> None:
+    import pypdfium2 as pdfium
+
+    from core.app.document_structure import DocumentStructure, paragraphs
+
+    path = corpus.r_manual("refman")  # 1,420 bookmarks over 2,415 pages
+    document = read_document(path)
+    structure = DocumentStructure.from_json(document.structure)
+    with PDFIUM_LOCK:  # a fresh document, no page loaded: each destination's page found by walking the page tree
+        pdf = pdfium.PdfDocument(path)
+        try:
+            outline = [(b.get_title(), b.get_dest().get_index(), b.level) for b in pdf.get_toc(max_depth=4)]
+        finally:
+            pdf.close()
+    assert len(structure.chapters) > 1000
+    spans = structure.paragraph_pages
+    named = {(title.strip(), index + 1, level + 1) for title, index, level in outline}
+    for chapter in structure.chapters:
+        first_page = spans[chapter.paragraph][0]
+        assert any(t == chapter.title and first_page >= p and lv == chapter.level for t, p, lv in named), chapter
+    assert len(paragraphs(document.text)) == len(spans)
