@@ -366,7 +366,7 @@ def _structure(sent: str | None) -> str | None:
     parse is dropped, never passed on)."""
     if sent is None:
         return None
-    return DocumentStructure.from_json(sent).to_json()
+    return DocumentStructure.rewritten(sent)
 
 
 def _fields(limits: ReadLimits) -> dict[str, Any]:
