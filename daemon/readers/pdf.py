@@ -149,18 +149,7 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         if page_count <= 0:
             raise ExtractionError("corrupt_file", format="pdf", detail="the document has no pages")
         progress.start(page_count)
-        # The lines are made on this thread, outside the lock: a helper thread for them would take the GIL from
-        # this one whenever PDFium hands it back, which costs more than the overlap gains.
-        pages: list[list[str]] = []
-        drawn = False
-        for index in range(page_count):
-            with pdfium_lock(progress):
-                raw, page_drawn = _page_text(document, index)
-            drawn = drawn or page_drawn
-            pages.append(page_lines(raw))
-            if check is not None:
-                _raise_if_damaged(check.result(wait=False))
-            progress.advance(index + 1)
+        pages, drawn = _read_pages(document, page_count, check, progress)
         if check is not None:
             _raise_if_damaged(check.result(wait=True))
         with pdfium_lock(progress):  # after the pages: PDFium then knows each page's object (see _bookmarks)
@@ -189,6 +178,27 @@ def _check_words(text: str, page_count: int, drawn: bool) -> None:
     if not enough_words(text, max(3, min(page_count, 20))):
         code: ExtractionCode = "no_text" if drawn else "blank_pages"
         raise ExtractionError(code, format="pdf", detail=f"{len(text)} characters in {page_count} pages")
+
+
+def _read_pages(
+    document: Any, page_count: int, check: BackgroundStreamCheck | None, progress: Progress
+) -> tuple[list[list[str]], bool]:
+    """Each page's lines, and whether any page draws anything; the lock is taken per page, the stream check's
+    damage raised as soon as it is known, and progress advanced page by page.
+
+    The lines are made on this thread, outside the lock: a helper thread for them would take the GIL from this
+    one whenever PDFium hands it back, which costs more than the overlap gains."""
+    pages: list[list[str]] = []
+    drawn = False
+    for index in range(page_count):
+        with pdfium_lock(progress):
+            raw, page_drawn = _page_text(document, index)
+        drawn = drawn or page_drawn
+        pages.append(page_lines(raw))
+        if check is not None:
+            _raise_if_damaged(check.result(wait=False))
+        progress.advance(index + 1)
+    return pages, drawn
 
 
 _MAX_BOOKMARKS = 2000
