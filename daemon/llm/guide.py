@@ -52,7 +52,14 @@ from daemon.llm.guide_types import (
 )
 from daemon.llm.prompts import PROMPTS, Language, Prompts
 from daemon.llm.sampling import DEFAULT_SAMPLING
-from daemon.llm.study_aids import KeyTerm, glossary_markdown, head_overview, key_terms, section_aids
+from daemon.llm.study_aids import (
+    MAX_QUESTIONS,
+    KeyTerm,
+    glossary_markdown,
+    head_overview,
+    key_terms,
+    section_aids,
+)
 from daemon.llm.study_cloze import cloze_terms
 
 MIN_QUESTIONS = 2
@@ -303,15 +310,15 @@ class GuideWriter:
 
 
 def _distinct_terms(plan: GuidePlan) -> list[list[KeyTerm]]:
-    """Each section's key terms and review questions: its definitions and purposes, a term's question only in the
-    first section that gives it, then fill-in-the-blank questions up to :data:`MIN_QUESTIONS` (each question and
-    each answer's sentence once in the guide)."""
+    """Each section's key terms and review questions: its definitions and purposes (as many as it shows), a term's
+    question only in the first section that shows it, then fill-in-the-blank questions up to :data:`MIN_QUESTIONS`
+    (each question and each answer's sentence once in the guide)."""
     seen: set[tuple[str, str]] = set()
     used: set[str] = set()  # a term's second definition is no blank to fill either
     found: list[list[KeyTerm]] = []
     for _title, numbers in plan.sections:
         defined = key_terms(plan.passages, numbers, plan.pages, plan.language)
-        terms = [t for t in defined if t.key not in seen]
+        terms = [t for t in defined if t.key not in seen][:MAX_QUESTIONS]
         seen.update(t.key for t in terms)
         used.update(normalize_sentence(t.definition) for t in defined)
         found.append(terms)

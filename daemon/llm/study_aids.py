@@ -23,6 +23,7 @@ from core.app.document_structure import page_ranges
 from daemon.llm.study_aids_text import AidsLanguage, aids_language
 
 __all__ = [
+    "MAX_QUESTIONS",
     "KeyTerm",
     "complete_sentence",
     "glossary_markdown",
@@ -34,7 +35,8 @@ __all__ = [
 ]
 
 _MAX_TERMS = 4
-_MAX_QUESTIONS = 4
+MAX_QUESTIONS = 4
+"""The most review questions a section shows."""
 _MIN_DEFINITION_WORDS = 5
 _MAX_DEFINITION_CHARS = 320
 _CODE = re.compile(r"[\\{}<>=]|\d[^\W\d_]")  # markup, formulas, a footnote number glued to a word
@@ -213,7 +215,7 @@ def section_aids(terms: Sequence[KeyTerm], language: str) -> str:
         lines += [f"- **{t.term}**: {t.meaning}{_cite(t.pages, lang)}" for t in defined]
         lines += [""]
     lines += [f"### {lang.questions}", ""]
-    for t in terms[:_MAX_QUESTIONS]:
+    for t in terms[:MAX_QUESTIONS]:
         question = review_question(t, language)
         lines += [f"**{lang.q}:** {question}", f"**{lang.a}:** {t.definition}{_cite(t.pages, lang)}", ""]
     return "\n".join(lines).strip()

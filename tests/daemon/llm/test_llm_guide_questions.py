@@ -132,3 +132,24 @@ async def test_each_section_gets_two_questions_from_its_own_sentences_each_asked
     said = Counter(guide_sentence_keys(guide.markdown))
     assert [key for key, n in said.items() if n > 1] == []  # no answer's sentence is quoted again as a key passage
     assert said[normalize_sentence(SECTIONS[0])] == 1
+
+
+async def test_a_question_a_section_has_no_room_for_is_asked_by_the_next_section_that_gives_it(
+    tiny: LlamaCppGenerator,
+) -> None:
+    first = [  # four definitions fill the first section's questions; its purpose sentence is left unasked
+        "A fotossíntese é o processo pelo qual as plantas verdes transformam a energia da luz em energia química.",
+        "A clorofila é um pigmento verde que absorve a luz vermelha e a luz azul nas folhas das plantas.",
+        "O estoma é uma abertura pequena na folha por onde entram e saem os gases da planta.",
+        "A seiva é o líquido que leva a água e os sais minerais das raízes até as folhas.",
+        "O xilema permite levar a água das raízes até as folhas mais altas da planta.",
+    ]
+    second = "O xilema serve para sustentar o caule e levar a água até as folhas da planta."
+    text = "\n\n".join(sentence + FILLER for sentence in [*first, second])
+    chapters = (Chapter("Folhas", 0), Chapter("Caule", 5))
+    structure = DocumentStructure(tuple((n, n) for n in range(1, 7)), 6, chapters)
+    guide = await GuideWriter(tiny, section_tokens=5).write(text, language="pt", structure=structure)
+    leaves, stem = guide.sections
+    assert len(re.findall(r"\*\*P:\*\* ", leaves.body)) == 4
+    assert "Para que serve o xilema?" not in leaves.body
+    assert "**P:** Para que serve o xilema?" in stem.body
