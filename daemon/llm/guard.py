@@ -23,6 +23,7 @@ from daemon.llm.checks import CheckResult, TextChecker, normalize_sentence, spli
 from daemon.llm.extractive import QUOTES_NOTE, quoted_section
 from daemon.llm.grounding import grounding
 from daemon.llm.sampling import DEFAULT_SAMPLING, SamplingSettings, retry_sampling
+from daemon.llm.study_aids_text import GLOSSARY_REFERENCE
 
 __all__ = ["CheckedText", "SectionGuard", "guide_sentence_keys"]
 
@@ -54,14 +55,18 @@ class CheckedText:
 def guide_sentence_keys(markdown: str) -> list[str]:
     """The :func:`~daemon.llm.checks.normalize_sentence` keys of a guide's sentences, in order, without what the
     writer adds itself: headings (titles), lines wholly in italics (the quotes note, the sources line), table
-    rows (the coverage table) and a line's bold label (``**R:**``, ``- **Term**:``), so an answer and a quote of
-    the same sentence have the same key."""
+    rows (the coverage table), the glossary's cross-references (``- **Term**: see the section “…” (p. 5)``) and a
+    line's bold label (``**R:**``, ``- **Term**:``), so an answer and a quote of the same sentence have the same
+    key."""
     keys = []
     for line in markdown.splitlines():
         bare = line.strip()
         if bare.startswith(("#", "|")) or (len(bare) > 1 and bare[0] in "*_" and bare[-1] == bare[0]):
             continue
-        for sentence in split_sentences(_LABEL.sub("", bare)):
+        text = _LABEL.sub("", bare)
+        if GLOSSARY_REFERENCE.match(text):
+            continue
+        for sentence in split_sentences(text):
             key = normalize_sentence(sentence)
             if key and key not in _NOTE_KEYS:
                 keys.append(key)

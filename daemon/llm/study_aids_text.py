@@ -10,9 +10,10 @@ data; thread-safe.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["AidsLanguage", "aids_language"]
+__all__ = ["GLOSSARY_REFERENCE", "AidsLanguage", "aids_language"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -193,3 +194,16 @@ _LANGUAGES: dict[str, AidsLanguage] = {
 def aids_language(code: str) -> AidsLanguage:
     """The words of ``code`` (English for a language without its own)."""
     return _LANGUAGES.get(code, _LANGUAGES["en"])
+
+
+def _glossary_reference() -> re.Pattern[str]:
+    forms = []
+    for lang in _LANGUAGES.values():
+        before, after = lang.see.split("{title}")
+        forms.append(re.escape(before) + ".+?" + re.escape(after))
+    return re.compile(rf"^(?:{'|'.join(forms)})(?:\s*\([^()]*\))?$")
+
+
+GLOSSARY_REFERENCE = _glossary_reference()
+"""What a glossary entry says after its term, in any language: the section that defines it, with its pages (the
+writer's cross-reference, not a sentence of the document)."""

@@ -213,6 +213,19 @@ def test_quotes_are_the_central_sentences_in_document_order_with_their_pages_and
     assert not set(guide_sentence_keys(again)) & set(guide_sentence_keys(body))
 
 
+def test_a_glossarys_references_to_one_section_are_no_repeated_sentences_but_a_repeated_definition_is() -> None:
+    glossary = (
+        "## Glossary\n\n"
+        "- **array**: see the section “5 Arrays and matrices” (p. 26)\n"
+        "- **matrix**: see the section “5 Arrays and matrices” (p. 27)\n"
+        "- **vetor**: ver a seção “2 Vetores” (pág. 3–4)\n"
+        "- **vecteur**: voir la section « 2 Vecteurs » (p. 3)\n"
+        "- **factor**: A factor is a vector object used to specify a grouping. A factor is a vector object used "
+        "to specify a grouping.\n"
+    )
+    assert guide_sentence_keys(glossary) == ["a factor is a vector object used to specify a grouping"] * 2
+
+
 def test_the_second_try_samples_differently() -> None:
     second = retry_sampling(BUNDLED_SAMPLING)
     assert second.repeat_penalty > BUNDLED_SAMPLING.repeat_penalty
