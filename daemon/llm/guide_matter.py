@@ -99,7 +99,12 @@ _NOTES: dict[str, dict[str, str]] = {
     },
 }  # fmt: skip
 
-_NUMBERING = re.compile(r"^(?:[\divxlc]+[.)]?\s+|chapter\s+\d+\s*|cap[ií]tulo\s+\d+\s*)", re.IGNORECASE)
+_NUMBERING = re.compile(
+    r"^(?:[\divxlc]+[.)]?\s+|chapter\s+\d+\s*|cap[ií]tulo\s+\d+\s*"
+    r"|(?:appendix|apendice|anexo|annexe|anhang|appendice)\s+[a-z\d]+[.:)]?\s+|[a-z][.)]?\s+)",
+    re.IGNORECASE,
+)
+"""A title's number: "3. ", "IV ", "Chapter 2 ", an appendix's letter ("F References", "Appendix B: Index")."""
 _NUMBER = re.compile(r"^\d+(?:\.\d+)*$")
 _SENTENCE_END = re.compile(r"[^\W\d_]{2,}[.!?](?:\s|$)")
 
@@ -115,6 +120,8 @@ def _plain(title: str) -> str:
 
 
 _BY_TITLE = {name: reason for reason, names in _TITLES.items() for name in names}
+_INDEX_ENDINGS = (" index", " indexes", " indices")
+"""How the English or French name of an index of some kind ends ("Concept index", "Function and variable index")."""
 
 
 def _looks_like_contents(text: str) -> bool:
@@ -129,9 +136,12 @@ def _looks_like_contents(text: str) -> bool:
 def matter_reason(title: str, text: str) -> str | None:
     """Why a section titled ``title`` with the text ``text`` is front or back matter, or ``None`` when it may hold
     study content."""
-    reason = _BY_TITLE.get(_plain(title))
+    plain = _plain(title)
+    reason = _BY_TITLE.get(plain)
     if reason is not None:
         return reason
+    if plain.endswith(_INDEX_ENDINGS):  # "Concept index", "Function and variable index"
+        return "index"
     return "contents" if _looks_like_contents(text) else None
 
 

@@ -11,7 +11,7 @@ import pytest
 from core.app.document_structure import Chapter, DocumentStructure, paragraphs
 from core.app.messages import message
 from daemon.llm.guide import GuideWriter
-from daemon.llm.guide_matter import MATTER_REASONS, set_aside
+from daemon.llm.guide_matter import MATTER_REASONS, matter_reason, set_aside
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.readers import read_document
 from tests.daemon.corpus import Corpus, fetch_corpus
@@ -101,6 +101,17 @@ def test_a_references_chapter_in_the_middle_stays_and_a_guide_of_matter_only_kee
     assert [t for t, _n in kept] == ["Introdução", "Referências", "Métodos"] and left_out == [("index", (4,))]
     only = [("Title Page", [1]), ("Sumário", [2])]
     assert set_aside(only, passages) == ([("Title Page", [1]), ("Sumário", [2])], [])
+
+
+def test_an_appendixs_letter_and_any_kind_of_index_are_read_as_back_matter() -> None:
+    passages = ["Texto de estudo com frases completas sobre o assunto do capítulo. " * 5] * 6
+    sections = [("1 Introduction", [1]), ("A A sample session", [2]), ("D Function and variable index", [3]),
+                ("E Concept index", [4]), ("F References", [5]), ("Appendix G: Bibliography", [6])]  # fmt: skip
+    kept, left_out = set_aside(sections, passages)
+    assert [t for t, _n in kept] == ["1 Introduction", "A A sample session"]
+    assert left_out == [("index", (3,)), ("index", (4,)), ("bibliography", (5,)), ("bibliography", (6,))]
+    assert matter_reason("A Bibliografia", "") == "bibliography"
+    assert matter_reason("A fotossíntese", "") is None and matter_reason("Indexing vectors", "") is None
 
 
 def test_a_table_of_contents_is_recognised_by_its_page_numbers_whatever_its_title() -> None:
