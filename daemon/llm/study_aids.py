@@ -169,14 +169,18 @@ def _term(match: re.Match[str], lang: AidsLanguage) -> str | None:
 
 def _natural_case(term: str, text: str) -> str:
     """A term that starts its sentence without an article, in the case the text writes it elsewhere: "Functions
-    are …" → "functions" when the text says "functions" more often than "Functions" within a sentence; names
-    ("Beamer", "LaTeX", "R") keep theirs."""
+    are …" → "functions" when the text says "functions" more often than "Functions" within a sentence, "Solving
+    linear equations is …" → "solving linear equations" when the text uses its first word nowhere else; names
+    ("Beamer", "LaTeX", "R", "Donald Knuth") keep theirs."""
     first = term.split()[0]
     if len(first) < 2 or not first[0].isupper() or first[1:] != first[1:].lower():
         return term
     lower = first[0].lower() + first[1:]
     said_lower = len(re.findall(rf"(?<![\w{{\\]){re.escape(lower)}\b", text))
     said_upper = len(re.findall(rf"[^\W\d_],?\s+{re.escape(first)}\b", text))
+    if said_lower == said_upper == 0:  # no other use: a phrase in lower case after its first word is no name
+        rest = term.split()[1:]
+        return lower + term[len(first) :] if rest and all(w == w.lower() for w in rest) else term
     return lower + term[len(first) :] if said_lower > said_upper else term
 
 

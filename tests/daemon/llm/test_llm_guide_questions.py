@@ -80,6 +80,19 @@ def test_questions_and_objectives_agree_with_plural_terms_and_keep_the_documents
     ]
 
 
+def test_a_term_that_starts_its_sentence_is_written_in_lower_case_unless_it_is_a_name() -> None:
+    questions, objectives = aids(
+        [
+            "Solving linear equations is the inverse of matrix multiplication in the usual sense of algebra.",
+            "Debian Linux is a free operating system made by volunteers from many countries around the world.",
+            "Beamer is a LaTeX class for making slides for talks and lectures with overlays.",
+        ],
+        "en",
+    )
+    assert questions == ["What is solving linear equations?", "What is Debian Linux?", "What is Beamer?"]
+    assert objectives[0] == "Explain what solving linear equations is."
+
+
 def test_no_article_is_doubled_and_a_list_item_or_a_cut_sentence_gives_no_question() -> None:
     questions, _ = aids(
         [
