@@ -45,9 +45,9 @@ class JobFeed(QObject):
         interval: Seconds between change checks.
 
     Signals:
-        refreshed: After each load or change check that touched the model: ``(changed rows, finished
-            documents)``, where finished documents are rows whose pipeline became done or failed since the last
-            look (for notifications: once per document, never per part).
+        refreshed: After each load or change check that touched the model (a row changed, came or went, or the
+            count moved): ``(changed rows, finished documents)``, where finished documents are rows whose pipeline
+            became done or failed since the last look (for notifications: once per document, never per part).
     """
 
     refreshed = Signal(list, list)
@@ -216,13 +216,14 @@ class JobFeed(QObject):
             return
         self._version = version
         before = {r.id: r.status for r in self.model.rows}
+        counts = (self.model.rowCount(), self.model.total)
         changed = self.model.apply(
             head, updates, total=total, head_complete=len(head_jobs) <= size, removed=frozenset(removed)
         )
         finished = [
             r for r in [*head, *updates] if r.status in ("done", "failed") and before.get(r.id) in ("queued", "running")
         ]
-        if changed or finished:
+        if changed or finished or (self.model.rowCount(), self.model.total) != counts:
             self.refreshed.emit(changed, finished)
 
     async def _total(self, head_ids: tuple[Any, ...], removed: bool) -> int:

@@ -166,3 +166,20 @@ def test_more_new_jobs_than_a_head_holds_reload_the_table_without_a_gap(window, 
 
     run(scenario())
     assert [r.title for r in window.model.rows] == [*(f"lote {n}.pdf" for n in reversed(range(6))), "primeiro.pdf"]
+
+
+def test_the_status_bar_counts_a_document_that_ended_before_the_window_first_saw_it(window, store, run, wait_until):
+    async def scenario() -> None:
+        await store.enqueue("ingest", title="primeiro.pdf", params={})
+        await wait_until(lambda: window.count_label.text() == "1 of 1 documents", message="the first count")
+        window.feed.pause()
+        job = await store.enqueue("ingest", title="sem texto.pdf", params={})
+        claimed = await store.claim(job.id)
+        assert claimed is not None
+        await store.fail(job.id, "no_text:pdf", attempt=claimed.attempts)
+        window.feed.resume()
+        await wait_until(lambda: window.model.rowCount() == 2, message="the row")
+        await wait_until(lambda: window.count_label.text() == "2 of 2 documents", message="the count")
+
+    run(scenario())
+    assert window.model.rows[0].status == "failed"
