@@ -150,7 +150,9 @@ def test_postgresql_sessions_killed_again_and_again_during_a_job_get_it_retried_
     with temporary_pg_database() as url:
         home.settings["database_url"] = url
         home.write_settings()
-        daemon = home.start(STUDYJOBS_BACKOFF="0.5,0.5", STUDYJOBS_REDISPATCH_AFTER="2")
+        # The retry waits longer than the sessions are killed for: however slow the machine, the outage spends one
+        # attempt of the job's three, as a production backoff (a minute and more) would.
+        daemon = home.start(STUDYJOBS_BACKOFF="5,5", STUDYJOBS_REDISPATCH_AFTER="2")
         # Every failed statement logs a traceback to stdout too: read it, or the pipe fills and the worker blocks.
         drain = threading.Thread(target=daemon.stdout.read, name="drain-worker-output", daemon=True)  # type: ignore[union-attr]
         drain.start()
