@@ -11,7 +11,8 @@ Where the figures come from, best first (see :class:`daemon.estimate.GenerateEst
    read again at the start of every job, so a new worker starts from what the last one learned;
 3. the calibrated figures of the bundled model (``resources/plans/generate-speeds.json``, measured on a 2-core
    machine by ``bench/eta_bench.py --write-speeds``) scaled for this model's file size and thread count
-   (:func:`prior_speeds`): a model twice the size reads and writes about half as fast.
+   (:func:`prior_speeds`, the rule of :mod:`core.app.model_speed`: a fixed part of each token's time plus a part
+   proportional to the file's bytes, fitted per phase by ``bench/model_sizes.py``).
 
 ``speeds.json``::
 
@@ -26,13 +27,13 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 from dataclasses import MISSING, Field, asdict, dataclass, fields, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from core.app.files import write_atomically
+from core.app.model_speed import decode_size_factor, prompt_size_factor, thread_factor
 
 __all__ = ["CALIBRATED_SPEEDS_PATH", "Calibration", "ModelKey", "SpeedBook", "Speeds", "calibration", "prior_speeds"]
 
@@ -84,13 +85,15 @@ class Speeds:
             if not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
                 raise ValueError(f"{item.name} must be a positive number, not {value!r}")
 
-    def faster(self, factor: float) -> Speeds:
-        """These speeds with every rate of the model (not the disk's) multiplied by ``factor``."""
+    def faster(self, factor: float, decode: float | None = None) -> Speeds:
+        """These speeds with the prompt rate multiplied by ``factor`` and the two decode rates by ``decode``
+        (``factor`` too when ``None``); the disk's rate and the habits are kept."""
+        decode = factor if decode is None else decode
         return replace(
             self,
             prompt_rate=self.prompt_rate * factor,
-            outline_decode_rate=self.outline_decode_rate * factor,
-            section_decode_rate=self.section_decode_rate * factor,
+            outline_decode_rate=self.outline_decode_rate * decode,
+            section_decode_rate=self.section_decode_rate * decode,
         )
 
     def blended(self, newer: Speeds, weight: float = REMEMBER_WEIGHT) -> Speeds:
@@ -172,27 +175,19 @@ def calibration(path: Path = CALIBRATED_SPEEDS_PATH) -> Calibration:
         return _BUILT_IN
 
 
-def thread_factor(threads: int, calibrated_threads: int, cores: int | None = None) -> float:
-    """How much faster ``threads`` run than ``calibrated_threads``.
-
-    Threads beyond the cores but one do not count: the last core runs the event loop, the database and the rest
-    of the desktop, and llama.cpp's threads wait for the slowest of them. Each added thread helps a little less
-    (exponent 0.8).
-    """
-    usable = max((cores or os.cpu_count() or 1) - 1, 1)
-    used, base = min(max(threads, 1), usable), min(max(calibrated_threads, 1), usable)
-    return float((used / base) ** 0.8)
-
-
 def prior_speeds(model_bytes: int, threads: int, base: Calibration | None = None, cores: int | None = None) -> Speeds:
     """The calibrated speeds scaled for a model of ``model_bytes`` run with ``threads``.
 
-    Reading and writing tokens on a CPU is bound by the weights streamed per token: a model file twice the size
-    runs about half as fast. Habits (tokens per step, sections per chunk, characters per token) are kept.
+    The prompt and decode rates follow :mod:`core.app.model_speed` (a fixed part per token plus a part
+    proportional to the file's bytes, fitted per phase; threads within the usable cores). Habits (tokens per step,
+    sections per chunk, characters per token) are kept.
     """
     base = base or calibration()
-    size_factor = base.model_bytes / max(model_bytes, 1)
-    return base.speeds.faster(size_factor * thread_factor(threads, base.threads, cores))
+    threaded = thread_factor(threads, base.threads, cores)
+    return base.speeds.faster(
+        prompt_size_factor(model_bytes, base.model_bytes) * threaded,
+        decode_size_factor(model_bytes, base.model_bytes) * threaded,
+    )
 
 
 class SpeedBook:

@@ -7,10 +7,11 @@ worker's own speed figures, read as files (``core`` does not import the daemon):
    (``daemon.speeds.SpeedBook``; keys ``<file name>|<bytes>|<threads>``) — the entry with the most jobs;
 2. else the calibrated speeds shipped with the app (``resources/plans/generate-speeds.json``).
 
-Either is scaled to the model's file size (the worker's rule: reading and writing tokens on a CPU is bound by the
-weights streamed per token, so a file twice the size runs about half as fast) and to the thread count. The guide is
-timed as the worker plans it: the model loads, reads the text once for the outline (one step per context-sized
-chunk) and once more across the sections, and writes one outline per chunk and about two sections per chunk.
+Either is scaled to the model's file size and to the thread count by the worker's own rule
+(:mod:`core.app.model_speed`: each token costs a fixed part plus a part proportional to the file's bytes, fitted
+per phase, prompt and decode). The guide is timed as the worker plans it: the model loads, reads the text once for
+the outline (one step per context-sized chunk) and once more across the sections, and writes one outline per chunk
+and about two sections per chunk.
 
 Pure functions and small file reads; safe from any thread.
 """
@@ -25,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.app.model_speed import decode_size_factor, prompt_size_factor, thread_factor
+
 __all__ = ["CALIBRATED_SPEEDS_PATH", "PAGE_CHARS", "GuideSpeeds", "guide_seconds", "measured_speeds"]
 
 CALIBRATED_SPEEDS_PATH = Path(__file__).resolve().parents[2] / "resources" / "plans" / "generate-speeds.json"
@@ -36,7 +39,6 @@ _FIELDS = (
     "prompt_rate", "outline_decode_rate", "section_decode_rate", "outline_tokens", "section_tokens",
     "sections_per_chunk", "chars_per_token", "load_bytes_per_second",
 )  # fmt: skip
-_RATES = ("prompt_rate", "outline_decode_rate", "section_decode_rate")
 
 
 @dataclass(frozen=True)
@@ -90,12 +92,6 @@ def _calibrated(path: Path = CALIBRATED_SPEEDS_PATH) -> GuideSpeeds | None:
         return None
 
 
-def _thread_factor(threads: int, base_threads: int) -> float:
-    usable = max((os.cpu_count() or 1) - 1, 1)  # the worker's rule: the last core runs everything else
-    used, base = min(max(threads, 1), usable), min(max(base_threads, 1), usable)
-    return float((used / base) ** 0.8)
-
-
 def guide_seconds(
     model_bytes: int,
     *,
@@ -111,8 +107,13 @@ def guide_seconds(
     if base is None:
         return None
     threads = threads or max((os.cpu_count() or 2) - 1, 1)
-    scale = base.model_bytes / max(model_bytes, 1) * _thread_factor(threads, base.threads)
-    f = {name: value * scale if name in _RATES else value for name, value in base.figures.items()}
+    threaded = thread_factor(threads, base.threads)
+    scale = {
+        "prompt_rate": prompt_size_factor(model_bytes, base.model_bytes) * threaded,
+        "outline_decode_rate": decode_size_factor(model_bytes, base.model_bytes) * threaded,
+        "section_decode_rate": decode_size_factor(model_bytes, base.model_bytes) * threaded,
+    }
+    f = {name: value * scale.get(name, 1.0) for name, value in base.figures.items()}
     tokens = pages * PAGE_CHARS / f["chars_per_token"]
     chunks = max(math.ceil(tokens / max(n_ctx - _PROMPT_OVERHEAD, 256)), 1)
     sections = max(round(chunks * f["sections_per_chunk"]), 1)

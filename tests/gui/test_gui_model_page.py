@@ -20,6 +20,7 @@ import pytest
 from modelcatalog import TINY_ID, TINY_NAME, write_test_catalog
 
 from core.app.config import Settings, load_settings
+from core.app.guide_time import CALIBRATED_SPEEDS_PATH, guide_seconds
 from core.app.model_catalog import load_catalog
 from core.app.model_downloads import installed_path, models_dir, partial_path
 from core.app.model_library import download_jobs, model_setting
@@ -28,6 +29,7 @@ from gui.catalog_texts import good_for_text
 from gui.i18n import install_translations
 from gui.model_page import ModelPage
 from gui.settings_dialog import SettingsDialog
+from gui.texts import eta_text
 from gui.welcome_panel import WelcomePanel, welcome_shown
 
 REPO, FILE = "tests/tiny-GGUF", "tiny-q8_0.gguf"
@@ -258,3 +260,21 @@ def test_the_model_page_and_the_welcome_speak_portuguese(
             assert page.card(model.id).good_for.text() == good_for_text(model)
     finally:
         install_translations(qapp, "en")
+
+
+def test_the_welcome_gives_the_recommended_downloads_guide_time_from_the_calibrated_speeds_and_its_size(
+    qtbot: Any, window: Any, settings: Settings
+) -> None:
+    panel = WelcomePanel(settings, window.store, window.tasks, window.models.feed, ram=8 * GB)
+    qtbot.addWidget(panel)
+    assert panel.choice is not None and panel.choice.model.id == "qwen2.5-3b-instruct-q4_k_m"
+    model = panel.choice.model
+    figure = guide_seconds(
+        model.size_bytes or model.approx_bytes, data_dir=settings.data_dir, threads=settings.model.n_threads
+    )
+    assert figure is not None and not figure[1]  # nothing measured on this computer yet
+    shown = f"A guide of 50 pages: {eta_text(figure[0])} (estimated from the bundled model's speed)"
+    assert panel.offer.text().endswith(shown)
+    calibrated = json.loads(CALIBRATED_SPEEDS_PATH.read_text(encoding="utf-8"))["model_bytes"]
+    demo = guide_seconds(calibrated, data_dir=settings.data_dir, threads=settings.model.n_threads)
+    assert demo is not None and demo[0] < figure[0] < demo[0] * model.approx_bytes / calibrated  # below linear

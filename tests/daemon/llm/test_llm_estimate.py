@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.app.config import ModelSettings, Settings
+from core.app.model_speed import decode_size_factor, prompt_size_factor, thread_factor
 from daemon.estimate import LOADED_SECONDS, GenerateEstimate
 from daemon.jobs.estimates import generate_estimate
 from daemon.llm.guide import GuideProgress, GuideWriter
@@ -93,9 +94,24 @@ async def test_a_bigger_model_file_gets_a_longer_estimate_for_the_same_document(
         expected.append(made[0].expected_seconds())
     small, big = expected
     assert small is not None and big is not None
-    ratio = _size(bigger_model) / _size(tiny_model)
-    finish = prior_speeds(_size(tiny_model), 1).finish_seconds  # the work after the last token: no model in it
-    assert big - finish == pytest.approx((small - finish) * ratio, rel=0.05)  # every other part scales with the file
+    size, base = _size(bigger_model), _size(tiny_model)
+    finish = prior_speeds(base, 1).finish_seconds  # the work after the last token: no model in it
+    # the load scales with the file, the prompt and the tokens each by their own factor (core.app.model_speed)
+    ratios = (size / base, 1 / prompt_size_factor(size, base), 1 / decode_size_factor(size, base))
+    assert min(ratios) * 0.99 < (big - finish) / (small - finish) < max(ratios) * 1.01
+    assert min(ratios) > 1
+
+
+def test_the_prior_speeds_follow_the_shared_size_and_thread_rule():
+    base = calibration()
+    for size in (base.model_bytes // 10, base.model_bytes, 2_100_000_000):
+        prior = prior_speeds(size, 1, base, cores=4)
+        assert prior.prompt_rate == pytest.approx(base.speeds.prompt_rate * prompt_size_factor(size, base.model_bytes))
+        decode = decode_size_factor(size, base.model_bytes) * thread_factor(2, base.threads, cores=4)
+        assert prior_speeds(size, 2, base, cores=4).section_decode_rate == pytest.approx(
+            base.speeds.section_decode_rate * decode
+        )
+        assert prior.chars_per_token == base.speeds.chars_per_token
 
 
 def test_more_threads_give_a_shorter_estimate_up_to_all_cores_but_one():
