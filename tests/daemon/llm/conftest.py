@@ -18,8 +18,9 @@ import httpx
 import pytest
 from loopback import LoopbackServer, read_body, send_json
 
-from daemon.llm.llamacpp import unload_all
+from daemon.llm.llamacpp import LlamaCppGenerator, unload_all
 from daemon.llm.testing import write_tiny_model
+from tests.daemon.corpus import Corpus, fetch_corpus
 
 
 @pytest.fixture(scope="session")
@@ -28,6 +29,21 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     path = write_tiny_model(tmp_path_factory.mktemp("models") / "tiny.gguf")
     yield path
     unload_all()
+
+
+@pytest.fixture
+def tiny(tiny_model: Path) -> LlamaCppGenerator:
+    """The tiny model with a 4,096-token context and one thread (a test module may ask for another context)."""
+    return LlamaCppGenerator(tiny_model, n_ctx=4096, n_threads=1)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    """The real test documents; the tests that read them are skipped where the corpus cannot be fetched."""
+    try:
+        return fetch_corpus()
+    except Exception as error:  # no network and no cached corpus: the real-document tests cannot run
+        pytest.skip(f"the test corpus is not available: {error}")
 
 
 def free_port() -> int:

@@ -4,9 +4,6 @@ pages are left out and the coverage table says why — on a real PDF's bookmarks
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
-import pytest
 
 from core.app.document_structure import Chapter, DocumentStructure, paragraphs
 from core.app.messages import message
@@ -14,21 +11,7 @@ from daemon.llm.guide import GuideWriter
 from daemon.llm.guide_matter import MATTER_REASONS, matter_reason, set_aside
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.readers import read_document
-from tests.daemon.corpus import Corpus, fetch_corpus
-
-
-@pytest.fixture(scope="module")
-def corpus() -> Corpus:
-    try:
-        return fetch_corpus()
-    except Exception as error:  # no network and no cached corpus: the real-document tests cannot run
-        pytest.skip(f"the test corpus is not available: {error}")
-
-
-@pytest.fixture
-def tiny(tiny_model: Path) -> LlamaCppGenerator:
-    return LlamaCppGenerator(tiny_model, n_ctx=4096, n_threads=1)
-
+from tests.daemon.corpus import Corpus
 
 STUDY = " O compilador lê o ficheiro, interpreta cada comando e escreve o documento final com o seu aspecto."
 BOOK = [

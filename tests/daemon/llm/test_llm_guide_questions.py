@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from pathlib import Path
-
-import pytest
 
 from core.app.document_structure import Chapter, DocumentStructure
 from daemon.llm.checks import normalize_sentence
@@ -17,11 +14,6 @@ from daemon.llm.guide import GuideWriter
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.study_aids import head_overview, key_terms, review_question
 from daemon.llm.study_cloze import BLANK
-
-
-@pytest.fixture
-def tiny(tiny_model: Path) -> LlamaCppGenerator:
-    return LlamaCppGenerator(tiny_model, n_ctx=4096, n_threads=1)
 
 
 def aids(sentences: list[str], language: str) -> tuple[list[str], list[str]]:

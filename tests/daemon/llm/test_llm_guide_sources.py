@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import docx
-import pytest
 
 from core.app.document_structure import Chapter, DocumentStructure, paragraphs
 from core.app.export.cards import guide_cards
@@ -16,23 +15,10 @@ from daemon.llm.guide_plan import fit_sections, labels_for, passage_spans
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.study_aids import key_terms
 from daemon.readers import read_document
-from tests.daemon.corpus import Corpus, fetch_corpus
+from tests.daemon.corpus import Corpus
 from tests.daemon.llm.test_llm_guide import Recording
 
 SOURCES_PT = re.compile(r"\n\n\*Fontes: pág\. \d+(?:–\d+)?(?:, \d+(?:–\d+)?)*\*$")
-
-
-@pytest.fixture(scope="module")
-def corpus() -> Corpus:
-    try:
-        return fetch_corpus()
-    except Exception as error:  # no network and no cached corpus: the real-document tests cannot run
-        pytest.skip(f"the test corpus is not available: {error}")
-
-
-@pytest.fixture
-def tiny(tiny_model: Path) -> LlamaCppGenerator:
-    return LlamaCppGenerator(tiny_model, n_ctx=4096, n_threads=1)
 
 
 def test_a_pdf_remembers_the_pages_of_each_paragraph(corpus: Corpus) -> None:
