@@ -10,9 +10,11 @@ in embedded mode. Two held-out documents (``bench_support.held_out``; the calibr
 the whole pipeline one after the other: the first on a *cold* worker (its first job since it started: the model
 is not loaded, no speeds are remembered), the second on the same, now *warm* worker. Models:
 
-* the bundled SmolLM2-135M-Instruct (Q4_1) at the default thread count;
+* the bundled SmolLM2-135M-Instruct (Q4_1) at the default thread count, as a new user runs it: it plans the
+  sections of a document without chapters and writes no summaries (its sections quote key passages);
 * the same network re-quantized to Q8_0 by llama.cpp's own quantizer (``llama_model_quantize``, cached under
-  ``~/.cache/studyjobs/models``): a bigger file, run with a different thread count.
+  ``~/.cache/studyjobs/models``): a bigger file, run with a different thread count; a file outside the catalog, it
+  writes every section's summary (a second try when its text fails the check).
 
 While a document runs, its two job rows are read every 0.1 s and the time left a screen shows for the whole
 document is what the window shows (``core.app.pipelines.Pipelines.get``, whose ``eta`` is
@@ -25,8 +27,9 @@ samples with the job, phase, counters and tokens active at each. Summary: the me
 and phase, tokens) is saved as JSON with each daemon's log (``--traces``, default a new folder under the temporary
 folder; the path is printed), so that an outlier can be explained. ``--models bundled`` or ``--models q8_0`` runs
 one model only. ``--write-speeds`` first runs the bundled model on a fresh daemon over the calibration-half
-documents nearest in size to the held-out ones (cold, then warm) and writes what it measured as the calibrated
-speeds; the evaluation that follows starts from those, on the held-out documents. A document not done in
+documents nearest in size to the held-out ones (cold, then warm), with summaries (``[model] summaries = true``:
+the sections' speeds are what the estimate scales to every model that writes them), and writes what it measured as
+the calibrated speeds; the evaluation that follows starts from those, on the held-out documents. A document not done in
 ``--timeout`` seconds (300) is left out, and said so: on two cores shared with other work, llama.cpp's two threads
 of the second model wait for each other and a document can take ten times longer.
 """
@@ -365,7 +368,8 @@ def main() -> int:
         if args.write_speeds:
             measured = calibration_documents(corpus, documents)
             print(f"speeds measured on (calibration half): {', '.join(p.name for p in measured)}")
-            _runs, speeds_file = run_model(root, "speeds", {"kind": "bundled"}, measured, args.timeout, traces)
+            writing = {"kind": "bundled", "summaries": True}  # the sections' speeds scale to models that write them
+            _runs, speeds_file = run_model(root, "speeds", writing, measured, args.timeout, traces)
             write_speeds(speeds_file, bundled_threads, measured)
         if "bundled" in models:
             runs, _ = run_model(root, "bundled", {"kind": "bundled"}, documents, args.timeout, traces)

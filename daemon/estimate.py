@@ -10,7 +10,8 @@ this job as soon as there are some, before that the remembered or calibrated one
 how fast this job runs compared to them. Nothing is scaled by how long a finished phase took against a
 calibrated figure: a phase calibrated near zero would multiply the estimate by hundreds. Rates are smoothed over the
 steps (recent ones count most); the running step moves them at most 2× either way. The work after the model's last
-token (the last check, the guide's file and rows) takes :attr:`Speeds.finish_seconds`, measured in every job. A
+token (the last check, the guide's file and rows) takes :attr:`Speeds.finish_seconds`, measured in every job (for
+a writer without summaries, the bundled demo's, it includes the quoting: its sections ask the model nothing). A
 first try cut at its budget is often rejected (a model that repeats itself): the further a first try runs past its
 expected length, the likelier a second try (one in two near the budget); a section's try longer than expected and
 than every earlier one is expected to stop halfway to its budget; an outline longer than expected lists one more
@@ -29,6 +30,8 @@ from dataclasses import replace
 
 from daemon.estimate_steps import Step as _Step
 from daemon.estimate_steps import Tally as _Tally
+from daemon.estimate_steps import tokens_per_listed_section as _tokens_per_listed_section
+from daemon.estimate_steps import typical_length as _typical
 from daemon.llm.guide import PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideWriter, split_passages
 from daemon.speeds import Speeds
 
@@ -111,6 +114,9 @@ class GenerateEstimate:
     def on_progress(self, progress: GuideProgress, now: float | None = None) -> None:
         """A writer's report (call it before writing the row, so that the write carries the new estimate)."""
         now = time.monotonic() if now is None else now
+        if progress.phase == "section" and not self.writer.summaries:  # quoted sections: no model step to time
+            self.sections = progress.steps
+            return
         current = self.step
         if current is None or (current.phase, current.step) != (progress.phase, progress.step):
             if current is not None:
@@ -229,11 +235,11 @@ class GenerateEstimate:
             habits["section_tokens"] = max(self.written["section"].tokens / self.written["section"].seconds, 1.0)
             habits["section_attempts"] = min(max(self.tries.tokens / self.tries.seconds, 1.0), 2.0)
         if self.lengths.get(("section", 2)):
-            habits["retry_tokens"] = max(self._typical(("section", 2), 1.0), 1.0)
+            habits["retry_tokens"] = max(_typical(self.lengths, ("section", 2), 1.0), 1.0)
         if self.sections is not None and self.chars:
             habits["sections_per_chunk"] = self.sections / self._chunks(prior)
         elif self.step is not None and self.step.phase == "outline":  # the running chunk's outline so far
-            listed = math.ceil(self.step.tokens / self._outline_tokens_per_section(prior))
+            listed = math.ceil(self.step.tokens / _tokens_per_listed_section(prior))
             habits["sections_per_chunk"] = max(prior.sections_per_chunk, float(listed))
         if self.text_tokens and self.chars:
             habits["chars_per_token"] = self.chars / self.text_tokens
@@ -334,7 +340,10 @@ class GenerateEstimate:
         return min(max(round(chunks * speeds.sections_per_chunk), chunks, 1), limit)
 
     def _step_seconds(self, key: str, speeds: Speeds, number: int) -> float:
-        """The expected seconds of step ``number`` (1-based): its prompt read, its answer written."""
+        """The expected seconds of step ``number`` (1-based): its prompt read, its answer written (none for a
+        section of a writer that quotes instead: it asks the model nothing)."""
+        if key == "section" and not self.writer.summaries:
+            return 0.0
         tokens = self._tokens(speeds) + _PASSAGE_LABEL_TOKENS * self.passages
         if key == "outline":
             prompt = tokens / self._chunks(speeds) + PROMPT_OVERHEAD_TOKENS
@@ -367,7 +376,7 @@ class GenerateEstimate:
             budget, rate = float(step.budget), speeds.section_decode_rate
             second = min(speeds.retry_tokens, budget)
             first = min(max(speeds.section_tokens - (attempts - 1.0) * second, 0.1 * budget), budget)
-            one = self._typical(("section", step.attempt), first if step.attempt == 1 else second)
+            one = _typical(self.lengths, ("section", step.attempt), first if step.attempt == 1 else second)
             retry = 0.0
             if step.attempt < _MAX_TRIES:  # a text cut at its budget is most often one that repeats itself
                 nearly = _NEARLY_FULL * budget
@@ -382,18 +391,8 @@ class GenerateEstimate:
         elif step.tokens < one:
             left = min(max(one - step.tokens, min(0.1 * one, room)), room)
         elif step.phase == "outline":  # longer than expected: it lists one more section than expected so far
-            per_section = self._outline_tokens_per_section(self.prior or speeds)
+            per_section = _tokens_per_listed_section(self.prior or speeds)
             left = min(math.ceil((step.tokens + 1) / per_section) * per_section - step.tokens, room)
         else:  # longer than expected and than every earlier try: it stops anywhere up to its budget
             left = room / 2
         return left + retry * second, rate
-
-    @staticmethod
-    def _outline_tokens_per_section(prior: Speeds) -> float:
-        """The outline's tokens per section it lists (the prior's habits: tokens per step over sections per step)."""
-        return max(prior.outline_tokens / max(prior.sections_per_chunk, 1.0), 8.0)
-
-    def _typical(self, key: tuple[str, int], otherwise: float) -> float:
-        """The mean length of this job's finished tries of ``key`` (phase, try), or ``otherwise`` before any."""
-        lengths = self.lengths.get(key)
-        return sum(lengths) / len(lengths) if lengths else otherwise

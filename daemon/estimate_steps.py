@@ -1,13 +1,16 @@
-"""The running step of a ``generate`` job's estimate, and the tallies its rates are measured with.
+"""The running step of a ``generate`` job's estimate, the tallies its rates are measured with, and its habits.
 
 Used by :class:`daemon.estimate.GenerateEstimate` only (from the job's loop).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["Step", "Tally"]
+from daemon.speeds import Speeds
+
+__all__ = ["Step", "Tally", "tokens_per_listed_section", "typical_length"]
 
 
 @dataclass
@@ -44,3 +47,15 @@ class Tally:
         if self.tokens < minimum_tokens or self.seconds < minimum_seconds:
             return None
         return self.tokens / self.seconds
+
+
+def tokens_per_listed_section(prior: Speeds) -> float:
+    """The outline's tokens per section it lists (the prior's habits: tokens per step over sections per step)."""
+    return max(prior.outline_tokens / max(prior.sections_per_chunk, 1.0), 8.0)
+
+
+def typical_length(lengths: Mapping[tuple[str, int], list[int]], key: tuple[str, int], otherwise: float) -> float:
+    """The mean length of a job's finished tries of ``key`` (phase, try) in ``lengths``, or ``otherwise`` before
+    any."""
+    found = lengths.get(key)
+    return sum(found) / len(found) if found else otherwise

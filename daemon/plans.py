@@ -11,9 +11,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from core.progress import PhasePlan
+from core.progress import Phase, PhasePlan
 
-__all__ = ["PLANS_DIR", "READER_FAMILIES", "plan_for", "reader_family"]
+__all__ = ["PLANS_DIR", "READER_FAMILIES", "plan_for", "quoting_plan", "reader_family"]
 
 PLANS_DIR = Path(__file__).resolve().parents[1] / "resources" / "plans"
 
@@ -52,3 +52,15 @@ def plan_for(kind: str, family: str | None = None) -> PhasePlan:
         if path.is_file():
             return PhasePlan.load(path)
     return _FALLBACK[kind]
+
+
+def quoting_plan(plan: PhasePlan) -> PhasePlan:
+    """``plan`` (a ``generate`` plan, measured with a model that writes summaries) for a writer that writes none
+    (``daemon.llm.guide.GuideWriter.summaries`` false): its ``sections`` phase quotes passages and asks the model
+    nothing, so it takes the ``export`` phase's few milliseconds; the model's phases keep their measured share."""
+    quick = plan.phase("export")
+    phases = [
+        Phase(p.name, quick.weight, quick.per_kilochar, quick.reference_kilochars) if p.name == "sections" else p
+        for p in plan.phases
+    ]
+    return PhasePlan(phases, ceiling_margin=plan.ceiling_margin)

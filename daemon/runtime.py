@@ -21,7 +21,7 @@ from typing import Any
 from core.app.api_keys import find_api_key
 from core.app.config import Settings
 from core.app.database import make_app_store, open_app_database
-from core.app.model_catalog import CatalogError
+from core.app.model_catalog import CatalogError, CatalogModel
 from core.app.model_library import catalog_entry_for, library_catalog
 from core.app.schema import Job
 from core.db import AsyncDatabaseManager
@@ -31,7 +31,7 @@ from daemon.llm.base import TextGenerator
 from daemon.llm.hanging import hanging_from_env
 from daemon.llm.sampling import SamplingSettings, catalog_sampling, sampling_from
 
-__all__ = ["RunningJob", "Runtime", "current", "install"]
+__all__ = ["RunningJob", "Runtime", "current", "install", "writes_summaries"]
 
 log = logging.getLogger(__name__)
 
@@ -270,13 +270,29 @@ def current() -> Runtime:
     return _current
 
 
-def _catalog_base(settings: Settings) -> SamplingSettings | None:
-    """The catalog's sampling settings for a downloaded catalog model (``None``: not one, or no catalog)."""
-    if settings.model.kind != "gguf":
+def _catalog_entry(settings: Settings) -> CatalogModel | None:
+    """The catalog entry of the model in the settings (``None``: a file outside the catalog, a server, or no
+    catalog)."""
+    if settings.model.kind not in ("bundled", "gguf"):
         return None
     try:
-        entry = catalog_entry_for(settings, library_catalog())
+        return catalog_entry_for(settings, library_catalog())
     except CatalogError:
-        log.warning("the model catalog cannot be read; the model's default sampling applies", exc_info=True)
+        log.warning("the model catalog cannot be read; the model's defaults apply", exc_info=True)
         return None
+
+
+def _catalog_base(settings: Settings) -> SamplingSettings | None:
+    """The catalog's sampling settings for a downloaded catalog model (``None``: not one, or no catalog)."""
+    entry = _catalog_entry(settings) if settings.model.kind == "gguf" else None
     return catalog_sampling(entry) if entry is not None else None
+
+
+def writes_summaries(settings: Settings) -> bool:
+    """Whether the model in ``settings`` writes each section's summary: ``model.summaries`` when set, else the
+    catalog's word for a catalog model (the bundled demo writes none: its guides quote key passages), else yes."""
+    chosen = settings.model.summaries
+    if chosen is not None:
+        return chosen
+    entry = _catalog_entry(settings)
+    return entry.writes_summaries if entry is not None else True

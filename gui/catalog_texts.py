@@ -15,7 +15,8 @@ __all__ = ["GOOD_FOR", "good_for_text"]
 
 GOOD_FOR = (
     QT_TRANSLATE_NOOP(
-        "Catalog", "Trying StudyJobs without a download: it works offline, but its guides are short and often wrong."
+        "Catalog",
+        "Trying StudyJobs without a download: it works offline; its guides quote key passages instead of summaries.",
     ),
     QT_TRANSLATE_NOOP("Catalog", "Laptops with 8 GB of RAM: clear guides in Portuguese and English at a good speed."),
     QT_TRANSLATE_NOOP("Catalog", "Laptops with 8 GB of RAM: Portuguese is one of its officially supported languages."),

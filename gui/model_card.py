@@ -37,7 +37,9 @@ def size_text(count: float) -> str:
 
 def guide_time_text(model: CatalogModel, data_dir: Any, threads: int | None) -> str:
     """ "A guide of 50 pages: about 40 min" for ``model`` on this computer (``""`` when no speeds are known)."""
-    figure = guide_seconds(model.size_bytes or model.approx_bytes, data_dir=data_dir, threads=threads)
+    figure = guide_seconds(
+        model.size_bytes or model.approx_bytes, data_dir=data_dir, threads=threads, summaries=model.writes_summaries
+    )
     if figure is None:
         return ""
     seconds, measured = figure

@@ -97,7 +97,8 @@ class WelcomePanel(QFrame):
             QCoreApplication.translate(
                 "WelcomePanel",
                 "The model that comes with StudyJobs is a small demo: it works offline and lets you try the app, "
-                "but its study guides are short and often wrong. For real study guides, download a better model.",
+                "but it is too small to summarise, so its study guides quote the document's key passages. "
+                "For summaries in a model's own words, download a better model.",
             )
         )
         intro.setWordWrap(True)

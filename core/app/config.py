@@ -87,7 +87,7 @@ SETTING_KEYS = (
 _TABLES = ("model", "limits")
 MODEL_KEYS = (
     "kind", "gguf_path", "endpoint", "model_name", "n_threads", "context", "temperature", "top_p", "top_k",
-    "repeat_penalty",
+    "repeat_penalty", "summaries",
 )  # fmt: skip
 
 
@@ -106,6 +106,9 @@ class ModelSettings:
             available (:func:`core.app.model_fit.fit_model`). A server's own context size wins where it tells it.
         temperature, top_p, top_k, repeat_penalty: Sampling settings for a local model; ``None`` keeps the
             model's own (tuned for the bundled model, general defaults for another GGUF).
+        summaries: Whether the model writes each section's summary; ``None`` lets the model catalog decide (the
+            bundled demo model writes none: its sections quote the document's key passages, see
+            ``CatalogModel.writes_summaries``; any other model writes them).
     """
 
     kind: str = "bundled"
@@ -118,6 +121,7 @@ class ModelSettings:
     top_p: float | None = None
     top_k: int | None = None
     repeat_penalty: float | None = None
+    summaries: bool | None = None
 
     def __post_init__(self) -> None:
         try:

@@ -11,7 +11,7 @@ Either is scaled to the model's file size and to the thread count by the worker'
 (:mod:`core.app.model_speed`: each token costs a fixed part plus a part proportional to the file's bytes, fitted
 per phase, prompt and decode). The guide is timed as the worker plans it: the model loads, reads the text once for
 the outline (one step per context-sized chunk) and once more across the sections, and writes one outline per chunk
-and about two sections per chunk.
+and about two sections per chunk (no sections for a model that writes no summaries: they quote the document).
 
 Pure functions and small file reads; safe from any thread.
 """
@@ -100,9 +100,11 @@ def guide_seconds(
     threads: int | None = None,
     n_ctx: int = 8192,
     speeds: GuideSpeeds | None = None,
+    summaries: bool = True,
 ) -> tuple[float, bool] | None:
     """Seconds a guide of ``pages`` pages takes with a model file of ``model_bytes``, and whether the speeds behind
-    the figure were measured on this computer. ``None`` when no speeds are known at all (a broken install)."""
+    the figure were measured on this computer. ``None`` when no speeds are known at all (a broken install).
+    ``summaries`` false: the model writes no sections (``CatalogModel.writes_summaries``), only the outline."""
     base = speeds or (measured_speeds(data_dir) if data_dir is not None else None) or _calibrated()
     if base is None:
         return None
@@ -117,10 +119,11 @@ def guide_seconds(
     tokens = pages * PAGE_CHARS / f["chars_per_token"]
     chunks = max(math.ceil(tokens / max(n_ctx - _PROMPT_OVERHEAD, 256)), 1)
     sections = max(round(chunks * f["sections_per_chunk"]), 1)
+    reads = 2 if summaries else 1  # the outline reads the text once, the sections once more
     seconds = (
         model_bytes / f["load_bytes_per_second"]
-        + 2 * tokens / f["prompt_rate"]
+        + reads * tokens / f["prompt_rate"]
         + chunks * f["outline_tokens"] / f["outline_decode_rate"]
-        + sections * f["section_tokens"] / f["section_decode_rate"]
+        + (sections * f["section_tokens"] / f["section_decode_rate"] if summaries else 0.0)
     )
     return seconds, base.measured_here

@@ -94,6 +94,9 @@ class CatalogModel:
     good_for: str
     bundled: bool = False
     demo: bool = False
+    writes_summaries: bool = True
+    """Whether the model's summaries are worth a guide: ``False`` for a model too small to summarise without
+    inventing (the bundled demo), whose guides then quote the document's key passages instead (``daemon.llm.guide``)."""
 
     def ram_needed(self, n_ctx: int, n_ubatch: int = DEFAULT_N_UBATCH) -> int:
         """Bytes of RAM this model needs at ``n_ctx`` tokens of context (:func:`ram_needed`)."""
@@ -170,4 +173,5 @@ def _entry(item: Any, index: int) -> CatalogModel:
         good_for=_field(item, "good_for", str, where),
         bundled=bool(item.get("bundled", False)),
         demo=bool(item.get("demo", False)),
+        writes_summaries=_field(item, "writes_summaries", bool, where) if "writes_summaries" in item else True,
     )

@@ -194,6 +194,7 @@ def model_values(raw: Mapping[str, Any]) -> dict[str, Any]:
         "model_name": None if name is None else as_text("model.model_name", name),
         "n_threads": None if threads is None else as_count("model.n_threads", threads),
         "context": as_context(raw.get("context")),
+        "summaries": None if raw.get("summaries") is None else as_flag("model.summaries", raw.get("summaries")),
     }
     for key in SAMPLING_RANGES:
         value = raw.get(key)

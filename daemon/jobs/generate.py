@@ -40,7 +40,8 @@ from daemon.llm.guide import GuidePlan
 from daemon.llm.guide import StudyGuide as WrittenGuide
 from daemon.llm.guide_matter import left_out_pages
 from daemon.llm.prompts import Language, detect_language, supported_language
-from daemon.plans import plan_for
+from daemon.plans import plan_for, quoting_plan
+from daemon.runtime import writes_summaries
 
 log = logging.getLogger(__name__)
 
@@ -71,15 +72,15 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     estimate, key = (made[0], made[2]) if made is not None else (None, None)
     if estimate is not None:
         estimate.prepare(text)
-    sizes = {"outline": len(text), "sections": len(text)}
-    tracker = ctx.tracker(plan_for("generate"), sizes, estimate.remaining if estimate else _no_estimate)
+    summaries = writes_summaries(ctx.runtime.settings)  # the bundled demo model quotes key passages instead
+    tracker = _tracker(ctx, len(text), estimate, summaries)
     await _mark(ctx, document.id, ("outline",), StageStatus.RUNNING)
 
     loading = _load_model(ctx, estimate, text)
     generator = await tracker.run("load_model", loading, stop_event=ctx.stop_event, message=ctx.text("loading_model"))
     parts = GuideParts(store.db, ctx.job.id)  # the plan, then each section, stored as soon as it is made
     rewriting = await _adopt_for_rewrite(ctx, parts)
-    writer = GuideWriter(generator, temperature=REWRITE_TEMPERATURE if rewriting else 0.0)
+    writer = GuideWriter(generator, temperature=REWRITE_TEMPERATURE if rewriting else 0.0, summaries=summaries)
     started = time.monotonic()
     # A line or two per guide (not per short job): the job's own log in the window is not empty for a success.
     log.info(
@@ -106,7 +107,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
         estimate,
     )
     guide = await tracker.run("sections", writing, size=len(text), stop_event=ctx.stop_event)
-    _note_quoted_sections(ctx, tracker, guide, plan)
+    _note_quoted_sections(ctx, tracker, guide, plan, summaries)
     exporting = _export(ctx, document, guide, generator)
     guide_id = await tracker.run("export", exporting, message=ctx.text("exporting"))
     log.info("study guide written: %d section(s) in %.1f s", len(guide.sections), time.monotonic() - started)
@@ -199,17 +200,21 @@ def _quote_reason(problems: tuple[str, ...]) -> str | None:
     return next((reason for reason in QUOTE_REASONS if reason in problems), None)
 
 
-def _note_quoted_sections(ctx: JobContext, tracker: ProgressTracker, guide: WrittenGuide, plan: GuidePlan) -> None:
+def _note_quoted_sections(
+    ctx: JobContext, tracker: ProgressTracker, guide: WrittenGuide, plan: GuidePlan, summaries: bool
+) -> None:
     """Say in the job's details (``detail["notes"]``) which pages were left out as front or back matter
     (``pages_left_out``, by reason), which sections were made of quotes, and why (the check the model's last text
-    failed)."""
+    failed; ``sections_quoted`` once when the model writes no summaries, ``summaries`` false)."""
     used = {p for _t, numbers in plan.sections for n in numbers for p in (plan.pages[n - 1] if plan.pages else ())}
     notes = [
         ctx.text("pages_left_out", pages=page_ranges(pages), format=reason)
         for reason, pages in left_out_pages(plan.left_out, plan.pages, used)
     ]
+    if not summaries:  # every section quotes its passages by the model's design, not because a text failed
+        notes.append(ctx.text("sections_quoted"))
     for number, section in enumerate(guide.sections, start=1):
-        if section.origin != "quotes":
+        if section.origin != "quotes" or not summaries:
             continue
         reason = _quote_reason(section.problems)
         values: dict[str, Any] = {"number": number, "title": section.title}
@@ -236,6 +241,14 @@ async def _finished(writing: Awaitable[WrittenGuide], estimate: GenerateEstimate
     if estimate is not None:
         estimate.finish()
     return guide
+
+
+def _tracker(ctx: JobContext, chars: int, estimate: GenerateEstimate | None, summaries: bool) -> ProgressTracker:
+    """The job's tracker: the measured plan (for a writer without ``summaries``, its sections take no room), laid
+    out for ``chars`` characters of text, with ``estimate``'s time left."""
+    phases = plan_for("generate") if summaries else quoting_plan(plan_for("generate"))
+    sizes = {"outline": chars, "sections": chars}
+    return ctx.tracker(phases, sizes, estimate.remaining if estimate else _no_estimate)
 
 
 def _no_estimate(_phase: str, _elapsed: float, _done: float | None) -> float | None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from daemon.llm.checks import normalize_sentence, split_sentences, word_tokens
 
-__all__ = ["QUOTES_NOTE", "quoted_section", "rank_sentences"]
+__all__ = ["QUOTES_NOTE", "QUOTES_ONLY_NOTE", "quoted_section", "quotes_only_note", "rank_sentences"]
 
 QUOTES_NOTE: dict[str, str] = {
     "pt": "_Seção feita de citações do documento: o texto do modelo não passou na verificação._",
@@ -26,8 +26,25 @@ QUOTES_NOTE: dict[str, str] = {
 }
 """The note that opens a section made of quotes, by language (English for any other)."""
 
+QUOTES_ONLY_NOTE: dict[str, str] = {
+    "pt": "_Os trechos principais de cada seção são citações do documento: o modelo escolhido não escreve resumos._",
+    "en": "_Each section's key passages are quotes from the document: the chosen model does not write summaries._",
+    "es": "_Los pasajes clave de cada sección son citas del documento: el modelo elegido no escribe resúmenes._",
+    "fr": "_Les passages clés de chaque section sont des citations du document : le modèle choisi n'écrit pas de "
+    "résumés._",
+    "de": "_Die wichtigen Textstellen jedes Abschnitts sind Zitate des Dokuments: das gewählte Modell schreibt keine "
+    "Zusammenfassungen._",
+    "it": "_I passaggi chiave di ogni sezione sono citazioni del documento: il modello scelto non scrive riassunti._",
+}
+"""The note in the head of a guide whose model writes no summaries, by language (English for any other)."""
+
 _MIN_WORDS, _MAX_WORDS = 6, 60
 _WORDS_PER_QUOTE = 120
+
+
+def quotes_only_note(language: str) -> str:
+    """:data:`QUOTES_ONLY_NOTE` in ``language`` (English for a language it does not have)."""
+    return QUOTES_ONLY_NOTE.get(language, QUOTES_ONLY_NOTE["en"])
 
 
 def rank_sentences(sentences: Sequence[str]) -> list[int]:
@@ -57,6 +74,7 @@ def quoted_section(
     pages: Sequence[str | None] | None = None,
     seen_sentences: set[str] | None = None,
     max_quotes: int = 6,
+    note: bool = True,
 ) -> str:
     """The Markdown body of a section made of quotes of ``passages``.
 
@@ -67,9 +85,11 @@ def quoted_section(
         seen_sentences: :func:`~daemon.llm.checks.normalize_sentence` keys of sentences already in the guide;
             they are not quoted, and the quoted ones are added.
         max_quotes: At most this many quotes (fewer for a short section: one per ~120 words).
+        note: Whether the section opens with :data:`QUOTES_NOTE` (the model's text failed its check).
 
     Returns:
-        The note, then one quote per line (``> sentence (p. 12)``); only the note when nothing is quotable.
+        The note (when ``note``), then one quote per line (``> sentence (p. 12)``); only the note (or ``""``)
+        when nothing is quotable.
     """
     seen = seen_sentences if seen_sentences is not None else set()
     candidates: list[tuple[str, str | None]] = []
@@ -85,7 +105,7 @@ def quoted_section(
     total_words = sum(len(word_tokens(p)) for p in passages)
     wanted = max(1, min(max_quotes, round(total_words / _WORDS_PER_QUOTE)))
     chosen = sorted(rank_sentences([s for s, _ in candidates])[:wanted])
-    lines = [QUOTES_NOTE.get(language, QUOTES_NOTE["en"])]
+    lines = [QUOTES_NOTE.get(language, QUOTES_NOTE["en"])] if note else []
     for index in chosen:
         sentence, page = candidates[index]
         seen.add(normalize_sentence(sentence))

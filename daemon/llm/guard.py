@@ -143,6 +143,12 @@ class SectionGuard:
         body = quoted_section(sources, language=self.language, pages=pages, seen_sentences=self.seen)
         return CheckedText(body, "quotes", 2, tuple(rejected), text)
 
+    def quote(self, sources: Sequence[str], pages: Sequence[str | None] | None = None) -> CheckedText:
+        """The section made of quotes of ``sources`` without asking the model (a model that writes no summaries):
+        no note in the section, the guide's head says why (:func:`~daemon.llm.extractive.quotes_only_note`)."""
+        body = quoted_section(sources, language=self.language, pages=pages, seen_sentences=self.seen, note=False)
+        return CheckedText(body, "quotes", 0)
+
     def check(self, text: str, sources: Sequence[str], instructions: Sequence[str] = ()) -> CheckResult:
         """The check of one section's text against its sources, its prompt's ``instructions`` and the guide so far
         (:mod:`daemon.llm.checks`), and whether the sources support it (:func:`~daemon.llm.grounding.grounding`:

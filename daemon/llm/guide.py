@@ -28,6 +28,7 @@ from core.app.document_structure import DocumentStructure
 from core.app.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
 from daemon.llm.base import TextGenerator, TokenProgress
 from daemon.llm.checks import normalize_sentence
+from daemon.llm.extractive import quotes_only_note
 from daemon.llm.grounding import checked_titles
 from daemon.llm.guard import CheckedText, SectionGuard
 from daemon.llm.guide_matter import set_aside
@@ -41,7 +42,7 @@ from daemon.llm.guide_plan import (
     passage_spans,
     sources_line,
 )
-from daemon.llm.guide_section import assemble_section, clean_section, section_prompt
+from daemon.llm.guide_section import assemble_section, clean_section, passage_pages, section_prompt
 from daemon.llm.guide_types import (
     PROMPT_OVERHEAD_TOKENS,
     GuideProgress,
@@ -97,6 +98,10 @@ class GuideWriter:
         temperature: Sampling temperature of the outline (0: deterministic). Sections use the generator's own
             sampling settings (``generator.sampling``), and other ones for the second try
             (:mod:`daemon.llm.guard`).
+        summaries: Whether the model writes each section's summary. ``False`` for a model that cannot summarise
+            without inventing (the bundled demo, ``CatalogModel.writes_summaries``): each section then quotes its
+            key passages with their pages, asking the model nothing, and the guide's head says why; the model
+            still plans the sections of a document without chapters.
     """
 
     def __init__(
@@ -107,8 +112,10 @@ class GuideWriter:
         outline_tokens: int = 400,
         max_sections_per_chunk: int = 5,
         temperature: float = 0.0,
+        summaries: bool = True,
     ) -> None:
         self.generator = generator
+        self.summaries = summaries
         self.section_tokens = section_tokens
         self.outline_tokens = outline_tokens
         self.max_sections_per_chunk = max_sections_per_chunk
@@ -231,6 +238,8 @@ class GuideWriter:
         all_pages = sorted({p for n in held for p in plan.pages[n - 1]}) if plan.pages else []
         titles = [t for t, _n in plan.sections]
         overview = head_overview(titles, all_pages, [t for found in terms for t in found], plan.language)
+        if not self.summaries:  # the head says once why every section is quotes
+            overview = "\n\n".join(part for part in (overview, quotes_only_note(plan.language)) if part)
         head = head_markdown(heading, overview)
         if on_part is not None:
             await on_part(HEAD_POSITION, heading, head, "model")
@@ -268,7 +277,11 @@ class GuideWriter:
         title, numbers = plan.sections[step - 1]
         aids = section_aids(terms, plan.language)
         guard.remember(aids)  # the answers' sentences: neither the model's text nor the quotes say them again
-        checked = await self._section(guard, plan, step, PROMPTS[plan.language], stop_event, report)
+        if self.summaries:
+            checked = await self._section(guard, plan, step, PROMPTS[plan.language], stop_event, report)
+        else:  # a model that writes no summaries: the section's key passages, quoted, with nothing asked of it
+            report(GuideProgress("section", step, len(plan.sections), 0, 0, title, 0))
+            checked = guard.quote(list(plan.passages[n - 1] for n in numbers), passage_pages(plan, numbers))
         chapter = title if plan.from_chapters else None
         sources = sources_line(numbers, plan.pages, plan.spans, chapter, labels_for(plan.language))
         body = assemble_section(checked.body, checked.origin, aids, sources, plan.language)

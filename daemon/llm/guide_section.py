@@ -30,6 +30,7 @@ __all__ = [
     "SectionPrompt",
     "assemble_section",
     "clean_section",
+    "passage_pages",
     "section_prompt",
 ]
 
@@ -77,23 +78,32 @@ async def section_prompt(
     """The prompt that writes section ``title`` from the passages ``numbers`` (1-based) of ``plan``: as many whole
     passages as fit ``budget`` tokens (at least one; :func:`~daemon.llm.guide_plan.fit_sections` made the sections
     fit already), each with its page label."""
-    labels = labels_for(plan.language)
     sources: list[str] = []
     pages: list[str | None] = []
     used = 0
-    for n in numbers:
+    for n, page in zip(numbers, passage_pages(plan, numbers), strict=True):
         cost = await generator.count_tokens(plan.passages[n - 1]) + 2
         if sources and used + cost > budget:
             break
         sources.append(plan.passages[n - 1])
-        own = plan.pages[n - 1] if n - 1 < len(plan.pages) else ()
-        pages.append(labels["pages"].format(pages=page_ranges(list(own))) if own else None)
+        pages.append(page)
         used += cost
     messages: list[ChatMessage] = [
         {"role": "system", "content": prompts.section_system},
         {"role": "user", "content": prompts.section_user.format(title=title, source="\n\n".join(sources))},
     ]
     return SectionPrompt(messages, sources, pages, used)
+
+
+def passage_pages(plan: GuidePlan, numbers: Sequence[int]) -> list[str | None]:
+    """Each passage's page label ("p. 12", in the plan's language) for the passages ``numbers`` (1-based) of
+    ``plan``; ``None`` for a passage without pages."""
+    labels = labels_for(plan.language)
+    found: list[str | None] = []
+    for n in numbers:
+        own = plan.pages[n - 1] if n - 1 < len(plan.pages) else ()
+        found.append(labels["pages"].format(pages=page_ranges(list(own))) if own else None)
+    return found
 
 
 def clean_section(text: str, title: str) -> str:

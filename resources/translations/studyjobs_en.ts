@@ -82,7 +82,7 @@
 <context>
     <name>Catalog</name>
     <message>
-        <source>Trying StudyJobs without a download: it works offline, but its guides are short and often wrong.</source>
+        <source>Trying StudyJobs without a download: it works offline; its guides quote key passages instead of summaries.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1245,7 +1245,7 @@ StudyJobs reads {kinds} files.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The model that comes with StudyJobs is a small demo: it works offline and lets you try the app, but its study guides are short and often wrong. For real study guides, download a better model.</source>
+        <source>The model that comes with StudyJobs is a small demo: it works offline and lets you try the app, but it is too small to summarise, so its study guides quote the document&apos;s key passages. For summaries in a model&apos;s own words, download a better model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -82,8 +82,8 @@
 <context>
     <name>Catalog</name>
     <message>
-        <source>Trying StudyJobs without a download: it works offline, but its guides are short and often wrong.</source>
-        <translation>Para experimentar o StudyJobs sem baixar nada: funciona sem internet, mas seus guias são curtos e muitas vezes errados.</translation>
+        <source>Trying StudyJobs without a download: it works offline; its guides quote key passages instead of summaries.</source>
+        <translation>Para experimentar o StudyJobs sem baixar nada: funciona sem internet; seus guias citam os trechos principais em vez de resumir.</translation>
     </message>
     <message>
         <source>Laptops with 8 GB of RAM: clear guides in Portuguese and English at a good speed.</source>
@@ -1248,8 +1248,8 @@ O StudyJobs lê arquivos {kinds}.</translation>
         <translation>Boas-vindas ao StudyJobs</translation>
     </message>
     <message>
-        <source>The model that comes with StudyJobs is a small demo: it works offline and lets you try the app, but its study guides are short and often wrong. For real study guides, download a better model.</source>
-        <translation>O modelo que vem com o StudyJobs é uma pequena demonstração: funciona sem internet e permite experimentar o aplicativo, mas seus guias de estudo são curtos e muitas vezes errados. Para guias de estudo de verdade, baixe um modelo melhor.</translation>
+        <source>The model that comes with StudyJobs is a small demo: it works offline and lets you try the app, but it is too small to summarise, so its study guides quote the document&apos;s key passages. For summaries in a model&apos;s own words, download a better model.</source>
+        <translation>O modelo que vem com o StudyJobs é uma pequena demonstração: funciona sem internet e permite experimentar o aplicativo, mas é pequeno demais para resumir, então seus guias de estudo citam os trechos principais do documento. Para resumos escritos pelo modelo, baixe um modelo melhor.</translation>
     </message>
     <message>
         <source>Recommended model</source>

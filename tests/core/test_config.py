@@ -187,6 +187,7 @@ def test_a_bad_environment_variable_is_named_in_the_error(env):
         ('[model]\nkind = "http"', 'required when model.kind is "http"'),
         ('[model]\nkind = "http"\nendpoint = "ftp://x"', "http:// or https://"),
         ("[model]\nn_threads = -1", "whole number of at least 1"),
+        ('[model]\nsummaries = "no"', "must be true or false"),
     ],
 )
 def test_each_bad_value_is_refused_with_the_reason(data_dir, env, text, expected):
@@ -211,7 +212,7 @@ def test_saved_settings_load_back_equal_and_the_file_holds_only_what_differs(dat
         language="en",
         worker_threads=2,
         output_dir=tmp_path / "guias",
-        model=ModelSettings(kind="http", endpoint="http://127.0.0.1:8080/v1", model_name="qwen2.5"),
+        model=ModelSettings(kind="http", endpoint="http://127.0.0.1:8080/v1", model_name="qwen2.5", summaries=False),
     )
 
     path = save_settings(settings)
@@ -221,7 +222,7 @@ def test_saved_settings_load_back_equal_and_the_file_holds_only_what_differs(dat
         "output_dir": str(tmp_path / "guias"),
         "language": "en",
         "worker_threads": 2,
-        "model": {"kind": "http", "endpoint": "http://127.0.0.1:8080/v1", "model_name": "qwen2.5"},
+        "model": {"kind": "http", "endpoint": "http://127.0.0.1:8080/v1", "model_name": "qwen2.5", "summaries": False},
     }
     assert load_settings(env=env) == settings
     assert [p.name for p in path.parent.iterdir()] == ["settings.toml"], "no temporary file is left behind"

@@ -61,6 +61,16 @@ def test_the_bundled_model_stays_as_an_offline_demo_and_is_the_installed_file() 
     assert bundled[0].filename == BUNDLED_FILENAME
     assert bundled[0].size_bytes == bundled_model_path().stat().st_size
     assert "offline" in bundled[0].good_for
+    assert not bundled[0].writes_summaries, "too small to summarise without inventing: its guides quote"
+    assert all(model.writes_summaries for model in load_catalog() if not model.bundled)
+
+
+def test_a_catalog_flag_that_is_not_true_or_false_is_refused(tmp_path: Path) -> None:
+    text = CATALOG_PATH.read_text(encoding="utf-8").replace('"writes_summaries": false', '"writes_summaries": "no"', 1)
+    broken = tmp_path / "models.json"
+    broken.write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogError, match=r"models\[0\].*writes_summaries"):
+        load_catalog(broken)
 
 
 def test_a_malformed_entry_is_refused_naming_the_entry_and_the_field(tmp_path: Path) -> None:

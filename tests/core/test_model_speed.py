@@ -3,9 +3,11 @@ estimate and the welcome panel's figure, fitted to llama.cpp's speeds on models 
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from core.app.guide_time import GuideSpeeds, guide_seconds
+from core.app.guide_time import PAGE_CHARS, GuideSpeeds, guide_seconds
 from core.app.model_speed import (
     DECODE_FIXED_BYTES,
     PROMPT_FIXED_BYTES,
@@ -81,3 +83,14 @@ def test_the_guide_time_scales_each_phase_by_its_own_factor(phase: str, rates: t
     assert small is not None and big is not None
     factor = (prompt_size_factor if phase == "prompt" else decode_size_factor)(2 * 10**9, CALIBRATED_BYTES)
     assert big[0] == pytest.approx(small[0] / factor, rel=1e-6)
+
+
+def test_a_model_that_writes_no_summaries_is_timed_for_its_outline_alone() -> None:
+    speeds = _guide_speeds(50.0, 20.0)
+    writing = guide_seconds(CALIBRATED_BYTES, threads=1, speeds=speeds)
+    quoting = guide_seconds(CALIBRATED_BYTES, threads=1, speeds=speeds, summaries=False)
+    assert writing is not None and quoting is not None
+    tokens = 50 * PAGE_CHARS / 2.3
+    chunks = math.ceil(tokens / (8192 - 1024))
+    sections = round(chunks * 1.5)
+    assert writing[0] - quoting[0] == pytest.approx(tokens / 50.0 + sections * 600.0 / 20.0, rel=1e-6)

@@ -6,7 +6,7 @@ import pytest
 
 from core.app.formats import SUPPORTED_SUFFIXES
 from core.progress import PhasePlan
-from daemon.plans import PLANS_DIR, READER_FAMILIES, plan_for, reader_family
+from daemon.plans import PLANS_DIR, READER_FAMILIES, plan_for, quoting_plan, reader_family
 
 
 def test_every_reader_family_ships_its_own_calibrated_plan() -> None:
@@ -40,3 +40,13 @@ def test_a_text_file_gives_saving_a_visible_share_of_its_bar() -> None:
     sized = plan_for("ingest", "text").sized({"read": 100_000})
     start, end = sized.span("save")
     assert end - start > 0.05
+
+
+def test_the_plan_of_a_writer_without_summaries_gives_the_sections_no_room_and_the_outline_the_bar():
+    measured = plan_for("generate")
+    quoting = quoting_plan(measured)
+    assert quoting.names == measured.names
+    start, end = quoting.span("sections")
+    assert end - start < 0.01, "quoting the passages takes milliseconds"
+    assert quoting.expected_seconds("outline") == measured.expected_seconds("outline")
+    assert quoting.span("outline")[1] - quoting.span("outline")[0] > 0.9

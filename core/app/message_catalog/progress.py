@@ -50,6 +50,10 @@ EN: dict[str, str] = {
         "Section {number} ({title}) was written from quotes of the document: "
         "the model's text copied the document word for word."
     ),
+    "sections_quoted": (
+        "The sections quote the document's key passages: the chosen model is too small to write summaries. "
+        "Choose a larger model in Settings for summaries."
+    ),
     "pages_left_out": "Pages {pages} were left out of the study guide: they hold no study content.",
     "pages_left_out:title_page": "Pages {pages} were left out of the study guide: they are the title page.",
     "pages_left_out:contents": "Pages {pages} were left out of the study guide: they are the table of contents.",
@@ -110,6 +114,10 @@ PT_BR: dict[str, str] = {
     "section_from_quotes:copied": (
         "A seção {number} ({title}) foi feita com citações do documento: "
         "o texto do modelo copiava o documento palavra por palavra."
+    ),
+    "sections_quoted": (
+        "As seções citam os trechos principais do documento: o modelo escolhido é pequeno demais para escrever "
+        "resumos. Escolha um modelo maior nas Configurações para ter resumos."
     ),
     "pages_left_out": "As páginas {pages} ficaram fora do guia de estudo: não têm conteúdo para estudar.",
     "pages_left_out:title_page": "As páginas {pages} ficaram fora do guia de estudo: são a folha de rosto.",

@@ -22,6 +22,7 @@ from core.app.job_ids import generate_job_id_for
 from core.app.messages import message
 from core.app.schema import GuideSection, Job, StudyGuide
 from core.stored_messages import decode
+from daemon.llm.extractive import quotes_only_note
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,28 @@ def test_a_real_generate_job_stores_each_section_while_it_writes_and_the_guide_i
     assert all(s == tuple(range(len(s))) for s in seen), seen
     assert [len(s) for s in seen] == sorted(len(s) for s in seen)
     assert any(1 < len(s) <= guide.section_count for s in seen), "never saw a guide half written"
+
+
+def test_a_model_that_writes_no_summaries_gets_a_guide_of_key_passages_and_the_job_says_why_once(
+    home: DaemonHome, tmp_path: Path
+):
+    home.settings["model"]["summaries"] = False  # as the catalog says of the bundled demo model
+    home.write_settings()
+    home.start()
+    generate = _add_long_document(home, tmp_path, repeat=6)
+    poll(lambda: run(_look(home, generate)).status in ("done", "failed", "cancelled"), timeout=180, what="the job")
+    guide, parts, job = run(_final(home, generate))
+    assert job.status == "done", job.error
+
+    sections = parts[1:-1]
+    assert sections and all(p.origin == "quotes" for p in sections)
+    assert all(p.markdown.startswith(f"## {p.title}\n\n### Trechos principais\n\n> ") for p in sections)
+    assert "### Resumo" not in guide.markdown and "o texto do modelo" not in guide.markdown
+    assert quotes_only_note("pt") in parts[0].markdown
+    (note,) = (decode(n) for n in job.detail["notes"])
+    assert note is not None and note.code == "sections_quoted"
+    assert "too small to write summaries" in message(note.code, "en", **note.values)
+    assert [p["name"] for p in job.phases] == ["load_model", "outline", "sections", "export"]
 
 
 def test_a_new_daemon_after_a_kill_keeps_the_sections_already_written_and_writes_only_the_rest(

@@ -1,0 +1,96 @@
+"""A model that writes no summaries (the bundled demo): its guides quote each section's key passages, the model is
+asked only for the outline, and the time left counts no section writing — on the tiny real model."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+import pytest
+
+from core.app.config import ModelSettings, Settings
+from daemon.estimate import GenerateEstimate
+from daemon.llm.extractive import QUOTES_NOTE, quotes_only_note
+from daemon.llm.guard import guide_sentence_keys
+from daemon.llm.guide import GuideProgress, GuideWriter
+from daemon.llm.guide_section import KEY_PASSAGES_HEADING, SUMMARY_HEADING
+from daemon.llm.llamacpp import LlamaCppGenerator
+from daemon.llm.models import ModelChoice, create_generator
+from daemon.llm.prompts import PROMPTS
+from daemon.runtime import writes_summaries
+from daemon.speeds import prior_speeds
+from tests.daemon.llm.test_llm_guide import ENGLISH, PORTUGUESE, Recording
+
+TEXT = "\n\n".join(
+    f"Paragraph {n}: plants turn light, water and carbon dioxide into sugar and oxygen in their leaves." * 3
+    for n in range(8)
+)
+
+
+@pytest.fixture
+def tiny(tiny_model: Path) -> LlamaCppGenerator:
+    return LlamaCppGenerator(tiny_model, n_ctx=8192, n_threads=1)
+
+
+@pytest.mark.parametrize(("text", "language"), [(ENGLISH, "en"), (PORTUGUESE, "pt")])
+async def test_a_writer_without_summaries_quotes_every_section_and_asks_the_model_only_for_the_outline(
+    tiny: LlamaCppGenerator, text: str, language: str
+):
+    recording = Recording(tiny)
+    reports: list[GuideProgress] = []
+    writer = GuideWriter(recording, outline_tokens=300, summaries=False)  # type: ignore[arg-type]
+    guide = await writer.write(text, on_progress=reports.append)
+
+    section_system = PROMPTS[language].section_system
+    assert recording.sent, "the outline is still the model's"
+    assert all(messages[0]["content"] != section_system for messages in recording.sent), "a section was asked for"
+    assert guide.sections and all(s.origin == "quotes" and s.model_text == "" for s in guide.sections)
+    for section in guide.sections:
+        assert section.body.startswith(f"### {KEY_PASSAGES_HEADING[language]}\n\n> ")
+        assert QUOTES_NOTE[language] not in section.body, "no section claims the model's text failed"
+    assert f"### {SUMMARY_HEADING[language]}" not in guide.markdown
+    head = guide.markdown.split("\n## ", 1)[0]
+    assert quotes_only_note(language) in head
+    keys = guide_sentence_keys(guide.markdown)
+    assert len(keys) == len(set(keys)), "a sentence is in the guide twice"
+    sections = [r for r in reports if r.phase == "section"]
+    assert [r.step for r in sections] == list(range(1, len(guide.sections) + 1))
+    assert all(r.tokens == 0 and r.token_budget == 0 for r in sections)
+
+
+def test_the_time_left_of_a_writer_without_summaries_counts_no_section_writing(tiny_model: Path):
+    prior = prior_speeds(tiny_model.stat().st_size, 1)
+    generator = create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1))  # not loaded
+    quoting, writing = (
+        GenerateEstimate(prior, GuideWriter(generator, summaries=flag), model_bytes=1, loaded=True)
+        for flag in (False, True)
+    )
+    for estimate in (quoting, writing):
+        estimate.prepare(TEXT)
+    quoted_total, written_total = quoting.expected_seconds(), writing.expected_seconds()
+    assert quoted_total is not None and written_total is not None
+    assert quoted_total < written_total - prior.section_tokens / prior.section_decode_rate  # a section at least
+
+    quoting.outlined([len(TEXT) // 3] * 3)
+    now = time.monotonic()
+    quoting.on_progress(GuideProgress("section", 1, 3, 0, 0, "One", 0), now)
+    left = quoting.remaining("sections", 0.0, 0.0)
+    assert left is not None and left <= prior.finish_seconds + 1e-6
+    assert quoting.phase_done() is None, "no model step runs: the job's count of sections is the bar"
+    learned = quoting.learned()
+    assert learned is not None
+    assert (learned.section_tokens, learned.section_decode_rate) == (prior.section_tokens, prior.section_decode_rate)
+
+
+def test_the_bundled_model_writes_no_summaries_unless_the_settings_ask_and_every_other_model_writes_them(
+    tmp_path: Path, tiny_model: Path
+):
+    def settings(**model: object) -> Settings:
+        return dataclasses.replace(Settings.defaults(tmp_path / "data"), model=ModelSettings(**model))  # type: ignore[arg-type]
+
+    assert writes_summaries(settings()) is False
+    assert writes_summaries(settings(kind="bundled", summaries=True)) is True
+    assert writes_summaries(settings(kind="gguf", gguf_path=tiny_model)) is True
+    assert writes_summaries(settings(kind="gguf", gguf_path=tiny_model, summaries=False)) is False
+    assert writes_summaries(settings(kind="http", endpoint="http://127.0.0.1:9/v1")) is True
