@@ -12,7 +12,7 @@ Each is read like the ``ingest`` job reads it (text and page structure), cut to 
 * **valid pages** — sections whose sources line cites pages, all of them pages of the section's own passages
   (goal 100 %); **pages cited** — pages with text that some section cites (pages the coverage table leaves out
   as front or back matter, with their reason, are not counted);
-* **quotes** — sections made of quotes because the model's text failed its check;
+* **quotes** — sections made of quotes: the model's text failed its check, or the model writes no summaries;
 * **language** — the language detected in the guide's text against the document's;
 * **prompt/source** — prompt tokens llama.cpp evaluated (its perf counters: a reused prefix is not evaluated
   again) per token of the document's text (goal ≤ 2.2);
@@ -31,6 +31,12 @@ rejected, with the checks it failed and its grounding share) to ``DIR/<document>
 
 Each section is printed as it is written (position, title, pages, whether it is the model's text or quotes and
 which checks the model's text failed), so a long run shows where it stands and why sections went to quotes.
+
+``--summaries auto`` (the default) writes summaries as the worker does, by the model catalog's word: the bundled
+SmolLM2 writes none (every section quotes its key passages; the model plans the sections of a document without
+chapters, and nothing else), any other GGUF writes them. ``--summaries on`` makes the bundled model write them
+too (what its decode path costs, and what its text is worth), ``off`` makes any model quote. Without summaries the
+model's non-words are "—", and a document with chapters decodes nothing ("—" for decode ÷ bare).
 
 Run: ``.venv/bin/python bench/guide_quality.py [--model PATH] [--threads N] [--pages N] [--docs pt-beamer,…]``;
 a document in ``--docs`` may carry its own page limit, ``en-r-intro:all`` (the whole document) or
@@ -57,6 +63,7 @@ import llama_cpp
 from llama_cpp import Llama
 
 from core.app.document_structure import DocumentStructure, paragraphs
+from core.app.model_catalog import load_catalog
 from daemon.llm.base import TokenProgress
 from daemon.llm.checks import TextChecker, plain_text, word_tokens
 from daemon.llm.grounding import grounding
@@ -102,6 +109,7 @@ class Row:
     bare_tps: float = 0.0
     cpu_ratio: float = 0.0
     extra_depth: int = 0
+    summaries: bool = True
     extra: dict[str, float] = field(default_factory=dict)
 
 
@@ -317,18 +325,20 @@ def section_line(plan: GuidePlan, started: float) -> Callable[[int, str, str, st
     return on_part
 
 
-async def run_document(key: str, generator: LlamaCppGenerator, cap: int, bare: BareLoop) -> tuple[Row, str, str]:
+async def run_document(
+    key: str, generator: LlamaCppGenerator, cap: int, bare: BareLoop, summaries: bool
+) -> tuple[Row, str, str]:
     document = read_document(corpus_path(key))
     structure = DocumentStructure.from_json(document.structure)
     text, structure = first_pages(document.text, structure, cap)
     language = supported_language(document.language) or detect_language(text)
     pages = structure.page_count or document.page_count or 0
-    row = Row(key, pages, document.page_count or 0, language)
+    row = Row(key, pages, document.page_count or 0, language, summaries=summaries)
     model = shared_model(generator.model_path, n_ctx=generator.n_ctx, n_threads=generator.n_threads, n_batch=256)
     ctx = model.llama._ctx.ctx
     llama_cpp.llama_perf_context_reset(ctx)
     timing = Timing()
-    writer = GuideWriter(generator)
+    writer = GuideWriter(generator, summaries=summaries)
     started = time.perf_counter()
     plan = await writer.outline(text, language=language, structure=structure, on_progress=timing)
     paused = time.perf_counter()
@@ -385,10 +395,12 @@ def table(rows: list[Row]) -> str:
     lines = [head]
     for r in rows:
         pages = f"{r.pages} of {r.pages_total}" if r.pages < r.pages_total else str(r.pages)
+        model = f"{r.nonword_model:.1%}" if r.summaries else "— (no summaries)"
+        decode = (f"{r.decode_ratio:.2f}", f"{r.cpu_ratio:.2f}") if r.decode_tps else ("— (nothing decoded)", "—")
         lines.append(
-            f"| {r.name} | {pages} | {r.sections} | {r.repeated} | {r.nonword_model:.1%} | {r.nonword_guide:.1%} "
+            f"| {r.name} | {pages} | {r.sections} | {r.repeated} | {model} | {r.nonword_guide:.1%} "
             f"| {r.valid_pages:.0%} | {r.pages_cited:.0%} | {r.quotes:.0%} | {r.detected} (doc {r.language}) "
-            f"| {r.prompt_per_source:.2f} | {r.decode_ratio:.2f} | {r.cpu_ratio:.2f} | {r.minutes_per_100:.1f} |"
+            f"| {r.prompt_per_source:.2f} | {decode[0]} | {decode[1]} | {r.minutes_per_100:.1f} |"
         )
     if len(rows) > 1:
         sections = sum(r.sections for r in rows) or 1
@@ -398,13 +410,16 @@ def table(rows: list[Row]) -> str:
         def weighted(attr: str) -> float:
             return sum(getattr(r, attr) * r.sections for r in rows) / sections
 
+        decoded = [r for r in rows if r.decode_tps] or rows  # the documents the model wrote anything for
+        model = f"{weighted('nonword_model'):.1%}" if all(r.summaries for r in rows) else "—"
         lines.append(
             f"| **overall** | {pages} | {sections} | {sum(r.repeated for r in rows)} "
-            f"| {weighted('nonword_model'):.1%} | {weighted('nonword_guide'):.1%} | {weighted('valid_pages'):.0%} "
+            f"| {model} | {weighted('nonword_guide'):.1%} | {weighted('valid_pages'):.0%} "
             f"| {sum(r.pages_cited * r.pages for r in rows) / pages:.0%} | {weighted('quotes'):.0%} "
             f"| {sum(r.detected == r.language for r in rows)}/{len(rows)} match "
             f"| {sum(r.extra['prompt_tokens'] for r in rows) / tokens:.2f} "
-            f"| {sum(r.decode_ratio for r in rows) / len(rows):.2f} | {sum(r.cpu_ratio for r in rows) / len(rows):.2f} "
+            f"| {sum(r.decode_ratio for r in decoded) / len(decoded):.2f} "
+            f"| {sum(r.cpu_ratio for r in decoded) / len(decoded):.2f} "
             f"| {sum(r.extra['seconds'] for r in rows) / 60 / pages * 100:.1f} |"
         )
     return "\n".join(lines)
@@ -422,10 +437,16 @@ async def main() -> None:
     parser.add_argument("--bare-context", type=int, default=1500, help="prompt tokens before the bare loop")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the decode-path comparison (0: none)")
     parser.add_argument("--excerpts", type=Path, default=None, help="write each guide's Markdown into this folder")
+    parser.add_argument(
+        "--summaries", choices=("auto", "on", "off"), default="auto",
+        help="whether the model writes each section's summary (auto: the model catalog's word, as the worker)",
+    )  # fmt: skip
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="  %(name)s: %(message)s", stream=sys.stdout)
     logging.getLogger("daemon.llm.guard").setLevel(logging.INFO)  # each rejected text and the checks it failed
     path = args.model or bundled_model_path()
+    catalog = next((m.writes_summaries for m in load_catalog() if m.filename == path.name), True)
+    summaries = {"on": True, "off": False}.get(args.summaries, catalog)
     sampling = DEFAULT_SAMPLING if args.model else BUNDLED_SAMPLING
     n_ctx = 4096 if args.model else BUNDLED_CONTEXT
     generator = LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=args.threads, sampling=sampling)
@@ -435,12 +456,12 @@ async def main() -> None:
         f"model {path.name}, {args.threads} thread(s); the writer's decode path ÷ the bare loop on the same "
         f"{args.bare_context}-token prompt, alternating, {args.rounds} rounds: wall time {statistics.median(wall):.2f} "
         f"({', '.join(f'{r:.2f}' for r in wall)}), CPU time {statistics.median(cpu):.2f} "
-        f"({', '.join(f'{r:.2f}' for r in cpu)})",
+        f"({', '.join(f'{r:.2f}' for r in cpu)}); summaries {'on' if summaries else 'off'} ({args.summaries})",
         flush=True,
     )
     rows = []
     for key, cap in parse_docs(args.docs, args.pages):
-        row, markdown, texts = await run_document(key, generator, cap, bare)
+        row, markdown, texts = await run_document(key, generator, cap, bare, summaries)
         rows.append(row)
         print(
             f"{key}: {row.extra['seconds']:.0f} s, {row.sections} sections, decode {row.decode_tps:.1f} tokens/s, "

@@ -14,7 +14,8 @@ token (the last check, the guide's file and rows) takes :attr:`Speeds.finish_sec
 a writer without summaries, the bundled demo's, it includes the quoting: its sections ask the model nothing). A
 first try cut at its budget is often rejected (a model that repeats itself): the further a first try runs past its
 expected length, the likelier a second try (one in two near the budget); a section's try longer than expected and
-than every earlier one is expected to stop halfway to its budget; an outline longer than expected lists one more
+than every earlier one is expected to stop halfway to its budget, or at it when a try of this job ran into its
+budget (a model that loops does it again); an outline longer than expected lists one more
 section than expected so far (its tokens per section are the prior's), and the sections to write grow with it.
 
 :class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and the
@@ -28,8 +29,10 @@ import time
 from collections import defaultdict
 from dataclasses import replace
 
+from daemon.estimate_steps import NEARLY_FULL
 from daemon.estimate_steps import Step as _Step
 from daemon.estimate_steps import Tally as _Tally
+from daemon.estimate_steps import ran_to_budget as _ran_to_budget
 from daemon.estimate_steps import tokens_per_listed_section as _tokens_per_listed_section
 from daemon.estimate_steps import typical_length as _typical
 from daemon.llm.guide import PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideWriter, split_passages
@@ -44,7 +47,6 @@ _MIN_DECODE_TOKENS = 8  # likewise for a decode rate
 _FADE = 0.5  # how much of the measurements so far a finished step leaves (recent pace counts most)
 _SWING = 2.0  # the running step moves a rate measured before it at most this many times up or down
 _FULL_RETRY = 0.5  # the least chance of a second try once a first one wrote (nearly) its whole budget
-_NEARLY_FULL = 0.9  # of the budget
 _PASSAGE_LABEL_TOKENS = 8  # "[n] " and the blank line, per passage (the writer's figure)
 _CHARS_PER_PASSAGE = 650.0  # without the text: split_passages made a median of 650 characters per passage of prose
 _BAR_KEYS = ("outline", "section")
@@ -379,7 +381,7 @@ class GenerateEstimate:
             one = _typical(self.lengths, ("section", step.attempt), first if step.attempt == 1 else second)
             retry = 0.0
             if step.attempt < _MAX_TRIES:  # a text cut at its budget is most often one that repeats itself
-                nearly = _NEARLY_FULL * budget
+                nearly = NEARLY_FULL * budget
                 past = 1.0 if step.tokens >= nearly else (step.tokens - first) / max(nearly - first, 1.0)
                 retry = max(attempts - 1.0, _FULL_RETRY * min(max(past, 0.0), 1.0))
         if step.first_token is None:
@@ -393,6 +395,6 @@ class GenerateEstimate:
         elif step.phase == "outline":  # longer than expected: it lists one more section than expected so far
             per_section = _tokens_per_listed_section(self.prior or speeds)
             left = min(math.ceil((step.tokens + 1) / per_section) * per_section - step.tokens, room)
-        else:  # longer than expected and than every earlier try: it stops anywhere up to its budget
-            left = room / 2
+        else:  # longer than expected and than every earlier try: it runs into its budget where this job's tries
+            left = room if _ran_to_budget(self.lengths, step.phase, step.budget) else room / 2  # do, else halfway
         return left + retry * second, rate

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 
 from daemon.speeds import Speeds
 
-__all__ = ["Step", "Tally", "tokens_per_listed_section", "typical_length"]
+NEARLY_FULL = 0.9
+"""Of a step's token budget: a try that wrote this much was cut at its budget rather than ended by the model."""
+
+__all__ = ["NEARLY_FULL", "Step", "Tally", "ran_to_budget", "tokens_per_listed_section", "typical_length"]
 
 
 @dataclass
@@ -59,3 +62,9 @@ def typical_length(lengths: Mapping[tuple[str, int], list[int]], key: tuple[str,
     any."""
     found = lengths.get(key)
     return sum(found) / len(found) if found else otherwise
+
+
+def ran_to_budget(lengths: Mapping[tuple[str, int], list[int]], phase: str, budget: int) -> bool:
+    """Whether a finished try of ``phase`` in ``lengths`` wrote (nearly) ``budget`` tokens: cut at its budget, the
+    text of a model that repeats itself."""
+    return any(n >= NEARLY_FULL * budget for (kind, _try), found in lengths.items() if kind == phase for n in found)

@@ -6,7 +6,8 @@ defaults: SQLite and the bundled SmolLM2 model), and adds three real documents t
 
 * a two-page Portuguese LaTeX cheat sheet, which becomes a study guide (shown in the guide tab);
 * a Portuguese PDF cut off half-way, as an interrupted copy would be (it fails with its plain reason);
-* a fifteen-page Portuguese Beamer tutorial, photographed while its guide is being written (bars, time left).
+* a fifteen-page Portuguese Beamer tutorial, photographed while the model plans its guide (bars, time left): the
+  bundled model writes no summaries, so planning is its guide's long part (its sections quote key passages).
 
 The documents come from the test corpus (``tests/daemon/corpus.py``: Debian's ``texlive-lang-portuguese``). The
 pictures are grabbed from the X server's screen, in Brazilian Portuguese and English and with the dark palette, into
@@ -158,7 +159,7 @@ async def run(app: Any, home: Path) -> None:
         await until(lambda: _status(store, ids["guide"], "done"), timeout=900, what="the first guide")
         await until(lambda: _status(store, ids["damaged"], "failed"), timeout=60, what="the damaged file to fail")
         await add("long")  # added last, so that it is the one being written when the pictures are taken
-        await until(lambda: _writing_sections(store, ids["long"]), timeout=900, what="the long guide's sections")
+        await until(lambda: _planning(store, ids["long"]), timeout=900, what="the model planning the long guide")
         photographer = Photographer(app, db, store, settings)
         for language in ("pt_BR", "en"):
             await photographer.shoot(
@@ -190,12 +191,13 @@ async def _status(store: Any, document_id: uuid.UUID, wanted: str) -> bool:
     return bool(view.status == wanted)
 
 
-async def _writing_sections(store: Any, document_id: uuid.UUID) -> bool:
+async def _planning(store: Any, document_id: uuid.UUID) -> bool:
+    """The model is writing the long guide's outline (its first words are out: the time left has its pace)."""
     from core.app.pipelines import Pipelines
 
     view = await Pipelines(store).get(document_id)
     return view is not None and bool(
-        view.status == "running" and view.stage == "sections" and view.detail.get("sections_done", 0) >= 1
+        view.status == "running" and view.stage == "outline" and view.detail.get("tokens", 0) >= 5
     )
 
 

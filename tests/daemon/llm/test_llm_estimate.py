@@ -342,6 +342,29 @@ def test_a_try_longer_than_every_earlier_one_is_expected_to_stop_halfway_to_its_
     estimate.finish(at)
 
 
+def test_once_a_try_ran_into_its_budget_a_try_longer_than_every_other_is_expected_to_run_into_its_own(
+    tiny_model: Path,
+):
+    """A model that looped (a try cut at its budget) loops again: a try past every earlier one of its kind is
+    expected to write the whole room to its budget, not half of it."""
+    looping = _estimate(tiny_model, section_attempts=1.0, section_tokens=100.0)
+    at = _reports(looping, 2, [400, 100], time.monotonic() - 13.0, pace=100.0)  # its first try cut at the budget
+    at = _reports(looping, 3, [400, 200], at, pace=100.0)  # the last section's second try, past the earlier one
+    speeds = looping.speeds()
+    left = looping.remaining("sections", 0.0, None)
+    assert speeds is not None and left is not None
+    assert left >= 200 / speeds.section_decode_rate
+    looping.finish(at)
+
+    steady = _estimate(tiny_model, section_attempts=1.0, section_tokens=100.0)
+    at = _reports(steady, 2, [100], time.monotonic() - 5.0, pace=100.0)
+    at = _reports(steady, 3, [200], at, pace=100.0)
+    pace, half = steady.speeds(), steady.remaining("sections", 0.0, None)
+    assert pace is not None and half is not None
+    assert half < 200 / pace.section_decode_rate  # none of its tries ran into its budget: not the whole room
+    steady.finish(at)
+
+
 async def test_the_bar_stays_short_of_the_sections_end_while_the_last_section_is_written_again(
     runtime_for, tiny_model: Path
 ):
