@@ -13,10 +13,10 @@ steps (recent ones count most); the running step moves them at most 2× either w
 token (the last check, the guide's file and rows) takes :attr:`Speeds.finish_seconds`, measured in every job (for
 a writer without summaries, the bundled demo's, it includes the quoting: its sections ask the model nothing). A
 first try cut at its budget is often rejected (a model that repeats itself): the further a first try runs past its
-expected length, the likelier a second try (one in two near the budget); a section's try longer than expected and
-than every earlier one is expected to stop halfway to its budget, or at it when a try of this job ran into its
-budget (a model that loops does it again); an outline longer than expected lists one more
-section than expected so far (its tokens per section are the prior's), and the sections to write grow with it.
+expected length, the likelier a second try (one in two near the budget); a try is expected to stop where this job's
+longer tries stopped, and one longer than expected and than every earlier one halfway to its budget, or at it once
+a try of this job ran into its budget (a model that loops does it again). An outline longer than expected lists one
+more section than expected so far (its tokens per section are the prior's), and the sections to write grow with it.
 
 :class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and the
 ``follow_up_seconds`` of the ``ingest`` job before it (:mod:`daemon.jobs.estimates`). Use from the job's loop only.
@@ -282,8 +282,7 @@ class GenerateEstimate:
         if phase == "load_model":
             load = self._phase_seconds(phase, speeds)
             return max(load - elapsed, 0.1 * load) + self._after(phase, speeds)
-        step = self.step
-        key = "outline" if phase == "outline" else "section"
+        step, key = self.step, ("outline" if phase == "outline" else "section")
         if step is None or step.phase != key:  # between the phase's start and its first step
             total = self._phase_seconds(phase, speeds)
             return max(total - elapsed, 0.9 * total) + self._after(phase, speeds)
