@@ -25,11 +25,14 @@ from daemon.llm.grounding import grounding
 from daemon.llm.sampling import DEFAULT_SAMPLING, SamplingSettings, retry_sampling
 from daemon.llm.study_aids_text import GLOSSARY_REFERENCE
 
-__all__ = ["CheckedText", "SectionGuard", "guide_sentence_keys"]
+__all__ = ["QUOTES_ONLY_MAX", "CheckedText", "SectionGuard", "guide_sentence_keys"]
 
 _log = logging.getLogger(__name__)
 _LABEL = re.compile(r"^(?:[-*]\s+)?\*\*[^*\n]{1,100}\*\*:?\s*")
 """A line's bold label: a review question's ``**P:**`` / ``**R:**``, a key term's ``- **Term**:``."""
+QUOTES_ONLY_MAX = 12
+"""The most quotes a section of a writer without summaries holds (one per ~120 words of its passages): its key
+passages are the section, where a fallback's six stand in for one summary."""
 _NOTE_KEYS = frozenset(normalize_sentence(note) for note in QUOTES_NOTE.values())
 
 
@@ -146,7 +149,14 @@ class SectionGuard:
     def quote(self, sources: Sequence[str], pages: Sequence[str | None] | None = None) -> CheckedText:
         """The section made of quotes of ``sources`` without asking the model (a model that writes no summaries):
         no note in the section, the guide's head says why (:func:`~daemon.llm.extractive.quotes_only_note`)."""
-        body = quoted_section(sources, language=self.language, pages=pages, seen_sentences=self.seen, note=False)
+        body = quoted_section(
+            sources,
+            language=self.language,
+            pages=pages,
+            seen_sentences=self.seen,
+            max_quotes=QUOTES_ONLY_MAX,
+            note=False,
+        )
         return CheckedText(body, "quotes", 0)
 
     def check(self, text: str, sources: Sequence[str], instructions: Sequence[str] = ()) -> CheckResult:

@@ -4,15 +4,17 @@ asked only for the outline, and the time left counts no section writing — on t
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from pathlib import Path
 
 import pytest
 
 from core.app.config import ModelSettings, Settings
+from core.app.document_structure import Chapter, DocumentStructure
 from daemon.estimate import GenerateEstimate
 from daemon.llm.extractive import QUOTES_NOTE, quotes_only_note
-from daemon.llm.guard import guide_sentence_keys
+from daemon.llm.guard import QUOTES_ONLY_MAX, guide_sentence_keys
 from daemon.llm.guide import GuideProgress, GuideWriter
 from daemon.llm.guide_section import KEY_PASSAGES_HEADING, SUMMARY_HEADING
 from daemon.llm.llamacpp import LlamaCppGenerator
@@ -94,3 +96,34 @@ def test_the_bundled_model_writes_no_summaries_unless_the_settings_ask_and_every
     assert writes_summaries(settings(kind="gguf", gguf_path=tiny_model)) is True
     assert writes_summaries(settings(kind="gguf", gguf_path=tiny_model, summaries=False)) is False
     assert writes_summaries(settings(kind="http", endpoint="http://127.0.0.1:9/v1")) is True
+
+
+NOUNS = ("river", "bridge", "engine", "garden", "market", "harbour", "library", "orchard", "tower", "valley")
+
+
+def _long_and_short_chapters() -> tuple[str, DocumentStructure]:
+    """Thirty paragraphs of a long chapter and four of a short one, each paragraph on its own page."""
+    paragraphs = [
+        f"Chapter part {i} shows how the {NOUNS[i % 10]} of the town depends on the {NOUNS[(i * 3 + 1) % 10]} "
+        f"and why people {('build', 'visit', 'repair', 'measure', 'paint')[i % 5]} it every season of the year. "
+        f"Its {NOUNS[(i + 7) % 10]} number {i} was drawn on an old map that the school of the {NOUNS[(i + 2) % 10]} "
+        f"still keeps beside the {NOUNS[(i * 7 + 5) % 10]} and the {NOUNS[(i + 4) % 10]}."
+        for i in range(34)
+    ]
+    pages = tuple((i + 1, i + 1) for i in range(34))
+    return "\n\n".join(paragraphs), DocumentStructure(pages, 34, (Chapter("Long", 0), Chapter("Short", 30)))
+
+
+async def test_without_summaries_a_chapter_too_long_for_one_prompt_stays_whole_with_more_key_passages(
+    tiny_model: Path,
+):
+    small = LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1)  # a long chapter needs several prompts
+    text, structure = _long_and_short_chapters()
+    writing = await GuideWriter(small, summaries=True).outline(text, language="en", structure=structure)
+    assert [t for t, _n in writing.sections][:2] == ["Long (1)", "Long (2)"]
+
+    guide = await GuideWriter(small, summaries=False).write(text, language="en", structure=structure)
+    assert [s.title for s in guide.sections] == ["Long", "Short"]
+    quotes = [line for line in guide.sections[0].body.splitlines() if line.startswith("> ")]
+    assert 6 < len(quotes) <= QUOTES_ONLY_MAX
+    assert all(re.search(r"\(p\. \d+(–\d+)?\)$", line) for line in quotes), quotes
