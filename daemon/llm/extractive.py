@@ -9,12 +9,20 @@ quotes. Sentences the guide already holds are never quoted again. Pure and threa
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 from daemon.llm.checks import normalize_sentence, split_sentences, word_tokens
 
-__all__ = ["QUOTES_NOTE", "QUOTES_ONLY_NOTE", "quoted_section", "quotes_only_note", "rank_sentences"]
+__all__ = [
+    "QUOTES_NOTE",
+    "QUOTES_ONLY_NOTE",
+    "is_whole_sentence",
+    "quoted_section",
+    "quotes_only_note",
+    "rank_sentences",
+]
 
 QUOTES_NOTE: dict[str, str] = {
     "pt": "_Seção feita de citações do documento: o texto do modelo não passou na verificação._",
@@ -39,12 +47,23 @@ QUOTES_ONLY_NOTE: dict[str, str] = {
 """The note in the head of a guide whose model writes no summaries, by language (English for any other)."""
 
 _MIN_WORDS, _MAX_WORDS = 6, 60
+_OPENING_MARKS = "\"“‘'«¿¡"
+_ENDS = re.compile(r"[.!?…][\"”’'»)]?$")
 _WORDS_PER_QUOTE = 120
 
 
 def quotes_only_note(language: str) -> str:
     """:data:`QUOTES_ONLY_NOTE` in ``language`` (English for a language it does not have)."""
     return QUOTES_ONLY_NOTE.get(language, QUOTES_ONLY_NOTE["en"])
+
+
+def is_whole_sentence(sentence: str) -> bool:
+    """Whether ``sentence`` reads as a sentence of its own: it opens with a capital letter or a digit (after an
+    opening quote) and ends with a full stop, a question or exclamation mark, not with a colon or mid-phrase (the
+    lead-in to a command, a fragment a line break cut)."""
+    text = sentence.strip()
+    opening = text.lstrip(_OPENING_MARKS)
+    return bool(opening) and (opening[0].isupper() or opening[0].isdigit()) and bool(_ENDS.search(text))
 
 
 def rank_sentences(sentences: Sequence[str]) -> list[int]:
@@ -102,6 +121,8 @@ def quoted_section(
             if key and key not in seen and key not in keys and _MIN_WORDS <= size <= _MAX_WORDS:
                 keys.add(key)
                 candidates.append((sentence, page))
+    whole = [candidate for candidate in candidates if is_whole_sentence(candidate[0])]
+    candidates = whole or candidates  # a lead-in to code or a fragment only when nothing else is quotable
     total_words = sum(len(word_tokens(p)) for p in passages)
     wanted = max(1, min(max_quotes, round(total_words / _WORDS_PER_QUOTE)))
     chosen = sorted(rank_sentences([s for s, _ in candidates])[:wanted])

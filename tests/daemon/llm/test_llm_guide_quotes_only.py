@@ -13,7 +13,7 @@ import pytest
 from core.app.config import ModelSettings, Settings
 from core.app.document_structure import Chapter, DocumentStructure
 from daemon.estimate import GenerateEstimate
-from daemon.llm.extractive import QUOTES_NOTE, quotes_only_note
+from daemon.llm.extractive import QUOTES_NOTE, is_whole_sentence, quoted_section, quotes_only_note
 from daemon.llm.guard import QUOTES_ONLY_MAX, guide_sentence_keys
 from daemon.llm.guide import GuideProgress, GuideWriter
 from daemon.llm.guide_section import KEY_PASSAGES_HEADING, SUMMARY_HEADING
@@ -127,3 +127,20 @@ async def test_without_summaries_a_chapter_too_long_for_one_prompt_stays_whole_w
     quotes = [line for line in guide.sections[0].body.splitlines() if line.startswith("> ")]
     assert 6 < len(quotes) <= QUOTES_ONLY_MAX
     assert all(re.search(r"\(p\. \d+(–\d+)?\)$", line) for line in quotes), quotes
+
+
+def test_quotes_are_whole_sentences_not_lead_ins_to_a_command_or_fragments():
+    passage = (
+        "Start the R program from a terminal window with the command\n\n"
+        "(alternatively, ls()) can be used to display the names of the objects stored within R.\n\n"
+        "All objects created during an R session can be stored permanently in a file for later sessions. "
+        "At the end of each R session you are given the chance to save all the objects you made. "
+        "The working directory holds the data files and the history of the commands you typed."
+    )
+    body = quoted_section([passage], language="en", pages=["p. 9"], max_quotes=QUOTES_ONLY_MAX, note=False)
+    quoted = [line for line in body.splitlines() if line.startswith("> ")]
+    assert quoted and all(is_whole_sentence(line[2:].removesuffix(" (p. 9)")) for line in quoted), quoted
+    assert not any("with the command" in line or "(alternatively" in line for line in quoted)
+    assert is_whole_sentence("“Um texto citado.”") and is_whole_sentence("¿Qué es una célula?")
+    assert not is_whole_sentence("a fragment that a line break cut.")
+    assert not is_whole_sentence("The lead-in to an example:")
