@@ -280,11 +280,11 @@ class GenerateEstimate:
         if done is not None and done >= 1.0 and not running:  # the phase has just ended
             return self._after(phase, speeds)
         if phase == "load_model":
-            load = self._phase_seconds(phase, speeds)
+            load = self.phase_seconds(phase, speeds)
             return max(load - elapsed, 0.1 * load) + self._after(phase, speeds)
         step, key = self.step, ("outline" if phase == "outline" else "section")
         if step is None or step.phase != key:  # between the phase's start and its first step
-            total = self._phase_seconds(phase, speeds)
+            total = self.phase_seconds(phase, speeds)
             return max(total - elapsed, 0.9 * total) + self._after(phase, speeds)
         left_in_step = self._step_left(step, speeds)
         later = sum(self._step_seconds(key, speeds, n) for n in range(step.step + 1, self._steps(key, speeds) + 1))
@@ -306,9 +306,10 @@ class GenerateEstimate:
         """The expected seconds of the phases after ``phase``."""
         order = ("load_model", "outline", "sections", "export")
         later = order[order.index(phase) + 1 :] if phase in order else ()
-        return sum(self._phase_seconds(name, speeds) for name in later)
+        return sum(self.phase_seconds(name, speeds) for name in later)
 
-    def _phase_seconds(self, phase: str, speeds: Speeds) -> float:
+    def phase_seconds(self, phase: str, speeds: Speeds) -> float:
+        """The expected seconds of the whole of ``phase`` at ``speeds`` (the job's bar is laid out with them)."""
         if phase == "load_model":
             return LOADED_SECONDS if self.loaded else self.model_bytes / speeds.load_bytes_per_second
         if phase == "export":

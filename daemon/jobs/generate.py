@@ -27,6 +27,7 @@ from core.app.counters import OUTLINE, SECTIONS
 from core.app.document_structure import DocumentStructure, page_ranges
 from core.app.files import write_atomically
 from core.app.schema import DOCUMENT_STAGES, Document, StudyGuide
+from core.progress import PhasePlan
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
 from daemon.estimate import GenerateEstimate
@@ -244,11 +245,18 @@ async def _finished(writing: Awaitable[WrittenGuide], estimate: GenerateEstimate
 
 
 def _tracker(ctx: JobContext, chars: int, estimate: GenerateEstimate | None, summaries: bool) -> ProgressTracker:
-    """The job's tracker: the measured plan (for a writer without ``summaries``, its sections take no room), laid
-    out for ``chars`` characters of text, with ``estimate``'s time left."""
-    phases = plan_for("generate") if summaries else quoting_plan(plan_for("generate"))
-    sizes = {"outline": chars, "sections": chars}
-    return ctx.tracker(phases, sizes, estimate.remaining if estimate else _no_estimate)
+    """The job's tracker, with ``estimate``'s time left. Its bar gives each phase the seconds the estimate expects
+    of it (the same speeds as the time left: the model's file, its measured speeds, this document's tokens); with no
+    estimate, the calibrated plan (for a writer without ``summaries``, sections take no room) laid out for ``chars``
+    characters of text."""
+    speeds = estimate.speeds() if estimate is not None else None
+    if estimate is None or speeds is None:
+        phases = plan_for("generate") if summaries else quoting_plan(plan_for("generate"))
+        return ctx.tracker(
+            phases, {"outline": chars, "sections": chars}, estimate.remaining if estimate else _no_estimate
+        )
+    expected = {name: estimate.phase_seconds(name, speeds) for name in plan_for("generate").names}
+    return ctx.tracker(PhasePlan.from_seconds(expected), None, estimate.remaining)
 
 
 def _no_estimate(_phase: str, _elapsed: float, _done: float | None) -> float | None:
