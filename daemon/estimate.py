@@ -136,7 +136,7 @@ class GenerateEstimate:
             current.attempt += 1
             current.first_token = now  # its prompt came from the cache: no prompt time to count
         elif progress.tokens >= 1 and current.first_token is None:
-            current.first_token = now
+            current.first_token, current.read = now, now - current.started
             self.prompt.tokens = self.prompt.tokens * _FADE + current.prompt_tokens
             self.prompt.seconds = self.prompt.seconds * _FADE + now - current.started
         current.tokens = progress.tokens
@@ -291,15 +291,15 @@ class GenerateEstimate:
         return left_in_step + later + self._after(phase, speeds)
 
     def phase_done(self) -> float | None:
-        """The share of the running phase (``outline`` or ``sections``) done: its finished steps, and of the
-        running step the tokens it wrote over those and the tokens it is still expected to write (a second try
-        included, the same figures as the time left). Below :data:`_STEP_CEILING` of the last step while a step
-        runs: only the writer's return ends the phase. ``None`` before a step or without speeds."""
+        """The share of the running phase (``outline`` or ``sections``) done: its finished steps, and of the running
+        step the time its prompt took and its tokens written over those and the tokens still expected (a second try
+        included: the time left's figures), below :data:`_STEP_CEILING` of it. ``None`` before a step."""
         step, speeds = self.step, self.speeds()
         if step is None or speeds is None:
             return None
-        left, _rate = self._tokens_left(step, speeds)
-        within = step.written / (step.written + left) if step.written + left > 0 else 0.0
+        left, rate = self._tokens_left(step, speeds)
+        done = step.read + step.written / rate  # seconds of the step's work: its prompt read, its tokens written
+        within = done / (done + left / rate) if done + left > 0 else 0.0
         return (step.step - 1 + min(within, _STEP_CEILING)) / max(step.steps, 1)
 
     def _after(self, phase: str, speeds: Speeds) -> float:

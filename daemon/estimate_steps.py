@@ -31,6 +31,7 @@ class Step:
     last_at: float | None = None  # the last report (a finished try's end)
     earlier_tokens: int = 0  # written by the step's finished tries
     attempt: int = 1
+    read: float = 0.0  # seconds its prompt took (from its start to its first token)
 
     @property
     def written(self) -> int:

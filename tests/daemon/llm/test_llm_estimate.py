@@ -427,3 +427,17 @@ def test_an_outline_longer_than_expected_adds_the_sections_it_lists_before_it_en
     (short_left, short_sections), (long_left, long_sections) = figures
     assert short_sections == 1 and long_sections == 2
     assert short_left == pytest.approx(10, abs=1) and long_left == pytest.approx(20, abs=1)  # to 30, to 60 tokens
+
+
+def test_the_bar_counts_the_time_a_steps_prompt_took_and_not_only_its_tokens(tiny_model: Path):
+    """A step whose prompt took nine seconds and whose answer takes about one is most of the way done at its first
+    token: the bar must not fall back to the share of the tokens written (one of a hundred)."""
+    estimate = _estimate(tiny_model, sections=1, section_tokens=100.0, section_attempts=1.0)
+    began = time.monotonic() - 9.0
+    estimate.on_progress(GuideProgress("section", 1, 1, 0, 400, prompt_tokens=200), began)
+    estimate.on_progress(GuideProgress("section", 1, 1, 1, 400, prompt_tokens=200), began + 9.0)
+    speeds, done = estimate.speeds(), estimate.phase_done()
+    assert speeds is not None and done is not None
+    answer = 99 / speeds.section_decode_rate  # the tokens still expected, in seconds
+    assert done == pytest.approx(min(9.0 / (9.0 + answer), 0.95), rel=0.05)
+    assert done > 0.3  # the tokens alone: 1 of 100
