@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from core.errors import StageInterruptedError
-from core.progress import ETA_AT, ETA_SECONDS, PhasePlan, plan_remaining_seconds
+from core.progress import ETA_AT, ETA_SECONDS, Phase, PhasePlan, plan_remaining_seconds
 from core.types import utcnow
 
 if TYPE_CHECKING:
@@ -104,6 +104,32 @@ class ProgressTracker:
         self._detail: dict[str, Any] = dict(detail or {})
         self._estimate: Estimate = estimate or self._plan_estimate
         self._phase_size: int | None = None
+
+    def replan(self, plan: PhasePlan) -> None:
+        """Lay the phases not yet begun out again with ``plan`` (the same phases, in the same order): a job that
+        learns its input's real size in one of its first phases (a model's count of the text's tokens) gives the
+        phases after it the room they need. The phases begun, the running one included, keep their share of the
+        bar, so the bar never moves back. Call on the job's loop.
+
+        Raises:
+            ValueError: ``plan`` names other phases.
+        """
+        if [p.name for p in plan.phases] != [p.name for p in self.plan.phases]:
+            raise ValueError(f"replan: {plan!r} does not have the phases of {self.plan!r}")
+        begun = sum(1 for entry in self._phases if entry.get("started_at"))
+        share = self.plan.span(self.plan.phases[begun - 1].name)[1] if begun else 0.0
+        rest = plan.phases[begun:]
+        rest_weight = sum(p.weight for p in rest)
+        if not rest or rest_weight <= 0 or share >= 1.0:
+            return
+        done_weight = sum(p.weight for p in self.plan.phases[:begun])  # their weight that keeps their share
+        scale = share / (1.0 - share) * rest_weight / done_weight if done_weight else 0.0
+        kept = [
+            Phase(p.name, p.weight * scale, p.per_kilochar, p.reference_kilochars) for p in self.plan.phases[:begun]
+        ]
+        self.plan = PhasePlan([*kept, *rest], ceiling_margin=plan.ceiling_margin)
+        for entry, laid_out in list(zip(self._phases, self.plan.describe(), strict=True))[begun:]:
+            entry.update(start=laid_out["start"], end=laid_out["end"], seconds=laid_out["seconds"])
 
     def note(self, **values: Any) -> None:
         """Add ``values`` to the row's ``detail``, from the next write on (call on the loop)."""

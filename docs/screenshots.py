@@ -6,8 +6,9 @@ defaults: SQLite and the bundled SmolLM2 model), and adds three real documents t
 
 * a two-page Portuguese LaTeX cheat sheet, which becomes a study guide (shown in the guide tab);
 * a Portuguese PDF cut off half-way, as an interrupted copy would be (it fails with its plain reason);
-* a fifteen-page Portuguese Beamer tutorial, photographed while the model plans its guide (bars, time left): the
-  bundled model writes no summaries, so planning is its guide's long part (its sections quote key passages).
+* a 188-page Portuguese LaTeX course (slides without bookmarks), photographed while the model plans its guide
+  (bars, counters, time left): the bundled model writes no summaries, so planning is its guide's long part (its
+  sections quote key passages).
 
 The documents come from the test corpus (``tests/daemon/corpus.py``: Debian's ``texlive-lang-portuguese``). The
 pictures are grabbed from the X server's screen, in Brazilian Portuguese and English and with the dark palette, into
@@ -36,7 +37,7 @@ OUT = ROOT / "docs" / "screenshots"
 sys.path.insert(0, str(ROOT))
 
 GUIDE_DOCUMENT = "latexcheat-ptbr/latexsheet-ptbr.pdf"
-LONG_DOCUMENT = "beamer-tut-pt/tutorialbeamer.pdf"
+LONG_DOCUMENT = "cursolatex/cursolatex.pdf"
 DAMAGED_FROM = "numberpt/numberpt.pdf"
 WINDOW_SIZE = (1360, 760)
 
@@ -81,7 +82,7 @@ def documents(folder: Path) -> dict[str, Path]:
 
     corpus = fetch_corpus()
     guide = folder / "guia-rapido-latex.pdf"
-    long = folder / "tutorial-beamer.pdf"
+    long = folder / "curso-latex.pdf"
     damaged = folder / "numeros-por-extenso.pdf"
     shutil.copy(corpus.portuguese_pdf(GUIDE_DOCUMENT), guide)
     shutil.copy(corpus.portuguese_pdf(LONG_DOCUMENT), long)

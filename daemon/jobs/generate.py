@@ -43,6 +43,7 @@ from daemon.llm.guide_matter import left_out_pages
 from daemon.llm.prompts import Language, detect_language, supported_language
 from daemon.plans import plan_for, quoting_plan
 from daemon.runtime import writes_summaries
+from daemon.speeds import Speeds
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     tracker = _tracker(ctx, len(text), estimate, summaries)
     await _mark(ctx, document.id, ("outline",), StageStatus.RUNNING)
 
-    loading = _load_model(ctx, estimate, text)
+    loading = _load_model(ctx, estimate, text, tracker)
     generator = await tracker.run("load_model", loading, stop_event=ctx.stop_event, message=ctx.text("loading_model"))
     parts = GuideParts(store.db, ctx.job.id)  # the plan, then each section, stored as soon as it is made
     rewriting = await _adopt_for_rewrite(ctx, parts)
@@ -255,8 +256,12 @@ def _tracker(ctx: JobContext, chars: int, estimate: GenerateEstimate | None, sum
         return ctx.tracker(
             phases, {"outline": chars, "sections": chars}, estimate.remaining if estimate else _no_estimate
         )
-    expected = {name: estimate.phase_seconds(name, speeds) for name in plan_for("generate").names}
-    return ctx.tracker(PhasePlan.from_seconds(expected), None, estimate.remaining)
+    return ctx.tracker(_expected_plan(estimate, speeds), None, estimate.remaining)
+
+
+def _expected_plan(estimate: GenerateEstimate, speeds: Speeds) -> PhasePlan:
+    """The job's phases, each with the seconds ``estimate`` expects of it at ``speeds``."""
+    return PhasePlan.from_seconds({name: estimate.phase_seconds(name, speeds) for name in plan_for("generate").names})
 
 
 def _no_estimate(_phase: str, _elapsed: float, _done: float | None) -> float | None:
@@ -305,7 +310,9 @@ def _phase_done(progress: GuideProgress, estimate: GenerateEstimate | None) -> f
     return (progress.step - 1 + 0.5 * within) / max(progress.steps, 1)
 
 
-async def _load_model(ctx: JobContext, estimate: GenerateEstimate | None, text: str) -> Any:
+async def _load_model(ctx: JobContext, estimate: GenerateEstimate | None, text: str, tracker: ProgressTracker) -> Any:
+    """The ``load_model`` phase: the model, loaded; the estimate learns the load's time and the text's tokens, and
+    the bar lays the phases after it out again with them (the characters per token vary by text: 2.2 to 4.8)."""
     generator = await ctx.runtime.generator()
     loader = getattr(generator, "load", None)
     began = time.monotonic()
@@ -314,6 +321,9 @@ async def _load_model(ctx: JobContext, estimate: GenerateEstimate | None, text: 
     if estimate is not None:
         estimate.model_loaded(time.monotonic() - began)
         estimate.prepare(tokens=await generator.count_tokens(text))
+        speeds = estimate.speeds()
+        if speeds is not None:
+            tracker.replan(_expected_plan(estimate, speeds))
     return generator
 
 

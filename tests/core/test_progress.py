@@ -328,3 +328,26 @@ async def test_an_estimate_that_fails_shows_estimating_and_never_stops_the_job(s
     assert await tracker.run("read", asyncio.sleep(0.05, result="text")) == "text"
     row = await store.get(job.id)
     assert row.progress == pytest.approx(1.0) and eta_seconds(row) is None
+
+
+async def test_a_replan_lays_out_the_phases_not_begun_and_the_bar_never_moves_back(store: JobStore):
+    """A job learns its input's real size in its first phase: the phases after it get the room the new figures
+    give them, and the first keeps its share of the bar, the running phase's end included."""
+    job = await claimed(store)
+    plan = PhasePlan.from_seconds({"load": 1.0, "plan": 8.0, "write": 1.0})
+    tracker = ProgressTracker(store, job.id, plan=plan, interval=30, attempt=job.attempts)
+
+    async def load() -> None:  # the size is learned while the first phase runs
+        tracker.replan(PhasePlan.from_seconds({"load": 3.0, "plan": 2.0, "write": 2.0}))
+
+    await tracker.run("load", load())
+    row = await store.get(job.id)
+    assert row.progress == pytest.approx(0.1), "the first phase kept its share"
+    assert tracker.plan.span("plan") == pytest.approx((0.1, 0.1 + 0.9 * 2 / 4))
+    assert tracker.plan.span("write") == pytest.approx((0.55, 1.0))
+    assert [(p["name"], p["start"], p["end"]) for p in row.phases] == [
+        ("load", 0.0, 0.1), ("plan", 0.1, 0.55), ("write", 0.55, 1.0),
+    ]  # fmt: skip
+    assert row.phases[1]["seconds"] == 2.0
+    with pytest.raises(ValueError, match="does not have the phases"):
+        tracker.replan(PhasePlan.from_seconds({"load": 1.0, "write": 1.0}))
