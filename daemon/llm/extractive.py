@@ -25,24 +25,24 @@ __all__ = [
 ]
 
 QUOTES_NOTE: dict[str, str] = {
-    "pt": "_Seção feita de citações do documento: o texto do modelo não passou na verificação._",
-    "en": "_This section is made of quotes from the document: the model's text failed the check._",
-    "es": "_Sección hecha de citas del documento: el texto del modelo no pasó la verificación._",
-    "fr": "_Section faite de citations du document : le texte du modèle n'a pas passé la vérification._",
-    "de": "_Dieser Abschnitt besteht aus Zitaten des Dokuments: der Text des Modells hat die Prüfung nicht bestanden._",
-    "it": "_Sezione fatta di citazioni del documento: il testo del modello non ha superato la verifica._",
+    "pt": "*Seção feita de citações do documento: o texto do modelo não passou na verificação.*",
+    "en": "*This section is made of quotes from the document: the model's text failed the check.*",
+    "es": "*Sección hecha de citas del documento: el texto del modelo no pasó la verificación.*",
+    "fr": "*Section faite de citations du document : le texte du modèle n'a pas passé la vérification.*",
+    "de": "*Dieser Abschnitt besteht aus Zitaten des Dokuments: der Text des Modells hat die Prüfung nicht bestanden.*",
+    "it": "*Sezione fatta di citazioni del documento: il testo del modello non ha superato la verifica.*",
 }
 """The note that opens a section made of quotes, by language (English for any other)."""
 
 QUOTES_ONLY_NOTE: dict[str, str] = {
-    "pt": "_Os trechos principais de cada seção são citações do documento: o modelo escolhido não escreve resumos._",
-    "en": "_Each section's key passages are quotes from the document: the chosen model does not write summaries._",
-    "es": "_Los pasajes clave de cada sección son citas del documento: el modelo elegido no escribe resúmenes._",
-    "fr": "_Les passages clés de chaque section sont des citations du document : le modèle choisi n'écrit pas de "
-    "résumés._",
-    "de": "_Die wichtigen Textstellen jedes Abschnitts sind Zitate des Dokuments: das gewählte Modell schreibt keine "
-    "Zusammenfassungen._",
-    "it": "_I passaggi chiave di ogni sezione sono citazioni del documento: il modello scelto non scrive riassunti._",
+    "pt": "*Os trechos principais de cada seção são citações do documento: o modelo escolhido não escreve resumos.*",
+    "en": "*Each section's key passages are quotes from the document: the chosen model does not write summaries.*",
+    "es": "*Los pasajes clave de cada sección son citas del documento: el modelo elegido no escribe resúmenes.*",
+    "fr": "*Les passages clés de chaque section sont des citations du document : le modèle choisi n'écrit pas de "
+    "résumés.*",
+    "de": "*Die wichtigen Textstellen jedes Abschnitts sind Zitate des Dokuments: das gewählte Modell schreibt keine "
+    "Zusammenfassungen.*",
+    "it": "*I passaggi chiave di ogni sezione sono citazioni del documento: il modello scelto non scrive riassunti.*",
 }
 """The note in the head of a guide whose model writes no summaries, by language (English for any other)."""
 

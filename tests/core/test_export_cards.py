@@ -108,7 +108,7 @@ def test_a_heading_that_only_mentions_terms_does_not_turn_its_lines_into_cards()
 
 def test_a_section_made_of_quotes_gives_no_cards_and_its_quotes_keep_their_pages_in_the_text():
     markdown = (
-        "# Doc\n\n## Part\n\n_This section is made of quotes from the document: the model's text failed the check._"
+        "# Doc\n\n## Part\n\n*This section is made of quotes from the document: the model's text failed the check.*"
         "\n\n> The first sentence of the passage is quoted here. (p. 2)\n\n> Another sentence. (p. 3)\n\n"
         "*Sources: p. 2–3*\n"
     )
