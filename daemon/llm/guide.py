@@ -167,10 +167,10 @@ class GuideWriter:
         otherwise the model is asked for an outline, chunk by chunk, and each title it gives must pass
         :func:`~daemon.llm.grounding.title_problems` against its own passages, else the section is titled from them
         (:func:`~daemon.llm.grounding.extractive_title`). A section too long for one prompt is split into parts
-        (:func:`guide_plan.fit_sections`; a writer without summaries keeps it whole: it needs no prompt), so every
-        passage is written from, whole. Front and back matter (title page, thanks, table of contents, index,
-        bibliography) is left out of the sections and named in the plan's ``left_out``; a section with hardly any
-        text joins its neighbour (:func:`~daemon.llm.guide_matter.set_aside`).
+        (:func:`guide_plan.fit_sections`), so every passage is written from, whole — with or without summaries: a
+        stored plan serves a guide written again with another model. Front and back matter (title page, thanks,
+        table of contents, index, bibliography) is left out of the sections and named in the plan's ``left_out``; a
+        section with hardly any text joins its neighbour (:func:`~daemon.llm.guide_matter.set_aside`).
         """
         base, chapters = base_plan(text, language, structure)
         prompts = PROMPTS[base.language]
@@ -190,10 +190,7 @@ class GuideWriter:
         sections, left_out = set_aside(sections, passages)
         costs = [await self.generator.count_tokens(passage) + 2 for passage in passages]
         budget = self.generator.context_window - self.section_tokens - PROMPT_OVERHEAD_TOKENS
-        if self.summaries:  # each section is one prompt: split where it would not fit
-            fitted = fit_sections(sections, costs, budget, labels_for(base.language))
-        else:  # quoted, a section needs no prompt: it stays whole
-            fitted = [(title, list(numbers)) for title, numbers in sections]
+        fitted = fit_sections(sections, costs, budget, labels_for(base.language))
         return replace(
             base,
             sections=tuple((t, tuple(n)) for t, n in fitted),

@@ -114,18 +114,23 @@ def _long_and_short_chapters() -> tuple[str, DocumentStructure]:
     return "\n\n".join(paragraphs), DocumentStructure(pages, 34, (Chapter("Long", 0), Chapter("Short", 30)))
 
 
-async def test_without_summaries_a_chapter_too_long_for_one_prompt_stays_whole_with_more_key_passages(
-    tiny_model: Path,
-):
-    small = LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1)  # a long chapter needs several prompts
+async def test_with_or_without_summaries_the_plan_is_the_same_so_another_model_can_write_it_again(tiny_model: Path):
+    small = LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1)  # the long chapter needs several prompts
     text, structure = _long_and_short_chapters()
     writing = await GuideWriter(small, summaries=True).outline(text, language="en", structure=structure)
+    quoting = await GuideWriter(small, summaries=False).outline(text, language="en", structure=structure)
     assert [t for t, _n in writing.sections][:2] == ["Long (1)", "Long (2)"]
+    assert quoting.sections == writing.sections
 
-    guide = await GuideWriter(small, summaries=False).write(text, language="en", structure=structure)
+
+async def test_without_summaries_a_long_section_quotes_up_to_twelve_key_passages_with_their_pages(
+    tiny: LlamaCppGenerator,
+):
+    text, structure = _long_and_short_chapters()
+    guide = await GuideWriter(tiny, summaries=False).write(text, language="en", structure=structure)
     assert [s.title for s in guide.sections] == ["Long", "Short"]
     quotes = [line for line in guide.sections[0].body.splitlines() if line.startswith("> ")]
-    assert 6 < len(quotes) <= QUOTES_ONLY_MAX
+    assert 6 < len(quotes) <= QUOTES_ONLY_MAX, "more than a fallback's six: the key passages are the section"
     assert all(re.search(r"\(p\. \d+(–\d+)?\)$", line) for line in quotes), quotes
 
 
