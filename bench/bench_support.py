@@ -19,13 +19,15 @@ import contextlib
 import hashlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
-from datetime import datetime
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +104,21 @@ class BenchHome:
         """SIGTERM every daemon started here, and wait for each (kill after 15 s)."""
         stop_processes(self.processes)
         self.processes.clear()
+
+
+def run_section(title: str, section: Callable[[Path], Awaitable[None]]) -> int:
+    """Run one section of ``bench/daemon_bench.py`` alone: print ``title`` with the time and the load average, await
+    ``section(root)`` with a fresh temporary folder (removed afterwards), print how long it took; exit code 0."""
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"{title}, {datetime.now(UTC).isoformat(timespec='seconds')}, load average {load}")
+    root = Path(tempfile.mkdtemp(prefix="studyjobs-section-"))
+    started = time.monotonic()
+    try:
+        asyncio.run(section(root))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(f"({time.monotonic() - started:.0f} s)")
+    return 0
 
 
 def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:

@@ -8,19 +8,13 @@ test corpus against the bare pypdfium2 loop, five alternating rounds (about 2–
 from __future__ import annotations
 
 import argparse
-import asyncio
-import datetime as dt
-import os
-import shutil
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import daemon_bench
-from bench_support import pdf_corpus
+from bench_support import pdf_corpus, run_section
 
 
 def main() -> int:
@@ -28,16 +22,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=daemon_bench.ROUNDS, help="alternating rounds (default 5)")
     args = parser.parse_args()
     daemon_bench.ROUNDS = args.rounds
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"extraction section, {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')}, load average {load}")
-    root = Path(tempfile.mkdtemp(prefix="studyjobs-extract-section-"))
-    started = time.monotonic()
-    try:
-        asyncio.run(daemon_bench.bench_extraction(root, pdf_corpus(max_pages=10_000)))
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-    print(f"({time.monotonic() - started:.0f} s)")
-    return 0
+    return run_section("extraction section", lambda root: daemon_bench.bench_extraction(root, pdf_corpus(10_000)))
 
 
 if __name__ == "__main__":
