@@ -299,7 +299,7 @@ class GenerateEstimate:
             return None
         left, rate = self._tokens_left(step, speeds)
         done = step.read + step.written / rate  # seconds of the step's work: its prompt read, its tokens written
-        within = done / (done + left / rate) if done + left > 0 else 0.0
+        within = done / (done + left / rate) if done + left / rate > 0 else 0.0
         return (step.step - 1 + min(within, _STEP_CEILING)) / max(step.steps, 1)
 
     def _after(self, phase: str, speeds: Speeds) -> float:
@@ -395,6 +395,6 @@ class GenerateEstimate:
         elif step.phase == "outline":  # longer than expected: it lists one more section than expected so far
             per_section = _tokens_per_listed_section(self.prior or speeds)
             left = min(math.ceil((step.tokens + 1) / per_section) * per_section - step.tokens, room)
-        else:  # longer than expected and than every earlier try: it runs into its budget where this job's tries
-            left = room if _ran_to_budget(self.lengths, step.phase, step.budget) else room / 2  # do, else halfway
+        else:  # past every earlier try: to its budget if a try of this job ran into its own (a loop), else halfway
+            left = room if _ran_to_budget(self.lengths, step.phase, step.budget) else room / 2
         return left + retry * second, rate
