@@ -8,6 +8,7 @@ running jobs is read by the supervisor thread (to renew leases) and written on t
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import socket
@@ -131,6 +132,12 @@ class Runtime:
                 await result
         if self.db is not None:
             await self.db.dispose()
+
+    @functools.cached_property
+    def summaries(self) -> bool:
+        """Whether the model in the settings writes each section's summary (:func:`writes_summaries`), decided
+        once per process: the settings do not change while it runs (a changed model restarts the worker)."""
+        return writes_summaries(self.settings)
 
     async def generator(self) -> TextGenerator:
         """The model chosen in the settings, created once per process (loading happens on first use)."""

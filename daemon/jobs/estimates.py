@@ -15,7 +15,6 @@ from typing import Any
 from daemon.estimate import GenerateEstimate
 from daemon.llm.errors import LLMError
 from daemon.llm.guide import GuideWriter
-from daemon.runtime import writes_summaries
 from daemon.speeds import ModelKey, SpeedBook, prior_speeds
 
 __all__ = ["generate_estimate", "remember"]
@@ -33,7 +32,7 @@ async def generate_estimate(runtime: Any) -> tuple[GenerateEstimate, GuideWriter
         generator = await runtime.generator()
     except LLMError:
         return None
-    writer = GuideWriter(generator, summaries=writes_summaries(runtime.settings))
+    writer = GuideWriter(generator, summaries=runtime.summaries)
     path = getattr(generator, "model_path", None)
     book = SpeedBook(Path(runtime.settings.data_dir) / "speeds.json")
     if isinstance(path, Path):

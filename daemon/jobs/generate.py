@@ -42,7 +42,6 @@ from daemon.llm.guide import StudyGuide as WrittenGuide
 from daemon.llm.guide_matter import left_out_pages
 from daemon.llm.prompts import Language, detect_language, supported_language
 from daemon.plans import plan_for, quoting_plan
-from daemon.runtime import writes_summaries
 from daemon.speeds import Speeds
 
 log = logging.getLogger(__name__)
@@ -74,7 +73,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     estimate, key = (made[0], made[2]) if made is not None else (None, None)
     if estimate is not None:
         estimate.prepare(text)
-    summaries = writes_summaries(ctx.runtime.settings)  # the bundled demo model quotes key passages instead
+    summaries = ctx.runtime.summaries  # the bundled demo model quotes key passages instead
     tracker = _tracker(ctx, len(text), estimate, summaries)
     await _mark(ctx, document.id, ("outline",), StageStatus.RUNNING)
 
