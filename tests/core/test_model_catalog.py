@@ -65,18 +65,21 @@ def test_the_bundled_model_stays_as_an_offline_demo_and_is_the_installed_file() 
     assert all(model.writes_summaries for model in load_catalog() if not model.bundled)
 
 
-def test_a_catalog_flag_that_is_not_true_or_false_is_refused(tmp_path: Path) -> None:
-    text = CATALOG_PATH.read_text(encoding="utf-8").replace('"writes_summaries": false', '"writes_summaries": "no"', 1)
+def _edited_catalog(tmp_path: Path, old: str, new: str) -> Path:
+    """The shipped catalog with the first ``old`` replaced by ``new``, written under ``tmp_path``."""
     broken = tmp_path / "models.json"
-    broken.write_text(text, encoding="utf-8")
+    broken.write_text(CATALOG_PATH.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    return broken
+
+
+def test_a_catalog_flag_that_is_not_true_or_false_is_refused(tmp_path: Path) -> None:
+    broken = _edited_catalog(tmp_path, '"writes_summaries": false', '"writes_summaries": "no"')
     with pytest.raises(CatalogError, match=r"models\[0\].*writes_summaries"):
         load_catalog(broken)
 
 
 def test_a_malformed_entry_is_refused_naming_the_entry_and_the_field(tmp_path: Path) -> None:
-    text = CATALOG_PATH.read_text(encoding="utf-8").replace('"licence_url"', '"licence_link"', 1)
-    broken = tmp_path / "models.json"
-    broken.write_text(text, encoding="utf-8")
+    broken = _edited_catalog(tmp_path, '"licence_url"', '"licence_link"')
     with pytest.raises(CatalogError, match=r"models\[0\].*licence_url"):
         load_catalog(broken)
 
