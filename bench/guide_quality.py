@@ -219,7 +219,8 @@ async def generator_speed(generator: LlamaCppGenerator, prompt: str, tokens: int
     marks: list[tuple[float, float, int]] = []
 
     def on_token(progress: TokenProgress) -> None:
-        marks.append((time.perf_counter(), time.process_time(), progress.completion_tokens))
+        if progress.completion_tokens:  # not a batch of the prompt read
+            marks.append((time.perf_counter(), time.process_time(), progress.completion_tokens))
 
     model = await generator.load()
     model.llama.reset()

@@ -1,22 +1,24 @@
 """The time a ``generate`` job has left, from the tokens it still has to read and write.
 
-``load_model`` takes the model file's size ÷ the disk's speed (about nothing when this worker holds the model in
-memory already). ``outline`` is one step per chunk of text, ``sections`` one step per section; a step takes its
-prompt tokens ÷ the prompt rate plus the tokens it will write ÷ the decode rate. A section may be written twice (its
-first text failed the check, :mod:`daemon.llm.guard`; the second try reads the same prompt from llama.cpp's cache):
-the tokens a section writes are counted over every try (:attr:`Speeds.section_attempts` says how many tries a
-section takes), and each try's decode pace is measured from its own first token. The rates are those measured in
-this job as soon as there are some, before that the remembered or calibrated ones (:mod:`daemon.speeds`), moved by
-how fast this job runs compared to them. Nothing is scaled by how long a finished phase took against a
-calibrated figure: a phase calibrated near zero would multiply the estimate by hundreds. Rates are smoothed over the
-steps (recent ones count most); the running step moves them at most 2× either way. The work after the model's last
-token (the last check, the guide's file and rows) takes :attr:`Speeds.finish_seconds`, measured in every job (for
-a writer without summaries, the bundled demo's, it includes the quoting: its sections ask the model nothing). A
-first try cut at its budget is often rejected (a model that repeats itself): the further a first try runs past its
-expected length, the likelier a second try (one in two near the budget); a try is expected to stop where this job's
-longer tries stopped, and one longer than expected and than every earlier one halfway to its budget, or at it once
-a try of this job ran into its budget (a model that loops does it again). An outline longer than expected lists one
-more section than expected so far (its tokens per section are the prior's), and the sections to write grow with it.
+``load_model`` takes the model file's size ÷ the disk's speed (about nothing when this worker holds the model in memory
+already). ``outline`` is one step per chunk of text, ``sections`` one step per section; a step takes its prompt tokens ÷
+the prompt rate plus the tokens it will write ÷ the decode rate. A section may be written twice (its first text failed
+the check, :mod:`daemon.llm.guard`; the second try reads the same prompt from llama.cpp's cache): the tokens a section
+writes are counted over every try (:attr:`Speeds.section_attempts` says how many tries a section takes), and each try's
+decode pace is measured from its own first token. The rates are those measured in this job as soon as there are some,
+before that the remembered or calibrated ones (:mod:`daemon.speeds`), moved by how fast this job runs compared to them;
+a local model says how much of a prompt it has read after every batch, so a slower or faster machine shows in the first
+prompt's first seconds. Nothing is scaled by how long a finished phase took against a calibrated figure: a phase
+calibrated near zero would multiply the estimate by hundreds. Rates are smoothed over the steps (recent ones count
+most); the running step moves them at most 2× either way. The work after the model's last token (the last check, the
+guide's file and rows) takes :attr:`Speeds.finish_seconds`, measured in every job (for a writer without summaries, the
+bundled demo's, it includes the quoting: its sections ask the model nothing). A first try cut at its budget is often
+rejected (a model that repeats itself): the further a first try runs past its expected length, the likelier a second try
+(one in two near the budget); a try is expected to stop where this job's longer tries stopped (a section's try, the
+deeper into its budget, the likelier to run on into it), and one longer than expected and than every earlier one halfway
+to its budget, or at it once a try of this job ran into its budget (a model that loops does it again):
+:func:`daemon.estimate_steps.left_in_try`. An outline longer than expected lists one more section than expected so far
+(its tokens per section are the prior's), and the sections to write grow with it.
 
 :class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and the
 ``follow_up_seconds`` of the ``ingest`` job before it (:mod:`daemon.jobs.estimates`). Use from the job's loop only.
@@ -32,7 +34,8 @@ from dataclasses import replace
 from daemon.estimate_steps import NEARLY_FULL
 from daemon.estimate_steps import Step as _Step
 from daemon.estimate_steps import Tally as _Tally
-from daemon.estimate_steps import ran_to_budget as _ran_to_budget
+from daemon.estimate_steps import left_in_try as _left_in_try
+from daemon.estimate_steps import pace as _pace
 from daemon.estimate_steps import tokens_per_listed_section as _tokens_per_listed_section
 from daemon.estimate_steps import typical_length as _typical
 from daemon.llm.guide import PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideWriter, split_passages
@@ -130,6 +133,10 @@ class GenerateEstimate:
             if progress.phase == "section":
                 self.sections = progress.steps
         current.prompt_tokens = progress.prompt_tokens or current.prompt_tokens
+        if progress.tokens == 0 and progress.prompt_read:  # a batch of the prompt read (a second try's: cached)
+            if current.first_token is None:
+                current.reading(progress.prompt_read, now)
+            return
         if 1 <= progress.tokens < current.tokens:  # the step's text was rejected: a second try has begun
             self._count_decode(current)
             current.earlier_tokens += current.tokens
@@ -169,8 +176,12 @@ class GenerateEstimate:
         """The best speeds now: this job's measurements where it has them, the prior moved by this job's pace
         elsewhere; ``None`` when there is no basis at all."""
         prompt_rate = self.prompt.rate(1, _MIN_PROMPT_SECONDS)
+        step = self.step if self.step is not None and self.step.first_token is None else None
+        reading = step.reading_rate(_MIN_PROMPT_SECONDS) if step is not None else None
         so_far = self._prompt_so_far()  # the running prompt may take longer than the figures say
-        if so_far is not None and prompt_rate is not None:  # this job's own rate: moved at most 2×
+        if reading is not None:  # the running prompt's batches: how fast this machine reads now, either way
+            prompt_rate = min(max(reading, prompt_rate / _SWING), prompt_rate * _SWING) if prompt_rate else reading
+        elif so_far is not None and prompt_rate is not None:  # this job's own rate: moved at most 2×
             prompt_rate = min(prompt_rate, max(so_far, prompt_rate / _SWING))
         elif so_far is not None and so_far < (self.prior.prompt_rate if self.prior else math.inf):
             prompt_rate = so_far
@@ -182,7 +193,7 @@ class GenerateEstimate:
             section = decode["section"] or (decode["outline"] or 0.0) * 1.4
             outline = decode["outline"] or section / 1.4
             prior = Speeds(prompt_rate, outline, section, 60.0, 0.9 * self.writer.section_tokens, 0.33, 2.3, 4e8)
-        pace = self._pace(prior, prompt_rate, decode)
+        pace = _pace(prior, prompt_rate, decode)
         speeds = prior.faster(pace) if pace != 1.0 else prior
         habits = self._habits(prior)
         return replace(
@@ -215,18 +226,6 @@ class GenerateEstimate:
         if rate is None or before is None:
             return rate or before
         return min(max(rate, before / _SWING), before * _SWING)
-
-    @staticmethod
-    def _pace(prior: Speeds, prompt_rate: float | None, decode: dict[str, float | None]) -> float:
-        """How much faster this job runs than ``prior`` says (the machine may be busier or idler)."""
-        ratios = [prompt_rate / prior.prompt_rate] if prompt_rate else []
-        if decode["outline"]:
-            ratios.append(decode["outline"] / prior.outline_decode_rate)
-        if decode["section"]:
-            ratios.append(decode["section"] / prior.section_decode_rate)
-        if not ratios:
-            return 1.0
-        return min(max(math.exp(sum(math.log(r) for r in ratios) / len(ratios)), 0.05), 20.0)
 
     def _habits(self, prior: Speeds) -> dict[str, float]:
         """Tokens per step and sections per chunk as this job has shown them so far."""
@@ -292,14 +291,18 @@ class GenerateEstimate:
 
     def phase_done(self) -> float | None:
         """The share of the running phase (``outline`` or ``sections``) done: its finished steps, and of the running
-        step the time its prompt took and its tokens written over those and the tokens still expected (a second try
-        included: the time left's figures), below :data:`_STEP_CEILING` of it. ``None`` before a step."""
+        step the seconds of work done (its prompt read so far, or read and the tokens written) over those and the
+        seconds still expected (a second try included: the time left's figures), below :data:`_STEP_CEILING` of
+        it. ``None`` before a step."""
         step, speeds = self.step, self.speeds()
         if step is None or speeds is None:
             return None
         left, rate = self._tokens_left(step, speeds)
-        done = step.read + step.written / rate  # seconds of the step's work: its prompt read, its tokens written
-        within = done / (done + left / rate) if done + left / rate > 0 else 0.0
+        if step.first_token is None:  # its prompt is being read: the seconds that has taken so far
+            done, later = time.monotonic() - step.started, self._step_left(step, speeds)
+        else:  # seconds of the step's work: its prompt read, its tokens written
+            done, later = step.read + step.written / rate, left / rate
+        within = done / (done + later) if done + later > 0 else 0.0
         return (step.step - 1 + min(within, _STEP_CEILING)) / max(step.steps, 1)
 
     def _after(self, phase: str, speeds: Speeds) -> float:
@@ -363,9 +366,7 @@ class GenerateEstimate:
         """The seconds left in the running step: the rest of its prompt, then :meth:`_tokens_left`."""
         tokens, rate = self._tokens_left(step, speeds)
         if step.first_token is None:
-            prompt = step.prompt_tokens / speeds.prompt_rate
-            read = time.monotonic() - step.started
-            return max(prompt - read, 0.1 * prompt) + tokens / rate
+            return step.prompt_left(speeds.prompt_rate, time.monotonic()) + tokens / rate
         return tokens / rate
 
     def _tokens_left(self, step: _Step, speeds: Speeds) -> tuple[float, float]:
@@ -386,15 +387,6 @@ class GenerateEstimate:
                 retry = max(attempts - 1.0, _FULL_RETRY * min(max(past, 0.0), 1.0))
         if step.first_token is None:
             return one + retry * second, rate
-        room = max(step.budget - step.tokens, 0)
-        longer = [n for n in self.lengths[step.phase, step.attempt] if n > step.tokens]
-        if longer:  # the tries of this job that went on past this point: where they stopped
-            left = min(sum(longer) / len(longer) - step.tokens, room)
-        elif step.tokens < one:
-            left = min(max(one - step.tokens, min(0.1 * one, room)), room)
-        elif step.phase == "outline":  # longer than expected: it lists one more section than expected so far
-            per_section = _tokens_per_listed_section(self.prior or speeds)
-            left = min(math.ceil((step.tokens + 1) / per_section) * per_section - step.tokens, room)
-        else:  # past every earlier try: to its budget if a try of this job ran into its own (a loop), else halfway
-            left = room if _ran_to_budget(self.lengths, step.phase, step.budget) else room / 2
+        per_section = _tokens_per_listed_section(self.prior or speeds)
+        left = _left_in_try(step, self.lengths, one, per_section)
         return left + retry * second, rate

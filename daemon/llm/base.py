@@ -45,17 +45,22 @@ class ChatMessage(TypedDict):
 
 @dataclass(frozen=True, slots=True)
 class TokenProgress:
-    """Reported once per generated token (HTTP backends: once per streamed chunk, usually one token).
+    """Reported once per generated token (HTTP backends: once per streamed chunk, usually one token), and by a local
+    model once per batch of the prompt read.
 
     Attributes:
         completion_tokens: Tokens generated so far in this call, this one included.
         prompt_tokens: Size of the prompt in tokens (0 when the backend cannot tell).
         text: The text this token added (may be empty: part of a multi-byte character, or held back).
+        prompt_read: Of the prompt, the tokens the model has read so far. A local model reports it between the
+            batches it reads the prompt in, before the first token (``completion_tokens`` is then 0); 0 where the
+            backend cannot tell.
     """
 
     completion_tokens: int
     prompt_tokens: int
     text: str
+    prompt_read: int = 0
 
 
 TokenCallback = Callable[[TokenProgress], None]

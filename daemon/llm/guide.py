@@ -308,7 +308,8 @@ class GuideWriter:
 
         def on_token(progress: TokenProgress) -> None:
             told = progress.prompt_tokens or tokens
-            report(GuideProgress("section", step, steps, progress.completion_tokens, max_tokens, title, told))
+            written = progress.completion_tokens
+            report(GuideProgress("section", step, steps, written, max_tokens, title, told, progress.prompt_read))
 
         report(GuideProgress("section", step, steps, 0, max_tokens, title, tokens))
         return await guard.write(

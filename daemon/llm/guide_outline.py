@@ -116,7 +116,12 @@ async def ask_outline(
 
     def on_token(progress: TokenProgress) -> None:
         tokens = progress.prompt_tokens or prompt
-        report(GuideProgress("outline", step, steps, progress.completion_tokens, max_tokens, prompt_tokens=tokens))
+        report(
+            GuideProgress(
+                "outline", step, steps, progress.completion_tokens, max_tokens,
+                prompt_tokens=tokens, prompt_read=progress.prompt_read,
+            )
+        )  # fmt: skip
 
     report(GuideProgress("outline", step, steps, 0, max_tokens, prompt_tokens=prompt))
     try:

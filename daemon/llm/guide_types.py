@@ -36,6 +36,8 @@ class GuideProgress:
         title: The section being written (phase ``"section"``).
         prompt_tokens: The step's prompt in tokens: counted before it is sent (step start), exact once the model
             reports it.
+        prompt_read: Of the step's prompt, the tokens the model has read so far, where it tells (a local model,
+            between the batches it reads the prompt in, ``tokens`` 0); else 0.
     """
 
     phase: Literal["outline", "section"]
@@ -45,6 +47,7 @@ class GuideProgress:
     token_budget: int
     title: str | None = None
     prompt_tokens: int = 0
+    prompt_read: int = 0
 
 
 ProgressCallback = Callable[[GuideProgress], None]

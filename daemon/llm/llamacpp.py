@@ -303,7 +303,7 @@ class LlamaCppGenerator:
 
         if request.should_stop():
             raise stopped()
-        model.set_abort_check(request.should_stop)
+        model.set_abort_check(self._prompt_check(model, request, len(prompt)))
         model.llama.last_n_tokens_size = self.sampling.repeat_last_n  # read per generation, under the lock
         model.count_prompt(prompt)
         try:
@@ -322,6 +322,24 @@ class LlamaCppGenerator:
         if request.should_stop():  # stopped between tokens: the context is consistent, its cache reusable
             raise stopped()
         return "".join(parts)
+
+    def _prompt_check(self, model: SharedModel, request: _Request, prompt_tokens: int) -> Callable[[], bool]:
+        """The abort check for ``request``'s prompt (on the generating thread, between graph nodes): whether to
+        stop, and each time llama.cpp has read another batch of the prompt, a report of the tokens read so far
+        (``completion_tokens`` 0; a prefix reused from the cache counts as read). A prompt read in one batch is
+        not reported."""
+        reported: int | None = None
+
+        def check() -> bool:
+            nonlocal reported
+            read = model.llama.n_tokens  # the cached prefix, then one batch more after each llama_decode
+            if reported is not None and read > reported:
+                progress = TokenProgress(completion_tokens=0, prompt_tokens=prompt_tokens, text="", prompt_read=read)
+                request.post(self._deliver, request, progress)
+            reported = read if reported is None else max(reported, read)
+            return request.should_stop()
+
+        return check
 
     def _completion(
         self, model: SharedModel, request: _Request, prompt: list[int], check: Callable[[Any, Any], bool]

@@ -152,12 +152,14 @@ async def test_speeds_measured_in_a_real_guide_are_remembered_for_the_same_model
 
     def report(progress) -> None:
         estimate.on_progress(progress)
+        left.append(estimate.remaining("sections" if progress.phase == "section" else "outline", 0.0, None))
+        if progress.tokens == 0 and progress.prompt_read:  # a batch of the prompt read: no token yet
+            return
         step = tries.setdefault((progress.phase, progress.step), [0])
         if 1 <= progress.tokens < step[-1]:  # the section check rejected the text: a second try
             step.append(0)
         step[-1] = progress.tokens
         written[progress.phase, progress.step] = sum(step)
-        left.append(estimate.remaining("sections" if progress.phase == "section" else "outline", 0.0, None))
 
     guide = await GuideWriter(generator).write(TEXT, on_progress=report)
     estimate.finish()
@@ -240,6 +242,27 @@ def test_a_prompt_read_more_slowly_than_the_figures_say_slows_the_whole_estimate
     assert waited > 3 * fresh
 
 
+def test_a_machine_slower_or_faster_than_the_calibrated_one_shows_in_the_first_prompts_batches(tiny_model: Path):
+    """A cold worker's first prompt, read at a third or at three times the calibrated pace: after two batches the
+    figure rests on the pace measured, for the rest of that prompt and for what follows, and the bar moves while
+    the prompt is read."""
+    figures = {}
+    for rate in (100.0, 900.0):  # the calibrated pace: 300 tokens per second
+        estimate = _estimate(tiny_model, prompt_rate=300.0)
+        began = time.monotonic() - 512 / rate
+        estimate.on_progress(GuideProgress("section", 1, 3, 0, 400, prompt_tokens=2000), began)
+        for read in (256, 512):
+            progress = GuideProgress("section", 1, 3, 0, 400, prompt_tokens=2000, prompt_read=read)
+            estimate.on_progress(progress, began + read / rate)
+        speeds, left, done = estimate.speeds(), estimate.remaining("sections", 0.0, None), estimate.phase_done()
+        assert speeds is not None and left is not None and done is not None
+        assert speeds.prompt_rate == pytest.approx(rate, rel=0.01)
+        assert left > (2000 - 512) / rate  # the rest of this prompt at the pace measured, then the rest
+        assert 0.0 < done < 1 / 3  # part of the first of three sections
+        figures[rate] = left
+    assert figures[100.0] > 4 * figures[900.0]  # the prompts and the answers: both follow the machine's pace
+
+
 def test_a_last_section_whose_first_try_wrote_its_whole_budget_is_not_taken_for_done(tiny_model: Path):
     """The job's count says the phase is done once the last section's first try reaches its budget; a second try
     may follow, so until the writer returns the estimate counts it."""
@@ -306,6 +329,23 @@ def test_a_second_try_is_expected_as_long_as_this_jobs_second_tries_were(tiny_mo
     at = _reports(estimate, 3, [400, 40], at, pace=100.0)  # the last section's second try, 40 tokens in
     left = estimate.remaining("sections", 0.0, None)
     assert left is not None and 0.6 * 60 / 100 < left < 1.0 + 60 / 100 + 0.5  # 60 tokens more, and the finish
+    estimate.finish(at)
+
+
+def test_a_try_deep_into_its_budget_may_run_on_into_it_even_where_one_earlier_try_stopped_soon_after(
+    tiny_model: Path,
+):
+    """One earlier second try that stopped at 240 tokens says little about the next one, which at 230 of its 400
+    tokens may be a model repeating itself up to its budget: the figure keeps a good part of that room in it
+    (the bundled network's cold run: 240 tokens, then the whole budget)."""
+    estimate = _estimate(tiny_model)
+    at = _reports(estimate, 2, [400, 240], time.monotonic() - 20.0, pace=100.0)
+    at = _reports(estimate, 3, [400, 230], at, pace=100.0)  # the last section's second try, 10 short of 240
+    speeds = estimate.speeds()
+    left = estimate.remaining("sections", 0.0, None)
+    assert speeds is not None and left is not None
+    assert left >= 0.33 * 170 / speeds.section_decode_rate  # within 3× of the whole room's time
+    assert left <= 170 / speeds.section_decode_rate + speeds.finish_seconds + 0.1  # not more than the whole room
     estimate.finish(at)
 
 

@@ -4,6 +4,7 @@ fast."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 import time
 from pathlib import Path
@@ -67,6 +68,31 @@ async def test_on_token_counts_every_token_on_the_loop_thread(generator: LlamaCp
     assert [p.completion_tokens for p in seen] == list(range(1, 41))
     assert "".join(p.text for p in seen) == text
     assert {p.prompt_tokens for p in seen} == {len(HELLO[0]["content"]) + 19}
+    assert threads == {threading.get_ident()}
+
+
+async def test_a_prompt_longer_than_a_batch_reports_each_batch_read_before_the_first_token(
+    generator: LlamaCppGenerator,
+) -> None:
+    """The time left of a long prompt needs the machine's reading pace before the model writes anything: after
+    each batch of 256 tokens, one report of the tokens read so far, on the loop thread, growing, then the tokens."""
+    seen: list[TokenProgress] = []
+    threads: set[int] = set()
+
+    def on_token(progress: TokenProgress) -> None:
+        seen.append(progress)
+        threads.add(threading.get_ident())
+
+    await generator.chat(long_prompt("batches", words=200), max_tokens=5, on_token=on_token)
+    reading = [p for p in seen if p.completion_tokens == 0]
+    prompt = seen[-1].prompt_tokens
+    assert prompt > 3 * 256
+    read = [p.prompt_read for p in reading]  # from the cached prefix of the chat template on, if any
+    assert len(read) >= 3 and read[0] >= 256 and read[-1] < prompt  # the last batch is followed by the first token
+    assert all(later - earlier == 256 for earlier, later in itertools.pairwise(read))
+    assert all(p.prompt_tokens == prompt and p.text == "" for p in reading)
+    assert seen[: len(reading)] == reading  # all before the first token
+    assert [p.completion_tokens for p in seen[len(reading) :]] == list(range(1, 6))
     assert threads == {threading.get_ident()}
 
 
