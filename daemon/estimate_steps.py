@@ -15,9 +15,9 @@ from daemon.speeds import Speeds
 NEARLY_FULL = 0.9
 """Of a step's token budget: a try that wrote this much was cut at its budget rather than ended by the model."""
 
-LOOP_RISE = 2.0
+LOOP_RISE = 1.5
 """A section's try still running at a share ``s`` of its token budget runs on into it (a model repeating itself)
-with a chance of ``s ** LOOP_RISE``: small early on, one in three past half of it."""
+with a chance of ``s ** LOOP_RISE``: one in thirty at a tenth of it, more than one in three past half of it."""
 
 __all__ = [
     "LOOP_RISE",
@@ -138,8 +138,10 @@ def left_in_try(
 
 
 def pace(prior: Speeds, prompt_rate: float | None, decode: dict[str, float | None]) -> float:
-    """How much faster this job runs than ``prior`` says (the machine may be busier or idler)."""
-    ratios = [prompt_rate / prior.prompt_rate] if prompt_rate else []
+    """How much faster this job runs than ``prior`` says (the machine may be busier or idler). A prompt read more
+    slowly than the prior says slows the writing too (a busy machine); one read faster says little about the
+    writing, whose pace is the memory's more than the processor's: it counts once the model writes."""
+    ratios = [min(prompt_rate / prior.prompt_rate, 1.0)] if prompt_rate else []
     if decode["outline"]:
         ratios.append(decode["outline"] / prior.outline_decode_rate)
     if decode["section"]:

@@ -244,8 +244,8 @@ def test_a_prompt_read_more_slowly_than_the_figures_say_slows_the_whole_estimate
 
 def test_a_machine_slower_or_faster_than_the_calibrated_one_shows_in_the_first_prompts_batches(tiny_model: Path):
     """A cold worker's first prompt, read at a third or at three times the calibrated pace: after two batches the
-    figure rests on the pace measured, for the rest of that prompt and for what follows, and the bar moves while
-    the prompt is read."""
+    prompts rest on the pace measured, the answers too where it is slower (a busy machine; a faster reading says
+    little of the writing), and the bar moves while the prompt is read."""
     figures = {}
     for rate in (100.0, 900.0):  # the calibrated pace: 300 tokens per second
         estimate = _estimate(tiny_model, prompt_rate=300.0)
@@ -257,10 +257,14 @@ def test_a_machine_slower_or_faster_than_the_calibrated_one_shows_in_the_first_p
         speeds, left, done = estimate.speeds(), estimate.remaining("sections", 0.0, None), estimate.phase_done()
         assert speeds is not None and left is not None and done is not None
         assert speeds.prompt_rate == pytest.approx(rate, rel=0.01)
+        calibrated = estimate.prior
+        assert calibrated is not None
+        answers = speeds.section_decode_rate / calibrated.section_decode_rate
+        assert answers == pytest.approx(min(rate / 300.0, 1.0), rel=0.01)  # a third, or the calibrated pace
         assert left > (2000 - 512) / rate  # the rest of this prompt at the pace measured, then the rest
         assert 0.0 < done < 1 / 3  # part of the first of three sections
         figures[rate] = left
-    assert figures[100.0] > 4 * figures[900.0]  # the prompts and the answers: both follow the machine's pace
+    assert figures[100.0] > 4 * figures[900.0]
 
 
 def test_a_last_section_whose_first_try_wrote_its_whole_budget_is_not_taken_for_done(tiny_model: Path):
