@@ -15,9 +15,9 @@ from daemon.speeds import Speeds
 NEARLY_FULL = 0.9
 """Of a step's token budget: a try that wrote this much was cut at its budget rather than ended by the model."""
 
-LOOP_RISE = 1.5
+LOOP_RISE = 1.75
 """A section's try still running at a share ``s`` of its token budget runs on into it (a model repeating itself)
-with a chance of ``s ** LOOP_RISE``: one in thirty at a tenth of it, more than one in three past half of it."""
+with a chance of ``s ** LOOP_RISE``: one in sixty at a tenth of it, three in ten at half of it."""
 
 __all__ = [
     "LOOP_RISE",
