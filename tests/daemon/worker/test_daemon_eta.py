@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import time
 import uuid
@@ -70,7 +69,9 @@ def _within(samples: list[Sample], length: float, since: float) -> list[tuple[Sa
     return [(s, ratio) for s, ratio in checked if not 0.33 <= ratio <= 3.0]
 
 
-def test_a_real_generate_job_writes_a_time_left_that_decreases(home: DaemonHome, tmp_path: Path):
+def test_a_real_generate_job_writes_a_time_left_that_falls_and_stays_near_the_truth_after_its_first_seconds(
+    home: DaemonHome, tmp_path: Path
+):
     first, second = tmp_path / "longo.txt", tmp_path / "outro.txt"
     first.write_text("\n\n".join([PORTUGUESE] * 40), encoding="utf-8")
     second.write_text("\n\n".join([PORTUGUESE] * 48), encoding="utf-8")
@@ -85,16 +86,13 @@ def test_a_real_generate_job_writes_a_time_left_that_decreases(home: DaemonHome,
     assert json.loads((home.data_dir / "speeds.json").read_text())["models"]  # what it learned, for the next job
     shown = [s for s in samples if s.shown is not None]
     assert shown and shown[0].at < 0.25 * length, "no time left in the first quarter of the document"
-    # A model never seen before starts from the calibrated speeds scaled for its size; the tiny model is no real
-    # language model, and how far off that first guess is depends on how busy the machine is (0.26× under load,
-    # 4.7× idle at 60 % of the document, seen here), so the first document is held to the figure falling, and the
-    # next document to the truth.
+    # A model never seen before starts from the calibrated speeds scaled for its size, and the tiny model is no
+    # real language model: the first figures may be far off. From its first prompt's batches on, the figure rests
+    # on this machine's pace, busy or idle, and may rise as well as fall on its way to the truth.
     figures = list(dict.fromkeys(s.written for s in samples if s.written is not None and s.written[0] is not None))
     assert len(figures) >= 5, figures
-    values = [value for value, _at in figures]
-    assert values[-1] < 0.5 * values[0], values
-    falls = sum(b < a for a, b in itertools.pairwise(values))
-    assert falls >= 0.7 * (len(values) - 1), values
+    assert figures[-1][0] < 0.5 * figures[0][0], figures
+    assert not _within(samples, length, since=5.0), length  # after its first seconds: within 0.33–3 of the truth
 
 
 @pytest.mark.xfail(
