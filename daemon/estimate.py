@@ -299,7 +299,8 @@ class GenerateEstimate:
             return None
         left, rate = self._tokens_left(step, speeds)
         if step.first_token is None:  # its prompt is being read: the seconds that has taken so far
-            done, later = time.monotonic() - step.started, self._step_left(step, speeds)
+            now = time.monotonic()
+            done, later = now - step.started, step.prompt_left(speeds.prompt_rate, now) + left / rate
         else:  # seconds of the step's work: its prompt read, its tokens written
             done, later = step.read + step.written / rate, left / rate
         within = done / (done + later) if done + later > 0 else 0.0

@@ -336,7 +336,7 @@ class LlamaCppGenerator:
             if reported is not None and read > reported:
                 progress = TokenProgress(completion_tokens=0, prompt_tokens=prompt_tokens, text="", prompt_read=read)
                 request.post(self._deliver, request, progress)
-            reported = read if reported is None else max(reported, read)
+            reported = read  # it only grows while one prompt is read
             return request.should_stop()
 
         return check
