@@ -38,7 +38,12 @@ PLAN_POSITION = -1
 """The ``guide_sections`` position of a guide's plan (origin ``"plan"``, the sections and the passages they
 number as JSON): a retried job continues from it without planning again."""
 
+CLOSING_ORIGIN = "closing"
+"""The ``origin`` of a guide's closing part (the glossary and the coverage table, stored after the last section):
+a part, but not a section, so a guide being written never counts it as one."""
+
 __all__ = [
+    "CLOSING_ORIGIN",
     "PLAN_POSITION",
     "GuideText",
     "StoredPart",
@@ -147,7 +152,8 @@ async def read_guide(db: AsyncDatabaseManager, job_id: uuid.UUID) -> GuideText |
     """The guide of ``generate`` job ``job_id`` as far as it is written (``None``: nothing written yet).
 
     A finished guide's Markdown is its ``markdown`` column, else its file's text; when neither is there (an old
-    row whose file is gone), the stored parts. An unfinished guide is the stored parts joined.
+    row whose file is gone), the stored parts. An unfinished guide is the stored parts joined; its ``sections``
+    counts neither the head nor the closing part (:data:`CLOSING_ORIGIN`).
     """
     statement = select(StudyGuide).where(StudyGuide.job_id == job_id).options(undefer(StudyGuide.markdown))
     async with db.get_session_context() as session:
@@ -162,7 +168,7 @@ async def read_guide(db: AsyncDatabaseManager, job_id: uuid.UUID) -> GuideText |
     if not parts:
         return None
     head = parts[0].title if parts[0].position == HEAD_POSITION else ""
-    sections = sum(1 for p in parts if p.position != HEAD_POSITION)
+    sections = sum(1 for p in parts if p.position != HEAD_POSITION and p.origin != CLOSING_ORIGIN)
     return GuideText(job_id, head, join_guide([p.markdown for p in parts]), False, sections, None)
 
 

@@ -181,7 +181,8 @@ class GuideSection(Base):
     ``(job_id, position)`` is the key: position 0 is the guide's head (title and overview), then the sections in
     order. A retried or reclaimed job finds the sections already written and continues after them; a screen
     shows the guide growing. ``origin`` says how the text was made (``"model"``, or ``"quotes"`` when the model's
-    text failed its check and the section was built from the document's own sentences).
+    text failed its check and the section was built from the document's own sentences; ``"closing"`` for the
+    glossary and coverage table after the last section; ``"plan"`` for the plan at position -1).
     """
 
     __tablename__ = "guide_sections"

@@ -75,5 +75,5 @@ class GuideParts:
         return True
 
     async def save(self, position: int, title: str, markdown: str, origin: str = "model") -> None:
-        """Store one part (the writer's ``on_part``); ``origin`` is ``"model"`` or ``"quotes"``."""
+        """Store one part (the writer's ``on_part``); ``origin`` is ``"model"``, ``"quotes"`` or ``"closing"``."""
         await save_guide_part(self.db, self.job_id, position, title, markdown, origin)

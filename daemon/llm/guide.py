@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from core.app.document_structure import DocumentStructure
 from core.app.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
+from core.app.guides import CLOSING_ORIGIN
 from daemon.llm.base import TextGenerator, TokenProgress
 from daemon.llm.checks import normalize_sentence
 from daemon.llm.extractive import quotes_only_note
@@ -225,7 +226,7 @@ class GuideWriter:
             on_progress: Called at the start of each step and after each token.
             on_part: Awaited with the head first, then with each section as soon as it is written (not for the
                 sections taken from ``written``), then with the glossary and coverage table (position: sections
-                + 1).
+                + 1, origin :data:`~core.app.guides.CLOSING_ORIGIN`).
             written: Bodies of sections an earlier attempt wrote, by 1-based position: those are not asked of the
                 model again. The caller checks that they belong to this plan.
 
@@ -260,7 +261,8 @@ class GuideWriter:
             sections.append(section)
         closing = _closing(plan, titles, terms)
         if on_part is not None:
-            await on_part(len(plan.sections) + 1, closing.split("\n", 1)[0].removeprefix("## "), closing, "model")
+            title = closing.split("\n", 1)[0].removeprefix("## ")
+            await on_part(len(plan.sections) + 1, title, closing, CLOSING_ORIGIN)
         markdown = join_guide([head, *(section_markdown(s.title, s.body) for s in sections), closing])
         return StudyGuide(title=heading, language=plan.language, sections=tuple(sections), markdown=markdown)
 

@@ -54,8 +54,9 @@ ProgressCallback = Callable[[GuideProgress], None]
 
 PartCallback = Callable[[int, str, str, str], Awaitable[None]]
 """``on_part(position, title, markdown, origin)``: a part of the guide is written (position 0 is the head, then the
-sections from 1; ``origin`` is ``"model"``, or ``"quotes"`` for a section made of quotes because the model's text
-failed its check); awaited before the writer goes on, on the event loop's thread."""
+sections from 1, then the closing part; ``origin`` is ``"model"``, ``"quotes"`` for a section made of quotes
+because the model's text failed its check, or ``"closing"`` for the glossary and coverage table); awaited before
+the writer goes on, on the event loop's thread."""
 
 
 @dataclass(frozen=True, slots=True)

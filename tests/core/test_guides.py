@@ -11,6 +11,7 @@ import pytest
 from core.app.database import make_app_store, open_app_database
 from core.app.guide_markdown import head_markdown, join_guide, section_body, section_markdown
 from core.app.guides import (
+    CLOSING_ORIGIN,
     forget_guide_parts,
     guide_job_for,
     guide_wanted,
@@ -73,6 +74,18 @@ async def test_a_guide_being_written_reads_as_the_parts_so_far_and_saving_a_posi
     await forget_guide_parts(app_db, job_id, [2, 7])
     assert [p.position for p in await read_guide_parts(app_db, job_id)] == [0, 1]
     assert await read_guide(app_db, uuid.uuid4()) is None  # another job's parts are not this one's
+
+
+async def test_the_closing_part_of_a_guide_being_written_is_shown_but_not_counted_as_a_section(
+    app_db: AsyncDatabaseManager,
+):
+    job_id = uuid.uuid4()
+    await save_guide_part(app_db, job_id, 0, "Cells", "# Cells")
+    await save_guide_part(app_db, job_id, 1, "Walls", "## Walls\n\nPlants have them.")
+    await save_guide_part(app_db, job_id, 2, "Glossary", "## Glossary\n\n- **Wall**", CLOSING_ORIGIN)
+    text = await read_guide(app_db, job_id)
+    assert text is not None and text.markdown.endswith("## Glossary\n\n- **Wall**\n")
+    assert (text.sections, text.complete) == (1, False)
 
 
 async def test_a_finished_guide_reads_as_its_stored_markdown_or_its_file_or_its_parts(
