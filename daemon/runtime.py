@@ -23,7 +23,7 @@ from core.app.api_keys import find_api_key
 from core.app.config import Settings
 from core.app.database import make_app_store, open_app_database
 from core.app.model_catalog import CatalogError, CatalogModel
-from core.app.model_library import catalog_entry_for, library_catalog
+from core.app.model_library import catalog_entry_for, library_catalog, writes_summaries
 from core.app.schema import Job
 from core.db import AsyncDatabaseManager
 from core.store import JobStore
@@ -32,7 +32,7 @@ from daemon.llm.base import TextGenerator
 from daemon.llm.hanging import hanging_from_env
 from daemon.llm.sampling import SamplingSettings, catalog_sampling, sampling_from
 
-__all__ = ["RunningJob", "Runtime", "current", "install", "writes_summaries"]
+__all__ = ["RunningJob", "Runtime", "current", "install"]
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,8 @@ class Runtime:
 
     @functools.cached_property
     def summaries(self) -> bool:
-        """Whether the model in the settings writes each section's summary (:func:`writes_summaries`), decided
+        """Whether the model in the settings writes each section's summary
+        (:func:`core.app.model_library.writes_summaries`), decided
         once per process: the settings do not change while it runs (a changed model restarts the worker)."""
         return writes_summaries(self.settings)
 
@@ -293,13 +294,3 @@ def _catalog_base(settings: Settings) -> SamplingSettings | None:
     """The catalog's sampling settings for a downloaded catalog model (``None``: not one, or no catalog)."""
     entry = _catalog_entry(settings) if settings.model.kind == "gguf" else None
     return catalog_sampling(entry) if entry is not None else None
-
-
-def writes_summaries(settings: Settings) -> bool:
-    """Whether the model in ``settings`` writes each section's summary: ``model.summaries`` when set, else the
-    catalog's word for a catalog model (the bundled demo writes none: its guides quote key passages), else yes."""
-    chosen = settings.model.summaries
-    if chosen is not None:
-        return chosen
-    entry = _catalog_entry(settings)
-    return entry.writes_summaries if entry is not None else True

@@ -56,6 +56,8 @@ class GuideViewer(GuideFiles, QWidget):
         db: The application database (its engine lives on the qasync loop).
         tasks: Where the queries run (their errors reach the window's reporter).
         opener: Hands a file to the system (default ``QDesktopServices.openUrl``).
+        summaries: Whether the model in the settings writes section summaries now (default: yes); "Rewrite this
+            section" with one that does not (its sections quote the document) would give the same text, and says so.
         interval: Seconds between change checks while an unfinished guide is visible.
         slow_interval: Seconds between reads on a database without a data version.
 
@@ -71,6 +73,7 @@ class GuideViewer(GuideFiles, QWidget):
         tasks: TaskGroup,
         *,
         opener: Opener | None = None,
+        summaries: Callable[[], bool] | None = None,
         interval: float = 0.25,
         slow_interval: float = 2.0,
         parent: QWidget | None = None,
@@ -78,6 +81,7 @@ class GuideViewer(GuideFiles, QWidget):
         super().__init__(parent)
         self.db, self.tasks = db, tasks
         self.opener: Opener = opener or QDesktopServices.openUrl
+        self.summaries: Callable[[], bool] = summaries or (lambda: True)
         self.slow_interval = slow_interval
         self.job_id: uuid.UUID | None = None
         self.guide: GuideText | None = None
@@ -265,8 +269,19 @@ class GuideViewer(GuideFiles, QWidget):
 
     def rewrite_current_section(self) -> bool:
         """Queue the job that writes the section under the cursor of the finished guide shown again (the
-        coverage table at the end is not a section); says so, or says why not. The new guide replaces this one
+        coverage table at the end is not a section); says so, or says why not (no section under the cursor, or a
+        model that writes no summaries). The new guide replaces this one
         here once it is done."""
+        if not self.summaries():
+            self._note(
+                QCoreApplication.translate(
+                    "GuideViewer",
+                    "The model chosen in Settings quotes the document instead of writing summaries, so this section "
+                    "would come out the same. To have it written in other words, choose a model that writes "
+                    "summaries in Settings → Model.",
+                )
+            )
+            return False
         guide, found = self.guide, section_under_cursor(self.browser)
         if guide is None or not guide.complete or found is None or found[0] > guide.sections:
             self._note(QCoreApplication.translate("GuideViewer", "Click in a section of the guide first."))

@@ -28,6 +28,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from core.app.config import Settings
+from core.app.model_library import writes_summaries
 from core.app.pipelines import Pipelines
 from core.db import AsyncDatabaseManager
 from core.store import JobStore
@@ -119,7 +120,9 @@ class MainWindow(WindowCommands, QMainWindow):
         self.model = JobsModel(self)
         self.feed = JobFeed(store, self.model, self.tasks, interval=feed_interval)
         self.feed.refreshed.connect(self._on_refreshed)
-        self.guide_viewer = GuideViewer(db, self.tasks, opener=open_url)  # the study guide tab
+        self.guide_viewer = GuideViewer(  # the study guide tab; the model's settings are read when they are needed
+            db, self.tasks, opener=open_url, summaries=lambda: writes_summaries(self.settings)
+        )
         self._make_widgets(launcher or DaemonLauncher(["off"]))
         add_menus(self, self.window_actions)
         self.worker_controls = install_worker_controls(  # Pause/Resume, restarts for new settings, job logs

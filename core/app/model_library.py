@@ -5,7 +5,9 @@ is the suite's tiny model on a loopback hub). :func:`model_states` joins each :c
 installed file, its download job and whether it fits in this computer's memory; :func:`recommended` picks the
 download to offer first; :func:`start_download` queues (or follows, or retries) a model's one download job;
 :func:`remove_model` frees the disk and forgets the job; :func:`model_setting` is the model setting that uses a
-model; :func:`catalog_entry_for` finds the catalog entry of a model setting (its sampling settings).
+model; :func:`catalog_entry_for` finds the catalog entry of a model setting (its sampling settings);
+:func:`writes_summaries` says whether the model setting writes section summaries (the worker's guides and the
+study guide tab's "Rewrite this section" both follow it).
 
 Pure functions and async store calls; safe from any thread (the store's calls from its event loop).
 """
@@ -13,6 +15,7 @@ Pure functions and async store calls; safe from any thread (the store's calls fr
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +24,7 @@ from typing import Any
 
 from core.app.config import ModelSettings, Settings
 from core.app.memory import MemoryStatus, memory_status
-from core.app.model_catalog import CATALOG_PATH, CatalogModel, load_catalog
+from core.app.model_catalog import CATALOG_PATH, CatalogError, CatalogModel, load_catalog
 from core.app.model_downloads import (
     DOWNLOAD_KIND,
     download_job_id,
@@ -46,7 +49,10 @@ __all__ = [
     "recommended",
     "remove_model",
     "start_download",
+    "writes_summaries",
 ]
+
+log = logging.getLogger(__name__)
 
 ENV_CATALOG = "STUDYJOBS_CATALOG"
 """Replaces the catalog file (tests: a catalog that names the suite's tiny model)."""
@@ -123,6 +129,23 @@ def catalog_entry_for(settings: Settings, catalog: Sequence[CatalogModel]) -> Ca
         if not model.bundled and current.kind == "gguf" and current.gguf_path == _installed(settings, model):
             return model
     return None
+
+
+def writes_summaries(settings: Settings) -> bool:
+    """Whether the model in ``settings`` writes each section's summary: ``model.summaries`` when set, else the
+    catalog's word for a catalog model (the bundled demo writes none: its guides quote key passages), else yes
+    (a file outside the catalog, a server, or a catalog that cannot be read: logged)."""
+    chosen = settings.model.summaries
+    if chosen is not None:
+        return chosen
+    if settings.model.kind not in ("bundled", "gguf"):
+        return True
+    try:
+        entry = catalog_entry_for(settings, library_catalog())
+    except CatalogError:
+        log.warning("the model catalog cannot be read; the model is taken to write summaries", exc_info=True)
+        return True
+    return entry.writes_summaries if entry is not None else True
 
 
 def current_model_id(settings: Settings, catalog: Sequence[CatalogModel]) -> str | None:

@@ -486,6 +486,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The model chosen in Settings quotes the document instead of writing summaries, so this section would come out the same. To have it written in other words, choose a model that writes summaries in Settings → Model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No app on this computer could open {file}.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -486,6 +486,10 @@
         <translation>Escrevendo… ({count} seções até agora)</translation>
     </message>
     <message>
+        <source>The model chosen in Settings quotes the document instead of writing summaries, so this section would come out the same. To have it written in other words, choose a model that writes summaries in Settings → Model.</source>
+        <translation>O modelo escolhido nas Configurações cita o documento em vez de escrever resumos, então esta seção ficaria igual. Para que ela seja escrita com outras palavras, escolha em Configurações → Modelo um modelo que escreva resumos.</translation>
+    </message>
+    <message>
         <source>No app on this computer could open {file}.</source>
         <translation>Nenhum aplicativo deste computador conseguiu abrir {file}.</translation>
     </message>

@@ -7,6 +7,8 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
+
 from core.app.config import ModelSettings, Settings
 from core.app.database import make_app_store, open_app_database
 from core.app.guide_time import guide_seconds, measured_speeds
@@ -23,6 +25,7 @@ from core.app.model_library import (
     recommended,
     remove_model,
     start_download,
+    writes_summaries,
 )
 
 GB = 1_000_000_000
@@ -73,6 +76,24 @@ def test_a_file_or_a_server_outside_the_catalog_is_no_catalog_entry(tmp_path: Pa
     own = dataclasses.replace(settings, model=ModelSettings(kind="gguf", gguf_path=tmp_path / "mine.gguf"))
     server = dataclasses.replace(settings, model=ModelSettings(kind="http", endpoint="http://127.0.0.1:8080/v1"))
     assert current_model_id(own, load_catalog()) is None and current_model_id(server, load_catalog()) is None
+
+
+def test_the_bundled_model_writes_no_summaries_unless_the_settings_ask_and_every_other_model_writes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def settings(**model: object) -> Settings:
+        return dataclasses.replace(Settings.defaults(tmp_path / "data"), model=ModelSettings(**model))  # type: ignore[arg-type]
+
+    assert writes_summaries(settings()) is False
+    assert writes_summaries(settings(kind="bundled", summaries=True)) is True
+    downloaded = model_setting(Settings.defaults(tmp_path / "data"), load_catalog()[1])
+    assert writes_summaries(settings(kind="gguf", gguf_path=downloaded.gguf_path)) is True
+    assert writes_summaries(settings(kind="gguf", gguf_path=tmp_path / "mine.gguf")) is True
+    assert writes_summaries(settings(kind="gguf", gguf_path=tmp_path / "mine.gguf", summaries=False)) is False
+    assert writes_summaries(settings(kind="http", endpoint="http://127.0.0.1:9/v1")) is True
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    monkeypatch.setenv("STUDYJOBS_CATALOG", str(tmp_path / "broken.json"))
+    assert writes_summaries(settings()) is True  # an unreadable catalog: the model is taken to write them
 
 
 def test_the_catalog_file_can_be_replaced_by_an_environment_variable(tmp_path: Path) -> None:

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 
+import pytest
 from PySide6.QtGui import QTextCursor
 from sqlalchemy import select
 
+from core.app.config import Settings
 from core.app.guides import save_guide_plan
 from core.app.schema import Job
 from tests.gui.test_gui_guide_viewer import make_document
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The conftest's settings with a model that writes summaries (the bundled one quotes the document)."""
+    return dataclasses.replace(settings, model=dataclasses.replace(settings.model, summaries=True))
 
 
 def _put_cursor_in(viewer, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -74,3 +83,25 @@ def test_before_the_first_section_nothing_is_queued_and_the_tab_says_what_to_do(
     assert viewer.note.text() == "Click in a section of the guide first."
     assert run(_rewrite_jobs(app_db)) == []
     assert isinstance(child, uuid.UUID)
+
+
+def test_with_a_model_that_writes_no_summaries_nothing_is_queued_and_the_tab_says_which_model_would(
+    make_window, store, app_db, settings, run, wait_until
+):
+    window = make_window()
+    window.settings = dataclasses.replace(settings, model=dataclasses.replace(settings.model, summaries=None))
+    assert window.settings.model.kind == "bundled"  # the bundled demo quotes key passages
+    root, child, _path = run(make_document(store, app_db, settings.output_dir, parts=3, finished=True))
+    run(save_guide_plan(app_db, child, '{"sections": []}'))
+    viewer = window.guide_viewer
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        window.details_tabs.show_guide()
+        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+        _put_cursor_in(viewer, "the green pigment")
+        viewer.rewrite_button.click()
+
+    run(scenario())
+    assert viewer.note.isVisible() and "choose a model that writes summaries in Settings" in viewer.note.text()
+    assert run(_rewrite_jobs(app_db)) == []

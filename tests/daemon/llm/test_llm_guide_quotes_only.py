@@ -3,14 +3,12 @@ asked only for the outline, and the time left counts no section writing — on t
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import time
 from pathlib import Path
 
 import pytest
 
-from core.app.config import ModelSettings, Settings
 from core.app.document_structure import Chapter, DocumentStructure
 from daemon.estimate import GenerateEstimate
 from daemon.llm.extractive import QUOTES_NOTE, is_whole_sentence, quoted_section, quotes_only_note
@@ -20,7 +18,6 @@ from daemon.llm.guide_section import KEY_PASSAGES_HEADING, SUMMARY_HEADING
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.models import ModelChoice, create_generator
 from daemon.llm.prompts import PROMPTS
-from daemon.runtime import writes_summaries
 from daemon.speeds import prior_speeds
 from tests.daemon.llm.test_llm_guide import ENGLISH, PORTUGUESE, Recording
 
@@ -83,19 +80,6 @@ def test_the_time_left_of_a_writer_without_summaries_counts_no_section_writing(t
     learned = quoting.learned()
     assert learned is not None
     assert (learned.section_tokens, learned.section_decode_rate) == (prior.section_tokens, prior.section_decode_rate)
-
-
-def test_the_bundled_model_writes_no_summaries_unless_the_settings_ask_and_every_other_model_writes_them(
-    tmp_path: Path, tiny_model: Path
-):
-    def settings(**model: object) -> Settings:
-        return dataclasses.replace(Settings.defaults(tmp_path / "data"), model=ModelSettings(**model))  # type: ignore[arg-type]
-
-    assert writes_summaries(settings()) is False
-    assert writes_summaries(settings(kind="bundled", summaries=True)) is True
-    assert writes_summaries(settings(kind="gguf", gguf_path=tiny_model)) is True
-    assert writes_summaries(settings(kind="gguf", gguf_path=tiny_model, summaries=False)) is False
-    assert writes_summaries(settings(kind="http", endpoint="http://127.0.0.1:9/v1")) is True
 
 
 NOUNS = ("river", "bridge", "engine", "garden", "market", "harbour", "library", "orchard", "tower", "valley")
