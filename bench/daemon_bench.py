@@ -427,6 +427,16 @@ async def bench_extraction(root: Path, pdfs: list[Path]) -> None:
 # -- 5: progress honesty -------------------------------------------------------------------------------------------
 
 
+def _phase_seconds(phases: list[dict[str, Any]]) -> str:
+    """``name 0.123 s`` for each finished phase of a row's phase list."""
+    spans = []
+    for phase in phases:
+        if phase.get("started_at") and phase.get("finished_at"):
+            began, ended = (dt.datetime.fromisoformat(phase[key]) for key in ("started_at", "finished_at"))
+            spans.append(f"{phase['name']} {(ended - began).total_seconds():.3f} s")
+    return ", ".join(spans)
+
+
 async def bench_honesty(root: Path, docs: list[Path], pipeline: list[Path], *, rounds: int = 1) -> None:
     """``docs`` are extracted ``rounds`` times each (an ingest job lasts a fraction of a second: one round gives a
     handful of samples), ``pipeline`` documents go through ingest and generate once."""
@@ -472,7 +482,10 @@ async def bench_honesty(root: Path, docs: list[Path], pipeline: list[Path], *, r
                     true = (at - start) / (end - start)
                     errors.append(abs(shown - true))
                     if VERBOSE:
-                        print(f"    {row.title or job_id} {end - start:.3f} s: shown {shown:.2f}, true {true:.2f}")
+                        name = row.title or Path(str((row.params or {}).get("path", job_id))).name
+                        print(f"    {name} {end - start:.3f} s: shown {shown:.2f}, true {true:.2f}")
+            if VERBOSE:
+                print(f"    phases: {_phase_seconds(row.phases or [])}")
         mean = statistics.fmean(errors) if errors else float("nan")
         figure(
             "honesty",
