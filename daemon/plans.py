@@ -13,7 +13,7 @@ from pathlib import Path
 
 from core.progress import Phase, PhasePlan
 
-__all__ = ["PLANS_DIR", "READER_FAMILIES", "plan_for", "quoting_plan", "reader_family"]
+__all__ = ["PLANS_DIR", "READER_FAMILIES", "plan_for", "quoting_plan", "reader_family", "with_wait"]
 
 PLANS_DIR = Path(__file__).resolve().parents[1] / "resources" / "plans"
 
@@ -61,6 +61,19 @@ def quoting_plan(plan: PhasePlan) -> PhasePlan:
     quick = plan.phase("export")
     phases = [
         Phase(p.name, quick.weight, quick.per_kilochar, quick.reference_kilochars) if p.name == "sections" else p
+        for p in plan.phases
+    ]
+    return PhasePlan(phases, ceiling_margin=plan.ceiling_margin)
+
+
+def with_wait(plan: PhasePlan, phase: str, seconds: float) -> PhasePlan:
+    """``plan`` with ``seconds`` more expected of ``phase``: a wait before its work that the calibration never
+    saw (a reader process still starting), so the bar and the time left count it instead of reaching the
+    phase's ceiling early. ``plan`` itself when there is no wait."""
+    if seconds <= 0:
+        return plan
+    phases = [
+        Phase(p.name, p.weight + seconds, p.per_kilochar, p.reference_kilochars) if p.name == phase else p
         for p in plan.phases
     ]
     return PhasePlan(phases, ceiling_margin=plan.ceiling_margin)

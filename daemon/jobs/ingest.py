@@ -27,10 +27,10 @@ from core.tracker import ProgressTracker
 from daemon.estimate import GenerateEstimate
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.jobs.estimates import generate_estimate
-from daemon.plans import plan_for, reader_family
+from daemon.plans import plan_for, reader_family, with_wait
 from daemon.readers import ExtractedDocument
 from daemon.readers.cleanup import to_nfc
-from daemon.readers.isolated import read_isolated
+from daemon.readers.isolated import default_pool, read_isolated
 
 __all__ = ["clean_text", "run_ingest"]
 
@@ -70,7 +70,8 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
         await _note_file_changed(ctx, path)
     kind = document_format(path)
     guessed = _expected_chars(path, kind)
-    tracker = ctx.tracker(plan_for("ingest", reader_family(kind)), sizes={"read": guessed})
+    wait = default_pool().start_wait()  # the read waits for a reader process that is still starting
+    tracker = ctx.tracker(with_wait(plan_for("ingest", reader_family(kind)), "read", wait), sizes={"read": guessed})
     wants_guide = not ctx.job.params.get("only_extract", False)
     made = await generate_estimate(ctx.runtime) if wants_guide else None
     follow_up: GenerateEstimate | None = made[0] if made is not None else None

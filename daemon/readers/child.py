@@ -115,9 +115,16 @@ def _read(connection: Connection, request: dict[str, Any]) -> bool:
     return True
 
 
-def serve(connection: Connection, parent: int) -> None:
-    """Answer requests on ``connection`` until it closes or a document leaves this process unfit for another."""
+def serve(connection: Connection, parent: int, ready_at: Any = None) -> None:
+    """Answer requests on ``connection`` until it closes or a document leaves this process unfit for another.
+
+    ``ready_at`` (a shared ``multiprocessing`` double, optional) is set to the wall time the readers are imported,
+    before the first request is taken: the parent's measure of this process's start.
+    """
     import daemon.readers  # noqa: F401  (the readers' imports, paid once per process, not per document)
+
+    if ready_at is not None:
+        ready_at.value = time.time()
 
     threading.Thread(target=_watch_parent, args=(parent,), name="studyjobs-reader-parent", daemon=True).start()
     while True:

@@ -17,7 +17,8 @@ on its way out. What goes wrong becomes an :class:`ExtractionError` with a plain
 Processes are started with ``multiprocessing``'s ``spawn`` context (a fresh interpreter: nothing of the worker's
 Dramatiq, llama.cpp or event-loop threads is copied), kept and reused one document at a time, and replaced after
 a crash, a limit, a stop or a failure. The pool keeps one spare process started, so a document never waits for a
-start except when several are read at once.
+start except when several are read at once, right after the worker started, or after a replacement;
+:meth:`ReaderPool.start_wait` says how long such a wait is expected to be.
 
 Threading rules: :func:`read_isolated` blocks its calling thread (the job's thread); any number of threads may call
 it at once, each gets a process of its own. A :class:`ReaderPool`'s methods are thread-safe.
@@ -28,25 +29,22 @@ from __future__ import annotations
 import atexit
 import json
 import logging
-import multiprocessing
 import os
 import signal
-import sys
 import threading
 import time
-import types
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
 from core.app.document_structure import DocumentStructure
 from core.app.formats import MAX_DOCUMENT_BYTES
 from daemon.readers.base import ExtractedDocument
-from daemon.readers.child import DEFAULT_ENTRY, serve
+from daemon.readers.child import DEFAULT_ENTRY
 from daemon.readers.errors import EXTRACTION_CODES, ExtractionError, ExtractionStopped
 from daemon.readers.limits import ReadLimits, limits_for
+from daemon.readers.reader_process import ReaderProcess
 
 __all__ = ["ENTRY_ENV", "ReadReport", "ReaderPool", "default_pool", "read_isolated"]
 
@@ -58,9 +56,9 @@ ENTRY_ENV = "STUDYJOBS_READER_ENTRY"
 _POLL_SECONDS = 0.05
 _MAX_MESSAGE = 64 * 1024
 _SPARE_PROCESSES = 1
-_CONTEXT = multiprocessing.get_context("spawn")
+_START_SECONDS = 0.5
+"""How long a reader process takes to start until one is measured (0.25–1.1 s measured: importing the readers)."""
 _MIB = 1024 * 1024
-_START_LOCK = threading.Lock()
 _SIGNAL_NUMBERS = frozenset(int(number) for number in signal.Signals)
 
 
@@ -74,42 +72,12 @@ class ReadReport:
     child_peak_rss_kib: int
 
 
-class _Reader:
-    """One reader process and the parent's end of its pipe."""
-
-    def __init__(self) -> None:
-        self.connection, child_end = _CONTEXT.Pipe(duplex=True)
-        self.process: BaseProcess = _CONTEXT.Process(
-            target=serve, args=(child_end, os.getpid()), name="studyjobs-reader", daemon=True
-        )
-        with _START_LOCK:
-            # Started with a bare ``__main__``: spawn would otherwise import the worker's main module (or script)
-            # again in the reader process; the reader process needs only :func:`serve`.
-            main = sys.modules["__main__"]
-            sys.modules["__main__"] = types.ModuleType("__main__")
-            try:
-                self.process.start()
-            finally:
-                sys.modules["__main__"] = main
-        self.pid = self.process.pid or 0
-        self.peak_rss_kib = 0
-        child_end.close()
-
-    def end(self) -> None:
-        """Kill the process (if it still runs) and reap it; :attr:`peak_rss_kib` keeps its last peak (Linux)."""
-        if self.process.exitcode is None:
-            self.peak_rss_kib = _peak_rss_kib_of(self.pid)
-            self.process.kill()
-        self.process.join(timeout=10)
-        self.connection.close()
-
-
 class _Session:
     """One request's answer: relays progress, enforces the wall time and the stop event, reads the verdict."""
 
     def __init__(
         self,
-        reader: _Reader,
+        reader: ReaderProcess,
         limits: ReadLimits,
         on_progress: Callable[[int, int], None] | None,
         stop_event: threading.Event | None,
@@ -210,7 +178,8 @@ class ReaderPool:
 
     def __init__(self, spare: int = _SPARE_PROCESSES) -> None:
         self._spare = spare
-        self._idle: list[_Reader] = []
+        self._idle: list[ReaderProcess] = []
+        self._start_seconds = _START_SECONDS
         self._lock = threading.Lock()
         self._closed = False
         self.last_report: ReadReport | None = None
@@ -220,14 +189,27 @@ class ReaderPool:
         """Start spare processes now (they import the readers while idle), so a document does not wait for one."""
         with self._lock:
             while not self._closed and len(self._idle) < self._spare:
-                self._idle.append(_Reader())
+                self._idle.append(ReaderProcess())
+
+    def start_wait(self) -> float:
+        """Seconds a document given to this pool now is expected to wait for a reader process that can read it:
+        0 when an idle one is ready, else what is left of a start as long as the last one measured (a process
+        killed by a limit or a stop is replaced, and the next document waits for the new one)."""
+        with self._lock:
+            idle = [reader for reader in self._idle if reader.process.exitcode is None]
+            ready = [seconds for reader in idle if (seconds := reader.start_seconds) is not None]
+            if ready:
+                self._start_seconds = ready[-1]
+                return 0.0
+            youngest = max((reader.started_at for reader in idle), default=time.time())
+            return max(self._start_seconds - (time.time() - youngest), 0.0)
 
     def processes(self) -> list[int]:
         """The ids of the idle processes (for tests)."""
         with self._lock:
             return [reader.pid for reader in self._idle]
 
-    def _take(self) -> _Reader:
+    def _take(self) -> ReaderProcess:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the reader pool is closed")
@@ -236,9 +218,9 @@ class ReaderPool:
                 if reader.process.exitcode is None:
                     return reader
                 reader.end()
-        return _Reader()
+        return ReaderProcess()
 
-    def _give_back(self, reader: _Reader, *, fit: bool) -> None:
+    def _give_back(self, reader: ReaderProcess, *, fit: bool) -> None:
         with self._lock:
             keep = fit and not self._closed and reader.process.exitcode is None
             if keep:
@@ -371,18 +353,6 @@ def _structure(sent: str | None) -> str | None:
 
 def _fields(limits: ReadLimits) -> dict[str, Any]:
     return {name: getattr(limits, name) for name in ReadLimits.__slots__}
-
-
-def _peak_rss_kib_of(pid: int) -> int:
-    """The peak resident memory of a live process in KiB, from ``/proc`` (0 elsewhere)."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
 
 
 def _size_of(path: Path) -> int:

@@ -6,7 +6,7 @@ import pytest
 
 from core.app.formats import SUPPORTED_SUFFIXES
 from core.progress import PhasePlan
-from daemon.plans import PLANS_DIR, READER_FAMILIES, plan_for, quoting_plan, reader_family
+from daemon.plans import PLANS_DIR, READER_FAMILIES, plan_for, quoting_plan, reader_family, with_wait
 
 
 def test_every_reader_family_ships_its_own_calibrated_plan() -> None:
@@ -50,3 +50,12 @@ def test_the_plan_of_a_writer_without_summaries_gives_the_sections_no_room_and_t
     assert end - start < 0.01, "quoting the passages takes milliseconds"
     assert quoting.expected_seconds("outline") == measured.expected_seconds("outline")
     assert quoting.span("outline")[1] - quoting.span("outline")[0] > 0.9
+
+
+def test_a_wait_before_reading_gives_the_read_phase_that_much_more_time_and_room_on_the_bar() -> None:
+    plan = plan_for("ingest", "pdf")
+    waiting = with_wait(plan, "read", 0.5)
+    assert waiting.expected_seconds("read", 90_000) == pytest.approx(plan.expected_seconds("read", 90_000) + 0.5)
+    assert waiting.expected_seconds("save") == plan.expected_seconds("save")
+    assert waiting.span("read")[1] > plan.span("read")[1]
+    assert with_wait(plan, "read", 0.0) is plan

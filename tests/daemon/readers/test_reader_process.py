@@ -78,6 +78,23 @@ def test_a_real_pdf_read_in_a_reader_process_is_the_document_read_here_with_ever
     assert report.pid in pool.processes()  # kept for the next document
 
 
+def test_a_document_given_to_a_pool_whose_process_still_starts_is_expected_to_wait_for_it(corpus: Corpus) -> None:
+    readers = ReaderPool()
+    try:
+        assert readers.start_wait() > 0  # no process at all: a whole start
+        readers.warm()
+        assert 0 < readers.start_wait() <= 0.5  # the spare process imports the readers
+        deadline = time.monotonic() + 60
+        while readers.start_wait() > 0:
+            assert time.monotonic() < deadline, "the spare process never became ready"
+            time.sleep(0.01)
+        assert readers.start_wait() == 0.0
+        readers.read(corpus.r_manual("R-FAQ"))
+        assert readers.start_wait() == 0.0  # the process is back in the pool, ready
+    finally:
+        readers.close()
+
+
 def test_a_long_manual_comes_back_whole_with_the_pages_of_every_paragraph(pool: ReaderPool, corpus: Corpus) -> None:
     path = corpus.r_manual("refman")  # 2,415 pages: its page map alone is far longer than a progress message
     document = pool.read(path, on_progress=lambda done, total: None)
