@@ -34,19 +34,31 @@ async def _rewrite_jobs(db) -> list[Job]:  # type: ignore[no-untyped-def]
     return [job for job in jobs if "rewrite_position" in job.params]
 
 
+async def _finished_guide(store, app_db, settings) -> tuple[uuid.UUID, uuid.UUID]:  # type: ignore[no-untyped-def]
+    """A document with a finished three-part guide and its stored plan: the root job's id and the guide job's."""
+    root, child, _path = await make_document(store, app_db, settings.output_dir, parts=3, finished=True)
+    await save_guide_plan(app_db, child, '{"sections": []}')
+    return root, child
+
+
+async def _show_guide(window, root: uuid.UUID, wait_until) -> None:  # type: ignore[no-untyped-def]
+    """Select the document and show its finished guide in the study guide tab."""
+    await wait_until(lambda: window.select_job(root), message="the document in the table")
+    window.details_tabs.show_guide()
+    viewer = window.guide_viewer
+    await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+
+
 def test_the_section_under_the_cursor_is_queued_to_be_written_again(
     make_window, store, app_db, settings, run, wait_until
 ):
     window = make_window()
-    root, child, _path = run(make_document(store, app_db, settings.output_dir, parts=3, finished=True))
-    run(save_guide_plan(app_db, child, '{"sections": []}'))
+    root, child = run(_finished_guide(store, app_db, settings))
     viewer = window.guide_viewer
     queued: list[Job] = []
 
     async def scenario() -> None:
-        await wait_until(lambda: window.select_job(root), message="the document in the table")
-        window.details_tabs.show_guide()
-        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+        await _show_guide(window, root, wait_until)
         assert viewer.rewrite_button.isEnabled()
         _put_cursor_in(viewer, "the green pigment")
         viewer.rewrite_button.click()
@@ -68,21 +80,17 @@ def test_before_the_first_section_nothing_is_queued_and_the_tab_says_what_to_do(
     make_window, store, app_db, settings, run, wait_until
 ):
     window = make_window()
-    root, child, _path = run(make_document(store, app_db, settings.output_dir, parts=3, finished=True))
-    run(save_guide_plan(app_db, child, '{"sections": []}'))
+    root, _child = run(_finished_guide(store, app_db, settings))
     viewer = window.guide_viewer
 
     async def scenario() -> None:
-        await wait_until(lambda: window.select_job(root), message="the document in the table")
-        window.details_tabs.show_guide()
-        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+        await _show_guide(window, root, wait_until)
         viewer.browser.moveCursor(QTextCursor.MoveOperation.Start)
         assert viewer.rewrite_current_section() is False
 
     run(scenario())
     assert viewer.note.text() == "Click in a section of the guide first."
     assert run(_rewrite_jobs(app_db)) == []
-    assert isinstance(child, uuid.UUID)
 
 
 def test_with_a_model_that_writes_no_summaries_nothing_is_queued_and_the_tab_says_which_model_would(
@@ -91,14 +99,11 @@ def test_with_a_model_that_writes_no_summaries_nothing_is_queued_and_the_tab_say
     window = make_window()
     window.settings = dataclasses.replace(settings, model=dataclasses.replace(settings.model, summaries=None))
     assert window.settings.model.kind == "bundled"  # the bundled demo quotes key passages
-    root, child, _path = run(make_document(store, app_db, settings.output_dir, parts=3, finished=True))
-    run(save_guide_plan(app_db, child, '{"sections": []}'))
+    root, _child = run(_finished_guide(store, app_db, settings))
     viewer = window.guide_viewer
 
     async def scenario() -> None:
-        await wait_until(lambda: window.select_job(root), message="the document in the table")
-        window.details_tabs.show_guide()
-        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+        await _show_guide(window, root, wait_until)
         _put_cursor_in(viewer, "the green pigment")
         viewer.rewrite_button.click()
 
