@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QStandardPaths, Qt, QUrl
 from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox
 
+from core.app.files import write_atomically
 from core.app.guides import GuideText
 from core.db import AsyncDatabaseManager
 from gui.export_dialog import ExportDialog
@@ -141,7 +142,7 @@ class GuideFiles:
         if guide is None:
             return False
         try:
-            path.write_text(guide.markdown, encoding="utf-8")
+            write_atomically(path, guide.markdown)  # whole or not at all: a full disk leaves the old file
         except OSError as error:
             log.warning("could not save the study guide to %s", path, exc_info=True)
             self._tell(

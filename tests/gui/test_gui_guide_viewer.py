@@ -30,6 +30,7 @@ from core.store import JobStore
 from gui.error_dialog import ErrorReporter
 from gui.guide_viewer import GuideViewer
 from gui.tasks import TaskGroup
+from tests.daemon.worker.smalldisk import fill, small_disk
 
 SECTIONS = [
     ("Cell walls", "Plants have **rigid** walls:\n\n- cellulose\n- pectin"),
@@ -153,6 +154,31 @@ def test_save_as_writes_the_markdown_where_the_user_chose_and_says_where(
     dialog.accept()
     assert target.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
     assert viewer.note.isVisible() and viewer.note.text() == f"Saved to {target}."
+
+
+def test_save_as_on_a_full_disk_says_so_and_leaves_the_file_that_was_there(
+    make_window, store, app_db, settings, run, wait_until, tmp_path
+):
+    window = make_window()
+    root, _child, _path = run(make_document(store, app_db, settings.output_dir, parts=2, finished=True))
+    viewer = window.guide_viewer
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.select_job(root), message="the document in the table")
+        window.details_tabs.show_guide()
+        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+
+    run(scenario())
+    with small_disk(tmp_path / "stick", 1) as stick:
+        target = stick / "my guide.md"
+        target.write_text("# The copy saved last week\n", encoding="utf-8")
+        fill(stick)
+        assert viewer.save_to(target) is False
+        assert target.read_text(encoding="utf-8") == "# The copy saved last week\n"
+        assert sorted(p.name for p in stick.iterdir()) == ["filler.bin", "my guide.md"]  # no half-written copy
+    notice = viewer.notice
+    assert notice is not None and notice.text().startswith(f"The study guide could not be saved to {target}")
+    notice.close()
 
 
 def test_open_study_guide_without_an_app_for_markdown_shows_the_guide_in_the_window(

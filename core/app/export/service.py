@@ -26,7 +26,7 @@ from core.app.export.cards import guide_cards, guide_title
 from core.app.export.formats import FORMATS, SUFFIXES
 from core.app.export.table import write_csv
 from core.app.export.word import write_docx
-from core.app.files import write_whole
+from core.app.files import write_atomically
 from core.app.guides import guide_job_for, read_guide
 from core.app.schema import Job
 from core.db import AsyncDatabaseManager
@@ -92,7 +92,7 @@ def write_export(guide: GuideExport, format_name: str, path: Path) -> None:
         OSError: The file could not be written (nothing is left at ``path`` then, or the old file).
     """
     if format_name == "md":
-        write_whole(path, lambda temporary: temporary.write_text(guide.markdown, encoding="utf-8"))
+        write_atomically(path, guide.markdown)
     elif format_name == "docx":
         write_docx(guide.markdown, path, guide.title)
     elif format_name == "anki":
