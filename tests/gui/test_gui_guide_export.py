@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from gui.export_dialog import ExportDialog
 from gui.export_pdf import write_pdf
+from tests.gui.test_gui_guide_viewer import show_finished_guide
 
 
 def pdf_text(path: Path) -> tuple[int, str]:
@@ -31,12 +32,7 @@ def pdf_text(path: Path) -> tuple[int, str]:
 def open_export_dialog(window, root, run, wait_until) -> ExportDialog:
     viewer = window.guide_viewer
 
-    async def scenario() -> None:
-        await wait_until(lambda: window.select_job(root), message="the document in the table")
-        window.details_tabs.show_guide()
-        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
-
-    run(scenario())
+    run(show_finished_guide(window, root, wait_until))
     assert viewer.export_button.isEnabled()
     viewer.export_button.click()
     dialog = viewer.export_dialog

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from core.app.config import Settings
 from core.app.guides import save_guide_plan
 from core.app.schema import Job
-from tests.gui.test_gui_guide_viewer import make_document
+from tests.gui.test_gui_guide_viewer import make_document, show_finished_guide
 
 
 @pytest.fixture
@@ -41,14 +41,6 @@ async def _finished_guide(store, app_db, settings) -> tuple[uuid.UUID, uuid.UUID
     return root, child
 
 
-async def _show_guide(window, root: uuid.UUID, wait_until) -> None:  # type: ignore[no-untyped-def]
-    """Select the document and show its finished guide in the study guide tab."""
-    await wait_until(lambda: window.select_job(root), message="the document in the table")
-    window.details_tabs.show_guide()
-    viewer = window.guide_viewer
-    await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
-
-
 def test_the_section_under_the_cursor_is_queued_to_be_written_again(
     make_window, store, app_db, settings, run, wait_until
 ):
@@ -58,7 +50,7 @@ def test_the_section_under_the_cursor_is_queued_to_be_written_again(
     queued: list[Job] = []
 
     async def scenario() -> None:
-        await _show_guide(window, root, wait_until)
+        await show_finished_guide(window, root, wait_until)
         assert viewer.rewrite_button.isEnabled()
         _put_cursor_in(viewer, "the green pigment")
         viewer.rewrite_button.click()
@@ -84,7 +76,7 @@ def test_before_the_first_section_nothing_is_queued_and_the_tab_says_what_to_do(
     viewer = window.guide_viewer
 
     async def scenario() -> None:
-        await _show_guide(window, root, wait_until)
+        await show_finished_guide(window, root, wait_until)
         viewer.browser.moveCursor(QTextCursor.MoveOperation.Start)
         assert viewer.rewrite_current_section() is False
 
@@ -103,7 +95,7 @@ def test_with_a_model_that_writes_no_summaries_nothing_is_queued_and_the_tab_say
     viewer = window.guide_viewer
 
     async def scenario() -> None:
-        await _show_guide(window, root, wait_until)
+        await show_finished_guide(window, root, wait_until)
         _put_cursor_in(viewer, "the green pigment")
         viewer.rewrite_button.click()
 

@@ -89,6 +89,14 @@ async def make_document(
     return root.id, child.id, path
 
 
+async def show_finished_guide(window, root: uuid.UUID, wait_until) -> None:  # type: ignore[no-untyped-def]
+    """Select the document ``root`` in the window's table and wait for its finished guide in the study guide tab."""
+    await wait_until(lambda: window.select_job(root), message="the document in the table")
+    window.details_tabs.show_guide()
+    viewer = window.guide_viewer
+    await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
+
+
 def test_a_finished_guide_is_rendered_in_its_tab_as_its_file_renders(
     make_window, store, app_db, settings, run, wait_until
 ):
@@ -96,12 +104,7 @@ def test_a_finished_guide_is_rendered_in_its_tab_as_its_file_renders(
     root, _child, path = run(make_document(store, app_db, settings.output_dir, parts=3, finished=True))
     viewer = window.guide_viewer
 
-    async def scenario() -> None:
-        await wait_until(lambda: window.select_job(root), message="the document in the table")
-        window.details_tabs.show_guide()
-        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
-
-    run(scenario())
+    run(show_finished_guide(window, root, wait_until))
     assert viewer.browser.toPlainText() == rendered(path.read_text(encoding="utf-8"))
     assert viewer.state.text() == f"Finished: {path.name}"
     html = viewer.browser.toHtml()
@@ -139,12 +142,7 @@ def test_save_as_writes_the_markdown_where_the_user_chose_and_says_where(
     root, _child, path = run(make_document(store, app_db, settings.output_dir, parts=2, finished=True))
     viewer = window.guide_viewer
 
-    async def scenario() -> None:
-        await wait_until(lambda: window.select_job(root), message="the document in the table")
-        window.details_tabs.show_guide()
-        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
-
-    run(scenario())
+    run(show_finished_guide(window, root, wait_until))
     viewer.save_button.click()
     dialog = viewer.save_dialog
     assert isinstance(dialog, QFileDialog) and dialog.isVisible()  # opened with open(), never exec()
@@ -163,12 +161,7 @@ def test_save_as_on_a_full_disk_says_so_and_leaves_the_file_that_was_there(
     root, _child, _path = run(make_document(store, app_db, settings.output_dir, parts=2, finished=True))
     viewer = window.guide_viewer
 
-    async def scenario() -> None:
-        await wait_until(lambda: window.select_job(root), message="the document in the table")
-        window.details_tabs.show_guide()
-        await wait_until(lambda: viewer.guide is not None and viewer.guide.complete, message="the guide shown")
-
-    run(scenario())
+    run(show_finished_guide(window, root, wait_until))
     with small_disk(tmp_path / "stick", 1) as stick:
         target = stick / "my guide.md"
         target.write_text("# The copy saved last week\n", encoding="utf-8")
