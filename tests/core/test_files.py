@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,31 @@ def test_the_writer_gets_a_hidden_temporary_path_with_the_suffix_asked(tmp_path:
     assert seen[0].name.startswith(".deck.apkg.") and seen[0].suffix == ".apkg"
     assert seen[1].name.startswith(".entry.desktop.") and not seen[1].name.endswith(".desktop")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.apkg", "entry.desktop"]
+
+
+def test_what_the_writer_wrote_is_flushed_to_the_disk_before_it_takes_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every file written whole (guides, cards, tables, settings) is ``fsync``-ed while it is still the temporary
+    file: after a power cut the path holds the old file or the whole new one, never an empty one."""
+    events: list[tuple[str, str]] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(descriptor: int) -> None:
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{descriptor}")))
+        real_fsync(descriptor)
+
+    def replace(source: str, target: Path) -> None:
+        events.append(("rename", str(source)))
+        real_replace(source, target)
+
+    if not Path("/proc/self/fd").is_dir():
+        pytest.skip("needs /proc to name a descriptor's file")
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    write_whole(tmp_path / "cards.csv", lambda temporary: temporary.write_text("a;b\n", encoding="utf-8"))
+    write_atomically(tmp_path / "guide.md", "# Guia\n")
+    assert [kind for kind, _path in events] == ["fsync", "rename", "fsync", "rename"]
+    assert events[0][1] == events[1][1] and events[2][1] == events[3][1]  # the temporary file, flushed, then renamed
+    assert (tmp_path / "cards.csv").read_text(encoding="utf-8") == "a;b\n"
+    assert (tmp_path / "guide.md").read_text(encoding="utf-8") == "# Guia\n"
