@@ -237,11 +237,14 @@ class JobFeed(QObject):
         return total
 
     def _gap(self, head: list[JobRow], *, complete: bool) -> bool:
-        """Whether the head holds rows the model would miss: more new rows than a head holds, or a row that is
-        not shown although it sorts among the shown ones (a job whose ``created_at`` was set in the past)."""
+        """Whether the head holds rows the model would miss: more new rows than a head holds (into an empty list
+        too: a page loaded afresh knows that older rows follow), or a row that is not shown although it sorts among
+        the shown ones (a job whose ``created_at`` was set in the past)."""
         rows = self.model.rows
-        if not rows or not head:
+        if not head:
             return False
+        if not rows:
+            return not complete
         newest, oldest = (rows[0].created_at, rows[0].id), (rows[-1].created_at, rows[-1].id)
         if not complete and (head[-1].created_at, head[-1].id) > newest:
             return True

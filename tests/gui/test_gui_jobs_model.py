@@ -138,6 +138,20 @@ def test_scrolling_the_table_loads_older_pages(window, app_db, run, wait_until):
     run(scenario())
 
 
+def test_more_documents_than_a_page_added_to_an_empty_list_can_still_be_scrolled_to(window, app_db, run, wait_until):
+    """Hundreds of documents added at once (``studyjobs add`` on a folder) while the window shows none: the list
+    takes its first page and scrolling loads the older ones."""
+
+    async def scenario() -> None:
+        await wait_until(lambda: window.model.rowCount() == 0 and window.model.total == 0, message="an empty list")
+        await seed_history(app_db, 500)  # no reload: the feed's own change check finds them
+        await wait_until(lambda: window.model.rowCount() == 200 and window.model.more, message="the first page")
+        window.view.scrollToBottom()
+        await wait_until(lambda: window.model.rowCount() > 200, message="the next page")
+
+    run(scenario())
+
+
 def test_several_jobs_added_between_two_looks_all_reach_the_table(window, store, run, wait_until):
     async def scenario() -> None:
         await store.enqueue("ingest", title="primeiro.pdf", params={})
