@@ -427,9 +427,13 @@ async def bench_extraction(root: Path, pdfs: list[Path]) -> None:
 # -- 5: progress honesty -------------------------------------------------------------------------------------------
 
 
-def _phase_seconds(phases: list[dict[str, Any]]) -> str:
-    """``name 0.123 s`` for each finished phase of a row's phase list."""
+def _phase_seconds(phases: list[dict[str, Any]], claimed: dt.datetime | None = None) -> str:
+    """``name 0.123 s`` for each finished phase of a row's phase list, after the time from the claim to the first
+    phase's start (``claimed``: the row's ``started_at``)."""
     spans = []
+    first = phases[0].get("started_at") if phases else None
+    if claimed is not None and first:
+        spans.append(f"before the first phase {(dt.datetime.fromisoformat(first) - claimed).total_seconds():.3f} s")
     for phase in phases:
         if phase.get("started_at") and phase.get("finished_at"):
             began, ended = (dt.datetime.fromisoformat(phase[key]) for key in ("started_at", "finished_at"))
@@ -485,7 +489,7 @@ async def bench_honesty(root: Path, docs: list[Path], pipeline: list[Path], *, r
                         name = row.title or Path(str((row.params or {}).get("path", job_id))).name
                         print(f"    {name} {end - start:.3f} s: shown {shown:.2f}, true {true:.2f}")
             if VERBOSE:
-                print(f"    phases: {_phase_seconds(row.phases or [])}")
+                print(f"    phases: {_phase_seconds(row.phases or [], row.started_at)}")
         mean = statistics.fmean(errors) if errors else float("nan")
         figure(
             "honesty",
