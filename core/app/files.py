@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,12 +18,10 @@ def write_whole(path: Path, write: Callable[[Path], Any], *, suffix: str | None 
     A reader never sees half a file, and a crash or a power cut after the rename leaves the whole new file, not an
     empty one. The temporary file's name starts with a dot and ``path``'s name and ends in ``suffix`` (default:
     ``path``'s own suffix, for writers that go by it). It is removed when ``write``, the flush or the rename
-    raises (a full disk may show only at the flush); the error goes to the caller.
+    raises (a full disk may show only at the flush); the error goes to the caller. The file gets the permissions
+    of any file the user makes (``0o666`` less the umask), as a guide or an export the user shares must.
     """
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=path.suffix if suffix is None else suffix, dir=path.parent
-    )
-    os.close(handle)
+    temporary = _new_file(path.parent, prefix=f".{path.name}.", suffix=path.suffix if suffix is None else suffix)
     try:
         write(Path(temporary))
         _flush_to_disk(Path(temporary))
@@ -31,6 +29,20 @@ def write_whole(path: Path, write: Callable[[Path], Any], *, suffix: str | None 
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _new_file(folder: Path, *, prefix: str, suffix: str) -> str:
+    """Create an empty file of a new random name in ``folder`` with the umask's permissions (``mkstemp`` would
+    make it ``0o600``)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        candidate = str(folder / f"{prefix}{secrets.token_hex(4)}{suffix}")
+        try:
+            os.close(os.open(candidate, flags, 0o666))
+        except FileExistsError:
+            continue
+        return candidate
+    raise FileExistsError(f"no free temporary name in {folder}")
 
 
 def _flush_to_disk(path: Path) -> None:

@@ -100,3 +100,15 @@ def test_export_refuses_an_unfinished_guide_an_unknown_id_and_a_folder_that_is_n
         )
         assert nowhere.returncode == 1 and "could not be written" in nowhere.stderr
     assert studyjobs(data, "export", str(document), "--format", "odt").returncode == 2
+
+
+def test_export_takes_o_for_output_and_makes_files_with_the_users_normal_permissions(tmp_path: Path):
+    data = tmp_path / "data"
+    document, _writing = asyncio.run(_guides(data))
+    old = os.umask(0o027)
+    try:
+        done = studyjobs(data, "export", str(document), "--format", "csv", "-o", str(tmp_path / "cards.csv"))
+    finally:
+        os.umask(old)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "cards.csv").stat().st_mode & 0o777 == 0o640, "0o666 less the umask, as any file the user makes"

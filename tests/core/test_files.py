@@ -81,3 +81,16 @@ def test_what_the_writer_wrote_is_flushed_to_the_disk_before_it_takes_the_path(
     assert events[0][1] == events[1][1] and events[2][1] == events[3][1]  # the temporary file, flushed, then renamed
     assert (tmp_path / "cards.csv").read_text(encoding="utf-8") == "a;b\n"
     assert (tmp_path / "guide.md").read_text(encoding="utf-8") == "# Guia\n"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_a_file_gets_the_permissions_the_umask_gives_any_new_file(tmp_path: Path, umask: int) -> None:
+    old = os.umask(umask)
+    try:
+        write_atomically(tmp_path / "guide.md", "text\n")
+        write_whole(tmp_path / "deck.apkg", lambda temporary: temporary.write_bytes(b"x"))
+    finally:
+        os.umask(old)
+    for name in ("guide.md", "deck.apkg"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o666 & ~umask

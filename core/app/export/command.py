@@ -1,4 +1,4 @@
-"""``studyjobs export ID --format md|docx|pdf|anki|csv [--output PATH]``: a finished study guide as a file.
+"""``studyjobs export ID --format md|docx|pdf|anki|csv [-o|--output PATH]``: a finished study guide as a file.
 
 ``ID`` is a document's id as ``studyjobs list`` shows it (or the id of one of its ``generate`` jobs). The file
 goes to ``--output`` (a folder: the guide's title is the file's name), else to the current folder. A PDF is
@@ -45,7 +45,7 @@ def add_export_parser(
     export = sub.add_parser("export", parents=[common], help="write a finished study guide to a file")
     export.add_argument("job_id", type=uuid.UUID, metavar="ID", help="the document's id (see `list`)")
     export.add_argument("--format", choices=FORMATS, default=FORMATS[0], help="the file format (default: md)")
-    export.add_argument("--output", type=Path, default=None, help="the file, or a folder (default: this folder)")
+    export.add_argument("-o", "--output", type=Path, default=None, help="the file, or a folder (default: this folder)")
 
 
 def _output_path(guide: GuideExport, format_name: str, output: Path | None) -> Path:
