@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from core.app import cli as store_cli
+from core.app.adding import add_document, path_problem
 from core.app.config import Settings
-from core.app.formats import ADDED_KEY, MAX_DOCUMENT_BYTES, added_params, is_supported
 from core.app.guide_languages import GUIDE_LANGUAGES
 from core.app.launch import worker_command
 from core.app.messages import render
@@ -80,34 +80,15 @@ def start_daemon_in_background() -> subprocess.Popen[bytes]:
     )
 
 
-def _check_files(files: Sequence[Path]) -> list[str]:
-    problems = []
-    for path in files:
-        if not path.is_file():
-            problems.append(f"{path}: no such file.")
-        elif not is_supported(path):
-            problems.append(f"{path}: not a document StudyJobs can read (PDF, DOCX, EPUB, TXT, Markdown, HTML).")
-        elif path.stat().st_size > MAX_DOCUMENT_BYTES:
-            problems.append(f"{path}: larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB.")
-    return problems
-
-
 async def _add(store: JobStore[Job], settings: Settings, args: argparse.Namespace) -> int:
-    problems = _check_files(args.files)
+    language = settings.user_language()
+    problems = [problem for path in args.files if (problem := path_problem(path)) is not None]
     if problems:
-        print("\n".join(problems), file=sys.stderr)
+        print("\n".join(render(problem, language) for problem in problems), file=sys.stderr)
         return EXIT_USAGE
-    jobs = []
-    for path in args.files:
-        absolute = path.resolve()
-        params: dict[str, object] = {
-            "path": str(absolute),
-            "only_extract": bool(args.only_extract),
-            ADDED_KEY: added_params(absolute),
-        }
-        if args.language:
-            params["language"] = args.language
-        jobs.append(await store.enqueue("ingest", title=absolute.name, params=params))
+    jobs = [
+        await add_document(store, path, only_extract=args.only_extract, language=args.language) for path in args.files
+    ]
     if args.json:
         print(json.dumps([str(j.id) for j in jobs]))
     else:
@@ -117,7 +98,6 @@ async def _add(store: JobStore[Job], settings: Settings, args: argparse.Namespac
         start_daemon_in_background()
     if not args.wait:
         return EXIT_OK
-    language = settings.user_language()
     outcomes = [await _follow(store, job.id, quiet=args.json, language=language) for job in jobs]
     return EXIT_OK if all(outcomes) else EXIT_FAILED
 

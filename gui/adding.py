@@ -4,7 +4,8 @@ The steps, none of which blocks the window: files StudyJobs cannot read are refu
 :class:`~gui.add_dialog.AddDialog` asks what to make of the rest; their SHA-256 is computed on a helper thread
 and compared with ``documents.content_hash``; when some content was added before, the
 :class:`~gui.duplicate_dialog.DuplicateDialog` asks whether to add it again; then one ``ingest`` job per file is
-queued. UI thread only; database work runs as tasks of the window's :class:`~gui.tasks.TaskGroup`.
+queued (:func:`core.app.adding.add_document`, as the command line does). UI thread only; database work runs as
+tasks of the window's :class:`~gui.tasks.TaskGroup`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from core.app.formats import ADDED_KEY, added_params
+from core.app.adding import add_document
 from core.store import JobStore
 from gui.add_dialog import AddDialog, refused_text, split_supported
 from gui.duplicate_dialog import DuplicateDialog, already_added, file_sha256
@@ -98,12 +99,5 @@ class DocumentAdder:
 
     async def _enqueue(self, paths: list[Path], only_extract: bool, language: str) -> None:
         for path in paths:
-            params: dict[str, object] = {
-                "path": str(path),
-                "only_extract": bool(only_extract),
-                ADDED_KEY: added_params(path),
-            }
-            if language and not only_extract:
-                params["language"] = language
-            await self.store.enqueue("ingest", title=path.name, params=params)
+            await add_document(self.store, path, only_extract=only_extract, language=language)
         self.added()

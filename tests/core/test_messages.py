@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.app.message_catalog import EN, PT_BR, general, model, progress, reading
+from core.app.message_catalog import EN, PT_BR, adding, general, model, progress, reading
 from core.app.messages import CATALOG, message, render
 from core.stored_messages import decode, encode
 
@@ -97,7 +97,7 @@ def test_every_catalog_code_reads_without_a_leftover_placeholder_when_given_its_
 
 
 def test_each_code_belongs_to_one_topic_of_the_catalog_in_both_languages() -> None:
-    topics = (general, reading, model, progress)
+    topics = (general, reading, adding, model, progress)
     for topic in topics:
         assert set(topic.EN) == set(topic.PT_BR), topic.__name__
     counted = sum(len(topic.EN) for topic in topics)

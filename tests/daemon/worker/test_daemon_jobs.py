@@ -211,7 +211,9 @@ def test_cancel_during_generation_stops_it_and_the_next_job_runs(home: DaemonHom
     assert state["guide_count"] == 0
 
 
-def test_add_refuses_missing_and_unsupported_files_before_making_any_job(home: DaemonHome, tmp_path: Path):
+def test_add_refuses_missing_and_unsupported_files_and_names_a_fifo_a_device_or_a_folder_before_making_any_job(
+    home: DaemonHome, tmp_path: Path
+):
     picture = tmp_path / "foto.png"
     picture.write_bytes(b"\x89PNG\r\n\x1a\n")
     good = tmp_path / "bom.txt"
@@ -219,6 +221,15 @@ def test_add_refuses_missing_and_unsupported_files_before_making_any_job(home: D
     refused = home.cli("add", "--no-start", str(good), str(picture), str(tmp_path / "sumiu.pdf"))
     assert refused.returncode == 2
     assert "foto.png" in refused.stderr and "sumiu.pdf" in refused.stderr
+    os.mkfifo(fifo := tmp_path / "cano.txt")
+    (folder := tmp_path / "pasta.pdf").mkdir()
+    odd = home.cli("add", "--no-start", str(fifo), "/dev/null", str(folder), timeout=30)
+    assert odd.returncode == 2
+    assert odd.stderr.splitlines() == [  # the settings' language is pt_BR
+        message("add_pipe", "pt_BR", path=str(fifo)),
+        message("add_device", "pt_BR", path="/dev/null"),
+        message("add_folder", "pt_BR", path=str(folder)),
+    ]
     assert json.loads(home.cli("list", "--json").stdout) == []
 
 
