@@ -16,7 +16,7 @@ from sqlalchemy.sql import ColumnElement
 
 from core.status import JobStatus
 
-__all__ = ["Cursor", "job_filters", "newest_first"]
+__all__ = ["Cursor", "counting", "job_filters", "newest_first"]
 
 Cursor = tuple[datetime, uuid.UUID]
 """Where a page of ``list_recent`` ended: the last row's ``(created_at, id)``."""
@@ -70,3 +70,8 @@ def newest_first(
         older = or_(model.created_at < created, model.id < last_id)
         stmt = stmt.where(model.created_at <= created, older)
     return stmt
+
+
+def counting(model: Any, filters: Sequence[ColumnElement[bool]]) -> Select[Any]:
+    """``SELECT count(*)`` of the rows that match ``filters``."""
+    return select(func.count()).select_from(model).where(*filters)

@@ -9,30 +9,26 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import CursorResult, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import MappedColumn, class_mapper
 
 from core import leases
 from core.closing import why_not_closed
 from core.db import AsyncDatabaseManager
-from core.listing import Cursor, job_filters, newest_first
+from core.listing import Cursor, counting, job_filters, newest_first
 from core.models import BaseJobModel
 from core.retry import DEFAULT_BACKOFF, Backoff
 from core.rows import interrupted, read_row, without_payload, without_payloads
-from core.status import TERMINAL_JOB_STATUSES, JobStatus
+from core.status import JobStatus
 from core.transitions import Row, Transitions
 from core.types import utcnow
-from core.watch import DEFAULT_EMIT_ON, watch_job
+from core.watch import DEFAULT_EMIT_ON, watch_job, watch_jobs, watch_table
 
 __all__ = ["Cursor", "JobStore"]
 
 M = TypeVar("M", bound=BaseJobModel)
-
-
-_TERMINAL = frozenset(s.value for s in TERMINAL_JOB_STATUSES)
 _BASE_COLUMN_KEYS = frozenset(name for name, value in vars(BaseJobModel).items() if isinstance(value, MappedColumn))
 """The columns every job table has; ``enqueue(columns=…)`` fills only the ones an application adds."""
 
@@ -132,9 +128,8 @@ class JobStore(Generic[M]):
     ) -> int:
         """How many jobs match the same filters as :meth:`list_recent`."""
         filters = job_filters(self.model, kind=kind, status=status, statuses=statuses, search=search)
-        stmt = select(func.count()).select_from(self.model).where(*filters)
         async with self.db.get_session_context() as session:
-            return int(await session.scalar(stmt) or 0)
+            return int(await session.scalar(counting(self.model, filters)) or 0)
 
     @staticmethod
     def cursor_of(job: BaseJobModel) -> Cursor:
@@ -149,11 +144,20 @@ class JobStore(Generic[M]):
         timeout: float | None = None,
         emit_on: Sequence[str] = DEFAULT_EMIT_ON,
     ) -> AsyncIterator[M]:
-        """Yield the row now, then whenever an ``emit_on`` attribute changes, and always the terminal row.
-
-        No session stays open between ticks; rows come without their payload. See :func:`core.watch.watch_job`.
-        """
+        """Yield the row now, then whenever an ``emit_on`` attribute changes, and always the terminal row; rows
+        come without their payload, no session stays open between ticks. See :func:`core.watch.watch_job`."""
         return watch_job(self.db, self.model, job_id, interval=interval, timeout=timeout, emit_on=emit_on)
+
+    def watch_jobs(
+        self, job_ids: Iterable[uuid.UUID], *, children: str | None = None, interval: float = 2.0
+    ) -> AsyncIterator[frozenset[uuid.UUID]]:
+        """Yield the ids at once, then the ids among them whose rows (or, through the parent column ``children``,
+        whose children's rows) changed. See :func:`core.watch.watch_jobs`."""
+        return watch_jobs(self.db, self.model, job_ids, children=children, interval=interval)
+
+    def watch_table(self, *, interval: float = 0.25, blind_interval: float = 2.0) -> AsyncIterator[None]:
+        """Yield at once, then whenever the table may have changed. See :func:`core.watch.watch_table`."""
+        return watch_table(self.db, self.model, interval=interval, blind_interval=blind_interval)
 
     # -- the lifecycle -------------------------------------------------------------------------------------
 
@@ -244,7 +248,7 @@ class JobStore(Generic[M]):
         row = await self._moves.succeed(job_id, result_id=result_id, attempt=attempt, message=message, whole_row=True)
         if row is None:
             raise await self._why_not_closed(job_id, attempt)
-        return self._instance(row)
+        return self._instance(row, dropped=True)
 
     async def succeed_without_row(
         self,
@@ -254,11 +258,8 @@ class JobStore(Generic[M]):
         attempt: int | None = None,
         message: str = "",
     ) -> None:
-        """:meth:`succeed`, the same write and the same errors, without reading the closed row back.
-
-        For the daemon's close of every job: decoding the row costs more than writing it; closing with
-        :meth:`succeed` measured slower (docs/performance.md, "What the embedded path keeps, by measurement").
-        """
+        """:meth:`succeed`, the same write and the same errors, without reading the closed row back: the daemon's
+        close of every job (decoding the row costs more than writing it; docs/performance.md)."""
         row = await self._moves.succeed(job_id, result_id=result_id, attempt=attempt, message=message, whole_row=False)
         if row is None:
             raise await self._why_not_closed(job_id, attempt)
@@ -287,7 +288,7 @@ class JobStore(Generic[M]):
         row = await self._moves.fail(job_id, reason=reason, transient=transient, attempt=attempt, backoff=self.backoff)
         if row is None:
             raise await self._why_not_closed(job_id, attempt)
-        return self._instance(row)
+        return self._instance(row, dropped=row["status"] == JobStatus.FAILED)
 
     async def cancel(self, job_id: uuid.UUID, *, reason: str | None = None) -> M | None:
         """Queued/running → cancelled, payload dropped. ``None`` (never an error) when there is nothing to stop.
@@ -296,7 +297,7 @@ class JobStore(Generic[M]):
         The worker notices at its next checkpoint (``ProgressTracker`` tick or ``run_cancellable`` poll).
         """
         row = await self._moves.cancel(job_id, reason=reason)
-        return None if row is None else self._instance(row)
+        return None if row is None else self._instance(row, dropped=True)
 
     async def retry(self, job_id: uuid.UUID) -> M | None:
         """The manual retry button: a failed or cancelled job goes back to queued with a fresh attempt budget.
@@ -317,11 +318,7 @@ class JobStore(Generic[M]):
 
     async def delete(self, job_id: uuid.UUID) -> bool:
         """Remove a finished job from the history. ``False`` when it is unknown or still open."""
-        m = self.model
-        async with self.db.get_session_context() as session:
-            stmt = delete(m).where(m.id == job_id, m.status.in_(tuple(_TERMINAL)))
-            result = cast("CursorResult[Any]", await session.execute(stmt))
-            return bool(result.rowcount)
+        return await self._moves.delete(job_id)
 
     # -- progress and leases ----------------------------------------------------------------------------
 
@@ -386,13 +383,15 @@ class JobStore(Generic[M]):
 
     # -- internals -----------------------------------------------------------------------------------------
 
-    def _instance(self, values: Row) -> M:
-        """A detached instance holding ``values`` as loaded state — what a query would have returned — built
-        without the per-attribute events of ``__init__`` (a fifth of a claim's cost otherwise). Without a
-        ``payload`` among ``values`` it is a row without its payload (:mod:`core.rows`)."""
+    def _instance(self, values: Row, *, dropped: bool = False) -> M:
+        """A detached instance holding ``values`` as loaded state, built without ``__init__``'s per-attribute events
+        (a fifth of a claim's cost). ``dropped``: the change cleared the payload, so it reads ``None``; else a row
+        without ``payload`` among ``values`` is a row without its payload (:mod:`core.rows`)."""
         job: M = self._manager.new_instance()
         job.__dict__.update(values)
-        return job if "payload" in values else without_payload(job)
+        if dropped:
+            job.__dict__["payload"] = None
+        return job if "payload" in job.__dict__ else without_payload(job)
 
     async def _why_not_closed(self, job_id: uuid.UUID, attempt: int | None) -> Exception:
         async with self.db.get_session_context() as session:

@@ -32,6 +32,8 @@ retry      failed/cancelled → queued   failed or cancelled                    
                                                                               progress, stage, message, error, result,
                                                                               run_after, started, finished, heartbeat,
                                                                               worker
+delete     done/failed/cancelled →     a terminal status                      the row
+           (none)
 =========  ==========================  =====================================  ==========================================
 
 Each change is one statement in its own transaction, decided by whether it matched — never a read-then-write:
@@ -59,6 +61,7 @@ from sqlalchemy import (
     Uuid,
     bindparam,
     case,
+    delete,
     false,
     func,
     insert,
@@ -306,6 +309,12 @@ class Transitions:
             heartbeat_at=None,
             worker_id=None,
         )
+
+    async def delete(self, job_id: uuid.UUID) -> bool:
+        """done/failed/cancelled → gone; ``False`` when the job is unknown or still open."""
+        m = self.model
+        stmt = delete(m).where(m.id == job_id, m.status.in_((_DONE, _FAILED, _CANCELLED)))
+        return (await self.db.execute(stmt)).rowcount > 0
 
     # -- fences --------------------------------------------------------------------------------------------
 

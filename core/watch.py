@@ -1,144 +1,31 @@
-"""``watch``: follow one job until it ends, cheaply, without ever holding a session between ticks.
+"""Watching jobs cheaply, without ever holding a session between ticks.
 
-All watchers of one job table share one :class:`ChangeHub` per event loop. Each tick the hub asks one question for
-every watched job at once — ``SELECT id, status, updated_at … WHERE id IN (…)`` in a fresh short session — and
-wakes only the watchers whose row changed; those read their full row (never the payload). On SQLite the hub first
-asks ``PRAGMA data_version`` (on a private connection): when nothing at all was committed since the last look,
-the tick costs microseconds and no query. A heartbeat does not touch ``updated_at``, so it wakes no one.
+* :func:`watch_job` — one job's rows until it ends (``JobStore.watch``).
+* :func:`watch_jobs` — which of several jobs changed, each with its children if asked (``JobStore.watch_jobs``):
+  for a screen that shows a job with its follow-up jobs as one thing, and reads them its own way.
+* :func:`watch_table` — "something in the table may have changed" (``JobStore.watch_table``): for a list.
+
+All of them are served by the loop's :class:`core.watch_hub.ChangeHub` for the table: one batched query per tick,
+and no query at all while nothing was committed (SQLite ``data_version``; PostgreSQL ``LISTEN``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
-import threading
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
-
-from sqlalchemy import select
 
 from core.db import AsyncDatabaseManager
 from core.models import BaseJobModel
 from core.rows import read_row
 from core.status import TERMINAL_JOB_STATUSES
+from core.watch_hub import Subscription, hub_of, watchers
 
-__all__ = ["DEFAULT_EMIT_ON", "ChangeHub", "watch_job", "watchers"]
-
-log = logging.getLogger(__name__)
+__all__ = ["DEFAULT_EMIT_ON", "watch_job", "watch_jobs", "watch_table", "watchers"]
 
 DEFAULT_EMIT_ON: tuple[str, ...] = ("status",)
 _TERMINAL = frozenset(s.value for s in TERMINAL_JOB_STATUSES)
-
-
-class _Subscription:
-    __slots__ = ("changed", "interval", "job_id", "token")
-
-    def __init__(self, job_id: uuid.UUID, interval: float, token: tuple[Any, ...] | None) -> None:
-        self.job_id = job_id
-        self.interval = interval
-        self.token = token
-        self.changed = asyncio.Event()
-
-
-class ChangeHub:
-    """One poller for every watcher of one job table on one event loop: one batched query per tick.
-
-    Runs a task only while someone watches; ticks at the smallest interval asked for. Not thread-safe: use it
-    from the loop it was made on.
-    """
-
-    def __init__(self, db: AsyncDatabaseManager, model: type[BaseJobModel]) -> None:
-        self.db = db
-        self.model = model
-        self._subs: set[_Subscription] = set()
-        self._version: int | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
-
-    def subscribe(self, job_id: uuid.UUID, interval: float, token: tuple[Any, ...]) -> _Subscription:
-        """Start watching ``job_id``; ``token`` is ``(status, updated_at)`` of the row the watcher has."""
-        sub = _Subscription(job_id, interval, token)
-        self._subs.add(sub)
-        self._version = None  # the new subscriber's row may already be stale: look at least once
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="studyjobs-watch-hub")
-        self._wake.set()  # a new, maybe shorter, interval
-        return sub
-
-    async def unsubscribe(self, sub: _Subscription) -> None:
-        """Stop watching; the hub's task ends with its last subscriber, and the hub leaves the registry."""
-        self._subs.discard(sub)
-        if not self._subs:
-            _forget(self)
-        if not self._subs and self._task is not None:
-            task, self._task = self._task, None
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    async def _run(self) -> None:
-        while self._subs:
-            interval = min(s.interval for s in self._subs)
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), interval)
-            try:
-                await self._tick()
-            except Exception:  # a database hiccup must not end every watcher: the next tick retries
-                log.warning("watch tick failed; retrying", exc_info=True)
-
-    async def _tick(self) -> None:
-        version = self.db.data_version()
-        if version is not None and version == self._version:
-            return
-        ids = list({sub.job_id for sub in self._subs})
-        if not ids:
-            return
-        m = self.model
-        async with self.db.get_session_context() as session:
-            rows = (await session.execute(select(m.id, m.status, m.updated_at).where(m.id.in_(ids)))).all()
-        self._version = version
-        current: dict[uuid.UUID, tuple[Any, ...] | None] = dict.fromkeys(ids)  # None: the row is gone
-        current.update({row.id: (row.status, row.updated_at) for row in rows})
-        for sub in list(self._subs):
-            if sub.job_id not in current:
-                continue  # subscribed while this tick's query ran: the next tick looks
-            token = current[sub.job_id]
-            if token != sub.token:
-                sub.token = token
-                sub.changed.set()
-
-
-_HubKey = tuple[asyncio.AbstractEventLoop, AsyncDatabaseManager, type[BaseJobModel]]
-_hubs: dict[_HubKey, ChangeHub] = {}
-"""The hubs that have watchers: one per event loop, database and job table. A hub leaves with its last watcher."""
-_hubs_lock = threading.Lock()  # watchers run on several loops, in several threads
-
-
-def _hub(db: AsyncDatabaseManager, model: type[BaseJobModel]) -> ChangeHub:
-    loop = asyncio.get_running_loop()
-    with _hubs_lock:
-        for old in [key for key in _hubs if key[0].is_closed()]:
-            del _hubs[old]
-        hub = _hubs.get((loop, db, model))
-        if hub is None:
-            hub = _hubs[loop, db, model] = ChangeHub(db, model)
-        return hub
-
-
-def watchers(db: AsyncDatabaseManager, model: type[BaseJobModel]) -> int:
-    """How many watchers of ``model``'s rows on ``db`` the running event loop's hub serves."""
-    with _hubs_lock:
-        hub = _hubs.get((asyncio.get_running_loop(), db, model))
-    return 0 if hub is None else len(hub._subs)
-
-
-def _forget(hub: ChangeHub) -> None:
-    with _hubs_lock:
-        for key in [key for key, known in _hubs.items() if known is hub]:
-            del _hubs[key]
 
 
 def _checked(model: type[BaseJobModel], interval: float, emit_on: Sequence[str]) -> tuple[str, ...]:
@@ -191,8 +78,9 @@ async def watch_job(
     if job.status in _TERMINAL:
         return
     last = _snapshot(job, fields)
-    hub = _hub(db, model)
-    sub = hub.subscribe(job_id, interval, (job.status, job.updated_at))
+    hub = hub_of(db, model)
+    seen = {job_id: ((job.status, job.updated_at), None)}
+    sub = hub.subscribe(Subscription([job_id], interval=interval, tokens=seen))
     try:
         while True:
             remaining = None if deadline is None else deadline - loop.time()
@@ -202,7 +90,7 @@ async def watch_job(
                 await asyncio.wait_for(sub.changed.wait(), remaining)
             except TimeoutError:
                 raise TimeoutError(f"job {job_id} did not finish within {timeout} s") from None
-            sub.changed.clear()
+            sub.take()
             job = await read_row(db, model, job_id, whole=False)
             if job.status in _TERMINAL:
                 yield job
@@ -211,5 +99,71 @@ async def watch_job(
             if snapshot != last:
                 last = snapshot
                 yield job
+    finally:
+        await hub.unsubscribe(sub)
+
+
+async def watch_jobs(
+    db: AsyncDatabaseManager,
+    model: type[BaseJobModel],
+    job_ids: Iterable[uuid.UUID],
+    *,
+    children: str | None = None,
+    interval: float,
+) -> AsyncIterator[frozenset[uuid.UUID]]:
+    """Yield every id of ``job_ids`` at once, then, whenever some of them changed, the ids that did; never ends.
+
+    A job changes when its status or ``updated_at`` does, when it is deleted, and — with ``children``, the name of
+    the column by which a job names its parent (``"parent_id"``) — when one of its children is added, changes or is
+    deleted. The caller reads what it needs of the changed jobs; end the watch by leaving the loop or cancelling.
+
+    Args:
+        db: The database to read from.
+        model: The job table.
+        job_ids: The jobs to watch.
+        children: The parent column of ``model`` whose rows count as each job's own, or ``None``.
+        interval: Seconds between looks (a look costs no query while nothing was committed).
+
+    Raises:
+        ValueError: ``interval`` is not positive, or ``children`` names no column of ``model``.
+    """
+    _checked(model, interval, () if children is None else (children,))
+    ids = frozenset(job_ids)
+    hub = hub_of(db, model)
+    sub = hub.subscribe(Subscription(ids, interval=interval, children=children, tokens=await hub.tokens(ids, children)))
+    try:
+        yield ids
+        while True:
+            await sub.changed.wait()
+            changed = sub.take()
+            if changed:
+                yield changed
+    finally:
+        await hub.unsubscribe(sub)
+
+
+async def watch_table(
+    db: AsyncDatabaseManager, model: type[BaseJobModel], *, interval: float, blind_interval: float
+) -> AsyncIterator[None]:
+    """Yield at once, then each time something may have changed in the table (rows added, changed or deleted).
+
+    On SQLite that is any commit to the file since the last look; on PostgreSQL a job that became queued
+    (a notification), and otherwise every ``blind_interval`` seconds, since nothing says what changed. Never ends.
+
+    Args:
+        db: The database to read from.
+        model: The job table.
+        interval: Seconds between looks where commits can be seen (SQLite: a look costs microseconds).
+        blind_interval: Seconds between yields where they cannot.
+    """
+    _checked(model, min(interval, blind_interval), ())
+    hub = hub_of(db, model)
+    sub = hub.subscribe(Subscription(None, interval=interval, blind_interval=blind_interval, version=db.data_version()))
+    try:
+        yield None
+        while True:
+            await sub.changed.wait()
+            sub.take()
+            yield None
     finally:
         await hub.unsubscribe(sub)

@@ -15,6 +15,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
+from sqlalchemy import Uuid
+from sqlalchemy.orm import Mapped, mapped_column
 
 from core import BaseJobModel
 
@@ -25,6 +27,14 @@ class SampleJob(BaseJobModel):
     """The job table a user of the library would declare: three lines."""
 
     __tablename__ = "sample_jobs"
+
+
+class FamilyJob(BaseJobModel):
+    """A job table whose follow-up jobs name their parent job, as an application's documents do."""
+
+    __tablename__ = "family_jobs"
+
+    parent_id: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True, index=True)
 
 
 def wait_for(predicate, *, timeout: float = 10.0, interval: float = 0.01, message: str = "condition") -> None:

@@ -65,6 +65,23 @@ async def test_due_jobs_and_the_rows_of_state_changes_say_their_payload_was_not_
     assert (await store.get(job.id)).payload == b"kept", "a transient failure keeps the payload"
 
 
+async def test_the_rows_of_succeed_fail_and_cancel_read_their_dropped_payload_as_none(store: JobStore):
+    rows = []
+    for close in ("succeed", "fail", "cancel"):
+        job = await store.enqueue("extract", payload=b"dropped")
+        claimed = await store.claim(job.id)
+        assert claimed is not None
+        if close == "succeed":
+            rows.append(await store.succeed(job.id, attempt=claimed.attempts))
+        elif close == "fail":
+            rows.append(await store.fail(job.id, "corrupt", attempt=claimed.attempts))
+        else:
+            rows.append(await store.cancel(job.id))
+    assert [row.status for row in rows] == [JobStatus.DONE, JobStatus.FAILED, JobStatus.CANCELLED]
+    assert [row.payload for row in rows] == [None, None, None]
+    assert [(await store.get(row.id)).payload for row in rows] == [None, None, None], "as the table holds them"
+
+
 async def test_enqueue_returns_the_row_with_the_payload_it_was_given(store: JobStore):
     job = await store.enqueue("extract", payload=b"x")
     assert isinstance(job, SampleJob) and job.payload == b"x"

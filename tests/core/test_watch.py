@@ -6,7 +6,7 @@ import asyncio
 import uuid
 
 import pytest
-from jobtesting import SampleJob, async_wait_for
+from jobtesting import FamilyJob, SampleJob, async_wait_for
 from sqlalchemy import event, text
 
 from core import AsyncDatabaseManager, JobNotFoundError, JobStatus, JobStore
@@ -183,5 +183,101 @@ async def test_an_unchanged_sqlite_database_costs_the_watcher_no_query(tmp_path)
         follower.cancel()
         with pytest.raises(asyncio.CancelledError):
             await follower
+    finally:
+        await db.dispose()
+
+
+async def next_change(changes, timeout: float = 10.0):
+    return await asyncio.wait_for(anext(changes), timeout)
+
+
+async def test_watching_jobs_with_their_children_names_the_parent_whose_family_changed(db: AsyncDatabaseManager):
+    store = JobStore(db, model=FamilyJob)
+    first, second = await store.enqueue("ingest"), await store.enqueue("ingest")
+    changes = store.watch_jobs([first.id, second.id], children="parent_id", interval=0.01)
+    try:
+        assert await next_change(changes) == {first.id, second.id}, "every id at once"
+        child = await store.enqueue("generate", columns={"parent_id": second.id})
+        assert await next_change(changes) == {second.id}, "a new child"
+        await store.claim(child.id)
+        assert await next_change(changes) == {second.id}, "a child's change"
+        await store.claim(first.id)
+        assert await next_change(changes) == {first.id}, "the job's own change"
+        await store.cancel(child.id)
+        await store.delete(child.id)
+        assert second.id in await next_change(changes)
+    finally:
+        await changes.aclose()
+    assert watchers(store.db, store.model) == 0
+
+
+async def test_a_job_watched_without_its_children_ignores_them(db: AsyncDatabaseManager):
+    store = JobStore(db, model=FamilyJob)
+    parent, other = await store.enqueue("ingest"), await store.enqueue("ingest")
+    seen: list[frozenset] = []
+
+    async def follow() -> None:
+        async for changed in store.watch_jobs([parent.id], interval=0.01):
+            seen.append(changed)
+
+    follower = asyncio.create_task(follow())
+    await async_wait_for(lambda: seen == [{parent.id}], message="the first yield")
+    await store.enqueue("generate", columns={"parent_id": parent.id})
+    await store.claim(other.id)
+    await asyncio.sleep(0.3)  # ~30 ticks
+    assert seen == [{parent.id}]
+    await store.claim(parent.id)
+    await async_wait_for(lambda: seen == [{parent.id}, {parent.id}], message="the job's own change")
+    follower.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await follower
+    assert watchers(store.db, store.model) == 0
+
+
+async def test_watching_jobs_refuses_a_parent_column_the_table_does_not_have(store: JobStore):
+    job = await store.enqueue("extract")
+    with pytest.raises(ValueError):
+        await anext(store.watch_jobs([job.id], children="parent_id"))
+
+
+async def test_watching_the_table_yields_at_once_then_for_a_new_job(store: JobStore):
+    changes = store.watch_table(interval=0.01, blind_interval=0.05)
+    try:
+        await next_change(changes)
+        await store.enqueue("extract")
+        await next_change(changes)
+    finally:
+        await changes.aclose()
+
+
+async def test_an_unchanged_sqlite_table_wakes_no_one_and_costs_no_query(tmp_path):
+    db = AsyncDatabaseManager(f"sqlite+aiosqlite:///{tmp_path / 'w.db'}")
+    await db.create_tables()
+    try:
+        store = JobStore(db, model=FamilyJob)
+        job = await store.enqueue("ingest")
+        woken: list[str] = []
+
+        async def follow(name: str, changes) -> None:
+            async for _ in changes:
+                woken.append(name)
+
+        followers = [
+            asyncio.create_task(follow("table", store.watch_table(interval=0.01, blind_interval=0.01))),
+            asyncio.create_task(follow("jobs", store.watch_jobs([job.id], children="parent_id", interval=0.01))),
+        ]
+        await async_wait_for(lambda: sorted(woken) == ["jobs", "table"], message="the first yields")
+        await asyncio.sleep(0.1)  # the hub's first look after the subscriptions
+        statements: list[str] = []
+        event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+        await asyncio.sleep(0.3)  # ~30 ticks with nothing committed
+        assert (statements, sorted(woken)) == ([], ["jobs", "table"])
+        await store.enqueue("ingest")  # another job: the table changed, the watched job did not
+        await async_wait_for(lambda: woken.count("table") == 2, message="the table's change")
+        await asyncio.sleep(0.1)
+        assert woken.count("jobs") == 1
+        for follower in followers:
+            follower.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
     finally:
         await db.dispose()
