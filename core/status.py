@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["CANCELLABLE_JOB_STATUSES", "TERMINAL_JOB_STATUSES", "JobStatus"]
+__all__ = ["CANCELLABLE_JOB_STATUSES", "OPEN_JOB_STATUSES", "TERMINAL_JOB_STATUSES", "JobStatus"]
 
 
 class JobStatus(StrEnum):
@@ -22,3 +22,7 @@ TERMINAL_JOB_STATUSES: frozenset[JobStatus] = frozenset({JobStatus.DONE, JobStat
 
 CANCELLABLE_JOB_STATUSES: frozenset[JobStatus] = frozenset({JobStatus.QUEUED, JobStatus.RUNNING})
 """A job in one of these can still be stopped."""
+
+OPEN_JOB_STATUSES: tuple[str, ...] = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
+"""The same two, as the plain values a row holds, for ``status in OPEN_JOB_STATUSES`` and ``column.in_(…)``: a job
+that is "queued or running" is open (waiting or being worked on)."""

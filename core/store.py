@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -150,12 +150,12 @@ class JobStore(Generic[M]):
 
     def watch_jobs(
         self, job_ids: Iterable[uuid.UUID], *, children: str | None = None, interval: float = 2.0
-    ) -> AsyncIterator[frozenset[uuid.UUID]]:
+    ) -> AsyncGenerator[frozenset[uuid.UUID], None]:
         """Yield the ids at once, then the ids among them whose rows (or, through the parent column ``children``,
         whose children's rows) changed. See :func:`core.watch.watch_jobs`."""
         return watch_jobs(self.db, self.model, job_ids, children=children, interval=interval)
 
-    def watch_table(self, *, interval: float = 0.25, blind_interval: float = 2.0) -> AsyncIterator[None]:
+    def watch_table(self, *, interval: float = 0.25, blind_interval: float = 2.0) -> AsyncGenerator[None, None]:
         """Yield at once, then whenever the table may have changed. See :func:`core.watch.watch_table`."""
         return watch_table(self.db, self.model, interval=interval, blind_interval=blind_interval)
 

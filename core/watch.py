@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
 from typing import Any
 
 from core.db import AsyncDatabaseManager
@@ -110,7 +110,7 @@ async def watch_jobs(
     *,
     children: str | None = None,
     interval: float,
-) -> AsyncIterator[frozenset[uuid.UUID]]:
+) -> AsyncGenerator[frozenset[uuid.UUID], None]:
     """Yield every id of ``job_ids`` at once, then, whenever some of them changed, the ids that did; never ends.
 
     A job changes when its status or ``updated_at`` does, when it is deleted, and — with ``children``, the name of
@@ -144,7 +144,7 @@ async def watch_jobs(
 
 async def watch_table(
     db: AsyncDatabaseManager, model: type[BaseJobModel], *, interval: float, blind_interval: float
-) -> AsyncIterator[None]:
+) -> AsyncGenerator[None, None]:
     """Yield at once, then each time something may have changed in the table (rows added, changed or deleted).
 
     On SQLite that is any commit to the file since the last look; on PostgreSQL a job that became queued

@@ -8,7 +8,6 @@ files; 3 a worker already holds the data folder (``daemon``) or the database cou
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import subprocess
@@ -30,7 +29,7 @@ from core.app.pipelines import Pipelines
 from core.app.schema import Job
 from core.app.workers import alive_workers, list_workers
 from core.errors import JobNotFoundError
-from core.status import JobStatus
+from core.status import OPEN_JOB_STATUSES, JobStatus
 from core.store import JobStore
 
 __all__ = ["main", "start_daemon_in_background"]
@@ -115,24 +114,21 @@ async def _watch(
     store: JobStore[Job], document_id: uuid.UUID, *, quiet: bool, language: str, interval: float = 0.2
 ) -> DocumentView:
     """Redraw the document whenever it changes (in place on a terminal) and return its final view."""
-    pipelines = Pipelines(store)
     tty = sys.stdout.isatty() and not quiet
     drawn = 0
     shown: list[str] = []
-    while True:
-        view = await pipelines.get(document_id)
-        if view is None:
-            raise JobNotFoundError(document_id)
-        lines = _render(view, language)
+    final: DocumentView | None = None
+    async for final in Pipelines(store).follow(document_id, interval=interval):
+        lines = _render(final, language)
         if not quiet and lines != shown:
             if tty and drawn:
                 sys.stdout.write(f"\x1b[{drawn}F\x1b[J")
             sys.stdout.write("\n".join(lines) + "\n")
             sys.stdout.flush()
             drawn, shown = (len(lines) if tty else 0), lines
-        if view.status not in (JobStatus.QUEUED, JobStatus.RUNNING):
-            return view
-        await asyncio.sleep(interval)
+    if final is None or final.status in OPEN_JOB_STATUSES:  # unknown, or removed while followed
+        raise JobNotFoundError(document_id)
+    return final
 
 
 def _bar(fraction: float) -> str:

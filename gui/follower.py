@@ -4,13 +4,14 @@ UI thread only: :meth:`JobFollower.follow` and :meth:`JobFollower.stop` are call
 task of the window's :class:`~gui.tasks.TaskGroup` (its errors reach the reporter; a document removed meanwhile
 just ends the watch). Following another document stops the previous watch first, so at most one runs.
 
-Each look is one query (:meth:`core.app.pipelines.Pipelines.get`); on SQLite a look is skipped while nothing was
-committed to the file since the last one (``PRAGMA data_version``: microseconds), so an idle window costs nothing.
+The watch is :meth:`core.app.pipelines.Pipelines.follow` (the store's change hub: no query while nothing is
+committed, one read of the document per change of its parts), so an idle window costs nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -64,19 +65,11 @@ class JobFollower:
 
     async def _watch(self, job_id: uuid.UUID) -> None:
         """Hand on the document now, then each time it changes, until it has ended (its last state included)."""
-        db = self.store.db
         last: JobRow | None = None
-        version: int | None = None
-        while job_id == self.job_id:
-            now = db.data_version()
-            if last is None or now is None or now != version:
-                version = now
-                view = await self.pipelines.get(job_id)
-                if view is None or job_id != self.job_id:
+        async with contextlib.aclosing(self.pipelines.follow(job_id, interval=self.interval)) as views:
+            async for view in views:
+                if job_id != self.job_id:
                     return
-                if view != last or view.eta != last.eta:
+                if view != last or last is None or view.eta != last.eta:
                     last = view
                     self.on_row(view)
-                if view.status not in ("queued", "running"):
-                    return
-            await asyncio.sleep(self.interval)

@@ -2,17 +2,19 @@
 
 The feed owns the filter (All / Active / Done / Failed / Cancelled, on each document's *pipeline* status), the
 search text and keyset paging (:meth:`core.app.pipelines.Pipelines.list_recent` with ``before=cursor``: one query per
-page, fast however deep). Every :attr:`JobFeed.interval` a QTimer asks the database
-whether anything was committed since the last look (``PRAGMA data_version`` on SQLite: microseconds, no query);
-only then it re-reads the newest rows and the open jobs further down, and the model repaints the rows that
-changed. No session is held between ticks. :meth:`pause`/:meth:`resume` stop and restart polling (the window is
-hidden). On other backends (no data version) it re-reads every :attr:`JobFeed.slow_interval` seconds.
+page, fast however deep). While the window is visible it follows :meth:`core.store.JobStore.watch_table` (the
+store's change hub: every :attr:`JobFeed.interval` seconds a look that costs no query while nothing was committed on
+SQLite, a ``LISTEN`` and every :attr:`JobFeed.slow_interval` seconds on PostgreSQL); only when it says something
+changed the feed re-reads the newest rows and the open jobs further down, and the model repaints the rows that
+changed. No session is held between checks. :meth:`pause`/:meth:`resume` stop and restart following (the window is
+hidden).
 
 UI thread only; the queries run as tasks on the qasync loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -21,6 +23,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.app.pipelines import DOCUMENT_FILTERS, Pipelines
+from core.status import OPEN_JOB_STATUSES
 from core.store import JobStore
 from gui.jobs_model import JobRow, JobsModel
 from gui.tasks import TaskGroup
@@ -74,16 +77,12 @@ class JobFeed(QObject):
         self.search = ""
         self.interval = interval
         self.slow_interval = slow_interval
-        self._version: int | None = None
         self._busy = False
-        self._dirty = True
+        self._again = False
         self._generation = 0
-        self._last_slow = 0.0
+        self._follow: asyncio.Task[Any] | None = None
         self.count_interval = 2.0
         self._counted: tuple[tuple[Any, ...], float] = ((), 0.0)
-        self._timer = QTimer(self)
-        self._timer.setInterval(round(interval * 1000))
-        self._timer.timeout.connect(self._tick)
         self._clock = QTimer(self)
         self._clock.setInterval(1000)
         self._clock.timeout.connect(model.tick_running)
@@ -96,25 +95,27 @@ class JobFeed(QObject):
         return FILTERS[self.filter_name]
 
     def start(self) -> None:
-        """Load the first page and start polling."""
+        """Load the first page and start following the store."""
         self.reload()
         self.resume()
 
     def resume(self) -> None:
-        """Poll again (the window is visible) and look at once."""
-        self._dirty = True
-        self._timer.start()
+        """Follow the store again (the window is visible) and look at once."""
+        if self._follow is None or self._follow.done():
+            self._follow = self.tasks.start(self._follow_table(), name="jobs-follow")
         self._clock.start()
 
     def pause(self) -> None:
-        """Stop polling (the window is hidden)."""
-        self._timer.stop()
+        """Stop following (the window is hidden)."""
+        if self._follow is not None:
+            self._follow.cancel()
+            self._follow = None
         self._clock.stop()
 
     @property
     def polling(self) -> bool:
         """Whether the change check is running."""
-        return self._timer.isActive()
+        return self._follow is not None and not self._follow.done()
 
     def set_filter(self, name: str) -> None:
         """Show only the documents of filter ``name`` (a key of :data:`FILTERS`)."""
@@ -137,8 +138,8 @@ class JobFeed(QObject):
         self.tasks.start(self._load_first(self._generation), name="jobs-load")
 
     def refresh_now(self) -> None:
-        """Run a change check at the next tick even if the data version did not move."""
-        self._dirty = True
+        """Run a change check now, whether or not the store saw a change."""
+        self._request_check()
 
     # -- work ---------------------------------------------------------------------------------------------
 
@@ -146,7 +147,6 @@ class JobFeed(QObject):
         return {"statuses": self.statuses, "search": self.search or None}
 
     async def _load_first(self, generation: int) -> None:
-        self._version = self.store.db.data_version()
         jobs = await self.pipelines.list_recent(limit=self.page_size + 1, **self._query())
         total = await self.pipelines.count(**self._query())
         if generation != self._generation:
@@ -171,26 +171,30 @@ class JobFeed(QObject):
             return
         self.model.append(jobs[: self.page_size], more=len(jobs) > self.page_size)
 
-    def _tick(self) -> None:
+    async def _follow_table(self) -> None:
+        """Check the rows each time the store says the table may have changed (at once, too)."""
+        async for _ in self.store.watch_table(interval=self.interval, blind_interval=self.slow_interval):
+            self._request_check()
+
+    def _request_check(self) -> None:
+        """Start a change check, or, while one runs, one more after it."""
         if self._busy:
-            return
-        version = self.store.db.data_version()
-        if version is None:
-            now = time.monotonic()
-            if not self._dirty and now - self._last_slow < self.slow_interval:
-                return
-            self._last_slow = now
-        elif version == self._version and not self._dirty:
+            self._again = True
             return
         self._busy = True
-        self._dirty = False
-        task = self.tasks.start(self._check(self._generation, version), name="jobs-check")
+        task = self.tasks.start(self._check(self._generation), name="jobs-check")
         if task is None:
             self._busy = False
         else:
-            task.add_done_callback(lambda _t: setattr(self, "_busy", False))
+            task.add_done_callback(self._checked)
 
-    async def _check(self, generation: int, version: int | None) -> None:
+    def _checked(self, _task: asyncio.Task[Any]) -> None:
+        self._busy = False
+        if self._again:
+            self._again = False
+            self._request_check()
+
+    async def _check(self, generation: int) -> None:
         # at least a page: every row added since the last look fits in the head (up to ``head_size`` of them)
         size = min(max(len(self.model.rows), self.page_size), self.head_size)
         head_jobs = await self.pipelines.list_recent(limit=size + 1, **self._query())
@@ -203,7 +207,7 @@ class JobFeed(QObject):
         removed: set[Any] = set()
         wanted = self.statuses
         for r in self.model.rows[size:]:
-            if r.status in ("queued", "running") and r.id not in head_ids:
+            if r.status in OPEN_JOB_STATUSES and r.id not in head_ids:
                 fresh = await self.pipelines.get(r.id)
                 if fresh is None:
                     removed.add(r.id)
@@ -214,14 +218,13 @@ class JobFeed(QObject):
         total = await self._total(tuple(r.id for r in head), bool(removed))
         if generation != self._generation:
             return
-        self._version = version
         before = {r.id: r.status for r in self.model.rows}
         counts = (self.model.rowCount(), self.model.total)
         changed = self.model.apply(
             head, updates, total=total, head_complete=len(head_jobs) <= size, removed=frozenset(removed)
         )
         finished = [
-            r for r in [*head, *updates] if r.status in ("done", "failed") and before.get(r.id) in ("queued", "running")
+            r for r in [*head, *updates] if r.status in ("done", "failed") and before.get(r.id) in OPEN_JOB_STATUSES
         ]
         if changed or finished or (self.model.rowCount(), self.model.total) != counts:
             self.refreshed.emit(changed, finished)

@@ -15,7 +15,7 @@ Thread safety: like the store it wraps, one event loop.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import AsyncGenerator, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -26,24 +26,27 @@ from core.app.model_downloads import DOWNLOAD_KIND
 from core.app.pipeline_parts import PART_COLUMNS, PartSnapshot
 from core.app.pipeline_view import DocumentView, document_view
 from core.app.schema import Job
-from core.status import CANCELLABLE_JOB_STATUSES, JobStatus
+from core.status import OPEN_JOB_STATUSES, JobStatus
 from core.store import JobStore
 
-__all__ = ["DOCUMENT_FILTERS", "DocumentCursor", "Pipelines"]
+__all__ = ["DOCUMENT_FILTERS", "PARENT_COLUMN", "DocumentCursor", "Pipelines"]
 
 DocumentCursor = tuple[datetime, uuid.UUID]
 """Where a page of documents ended: the last root's ``(created_at, id)``."""
 
 DOCUMENT_FILTERS: dict[str, tuple[str, ...] | None] = {
     "all": None,
-    "active": (JobStatus.QUEUED.value, JobStatus.RUNNING.value),
+    "active": OPEN_JOB_STATUSES,
     "done": (JobStatus.DONE.value,),
     "failed": (JobStatus.FAILED.value,),
     "cancelled": (JobStatus.CANCELLED.value,),
 }
 """Filter name → the pipeline statuses it shows (``None``: every document)."""
 
-_OPEN = tuple(s.value for s in CANCELLABLE_JOB_STATUSES)
+PARENT_COLUMN = "parent_id"
+"""The column by which a document's part names its root job."""
+
+_OPEN = OPEN_JOB_STATUSES
 _ENDED_BADLY = (JobStatus.FAILED.value, JobStatus.CANCELLED.value)
 
 
@@ -175,6 +178,28 @@ class Pipelines:
             stmt = select(*q.columns).select_from(q.root).outerjoin(q.child, q.join_on).where(q.root.id == root_id)
             row = (await session.execute(stmt)).first()
         return None if row is None else document_view(*_split(row))
+
+    def watch(
+        self, document_ids: Iterable[uuid.UUID], *, interval: float
+    ) -> AsyncGenerator[frozenset[uuid.UUID], None]:
+        """The ids at once, then the ids of the documents whose root or one of whose parts was added, changed or
+        removed (:meth:`core.store.JobStore.watch_jobs` over ``parent_id``: no query while nothing is committed)."""
+        return self.store.watch_jobs(document_ids, children=PARENT_COLUMN, interval=interval)
+
+    async def follow(self, document_id: uuid.UUID, *, interval: float) -> AsyncGenerator[DocumentView, None]:
+        """The document now, then after each change of its parts, until it is no longer open (its last view
+        included). Yields nothing when the document is unknown, and ends when it is removed."""
+        changes = self.watch([document_id], interval=interval)
+        try:
+            async for _changed in changes:
+                view = await self.get(document_id)
+                if view is None:
+                    return
+                yield view
+                if view.status not in OPEN_JOB_STATUSES:
+                    return
+        finally:
+            await changes.aclose()
 
     async def _children(self, root_id: uuid.UUID, statuses: tuple[str, ...]) -> list[uuid.UUID]:
         stmt = select(Job.id).where(Job.parent_id == root_id, Job.status.in_(statuses))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytestqt.plugin
 import qasync
 from guidaemon import write_tiny_model
 from jobtesting import async_wait_for
@@ -40,11 +41,23 @@ def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    """A qasync loop over the test's QApplication, set as the current event loop."""
+def qloop(qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> Iterator[qasync.QEventLoop]:
+    """A qasync loop over the test's QApplication, set as the current event loop.
+
+    pytest-qt processes Qt's events between a test's phases; there qasync would step the loop's tasks with no
+    running loop (asyncio's primitives then fail), so those events are processed through the loop instead, as the
+    app always does."""
     qapp.setQuitOnLastWindowClosed(False)
     loop = qasync.QEventLoop(qapp, already_running=False)
     asyncio.set_event_loop(loop)
+
+    def process_events() -> None:
+        if loop.is_closed() or loop.is_running():
+            qapp.processEvents()
+        else:
+            loop.run_until_complete(asyncio.sleep(0))
+
+    monkeypatch.setattr(pytestqt.plugin, "_process_events", process_events)
     yield loop
     loop.run_until_complete(asyncio.sleep(0))
     loop.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -197,3 +198,28 @@ def test_the_status_bar_counts_a_document_that_ended_before_the_window_first_saw
 
     run(scenario())
     assert window.model.rows[0].status == "failed"
+
+
+def test_an_idle_window_following_a_running_document_reads_no_job_and_a_write_still_reaches_it(
+    window, store, run, wait_until
+):
+    from sqlalchemy import event
+
+    async def scenario() -> list[str]:
+        job = await store.enqueue("ingest", title="parado.pdf", params={})
+        await store.claim(job.id)
+        await wait_until(lambda: window.select_job(job.id), message="the document in the table")
+        await wait_until(lambda: window.follower.active and window.details.job is not None, message="followed")
+        await asyncio.sleep(0.5)  # the first looks of the list and the follower
+        statements: list[str] = []
+        engine = store.db.engine.sync_engine
+        listener = lambda *a: statements.append(a[2])  # noqa: E731
+        event.listen(engine, "before_cursor_execute", listener)
+        await asyncio.sleep(1.0)  # ~10 looks of the list, 4 of the follower, nothing committed
+        idle = [s for s in statements if " jobs" in s]
+        await store.report_progress(job.id, 0.5, stage="read")
+        await wait_until(lambda: window.details.job.progress > 0, message="the write in the details")
+        event.remove(engine, "before_cursor_execute", listener)
+        return idle
+
+    assert run(scenario()) == []
