@@ -18,8 +18,8 @@ slope of seconds against kilochars, clamped at ≥ 0 (the phase's ``per_kilochar
 size (``reference_kilochars``). Written with
 ``PhasePlan.dump(path, measured_on=..., documents=..., date=...)``; the fit's details are kept alongside.
 ``ingest`` is fitted over every document (``ingest.json``, for formats without a family plan) and again per reader
-family (``ingest-pdf.json``, ``ingest-text.json``; ``daemon.plans.READER_FAMILIES``): their reading speeds differ
-tenfold per character.
+family (``ingest-pdf.json``, ``ingest-text.json``; ``core.app.pipeline_time.READER_FAMILIES``): their reading
+speeds differ tenfold per character.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ from bench_support import (
 )
 
 from core.app.formats import document_format
+from core.app.pipeline_time import reader_family
 from core.progress import Phase, PhasePlan
-from daemon.plans import reader_family
 
 PHASES = {"ingest": ("read", "clean", "save"), "generate": ("load_model", "outline", "sections", "export")}
 PLANS_DIR = ROOT / "resources" / "plans"

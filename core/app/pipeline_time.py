@@ -1,13 +1,12 @@
-"""How long a document's jobs take: the shipped plans of each kind, a part's expected seconds, and the time left for
-the whole document (:func:`document_time_left`: the one implementation the window, the CLI and
-``bench/eta_bench.py`` use).
+"""How long a document's jobs take: the shipped phase plans of each kind (:func:`plan_for`, their one loader), a
+part's expected seconds, and the time left for the whole document (:func:`document_time_left`: the one
+implementation the window, the CLI and ``bench/eta_bench.py`` use).
 
 Pure and Qt-free (the shipped plans are read once from ``resources/plans``); thread-safe.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from datetime import UTC, datetime
 from functools import cache
@@ -15,33 +14,73 @@ from pathlib import Path
 from typing import Any
 
 from core.app.pipeline_parts import OPEN_STATUSES, PartSnapshot, pipeline_status
-from core.progress import ETA_AT, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, eta_seconds
+from core.progress import ETA_AT, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, PhasePlan, eta_seconds
 from core.status import JobStatus
 
 __all__ = [
     "PLANS_DIR",
+    "READER_FAMILIES",
     "document_time_left",
     "expected_seconds",
     "guide_share_seconds",
+    "plan_for",
     "planned_seconds",
+    "reader_family",
     "shipped_plan",
 ]
 
 PLANS_DIR = Path(__file__).resolve().parents[2] / "resources" / "plans"
-_FALLBACK_PLANS: dict[str, tuple[tuple[str, float], ...]] = {
-    "ingest": (("read", 1.0), ("clean", 0.05), ("save", 0.1)),
-    "generate": (("load_model", 1.0), ("outline", 8.0), ("sections", 30.0), ("export", 0.1)),
+"""Where the calibrated phase plans ship (``bench/calibrate.py`` writes them)."""
+
+READER_FAMILIES: dict[str, tuple[str, ...]] = {"pdf": ("pdf",), "text": ("text", "markdown", "html")}
+"""Family name → the document formats (``core.app.formats``) whose reading speed it shares: reading plain text
+runs about ten times faster per character than laying out PDF pages, so a family has its own ``ingest`` plan
+(``ingest-pdf.json``, ``ingest-text.json``); a format without one (DOCX, EPUB) takes the kind's plan."""
+
+# Used only when the calibrated file is missing or unreadable (a broken install): rough figures from a 2-core machine.
+_FALLBACK: dict[str, PhasePlan] = {
+    "ingest": PhasePlan.from_seconds(
+        {"read": 1.0, "clean": 0.05, "save": 0.1}, per_kilochar={"read": 0.01, "clean": 0.0005, "save": 0.001}
+    ),
+    "generate": PhasePlan.from_seconds(
+        {"load_model": 1.0, "outline": 8.0, "sections": 30.0, "export": 0.1},
+        per_kilochar={"outline": 0.3, "sections": 1.0},
+    ),
 }
 
 
+def reader_family(document_format: str | None) -> str | None:
+    """The family of a format (``"pdf"`` → ``"pdf"``, ``"markdown"`` → ``"text"``), ``None`` for the others."""
+    for family, formats in READER_FAMILIES.items():
+        if document_format in formats:
+            return family
+    return None
+
+
 @cache
+def plan_for(kind: str, family: str | None = None) -> PhasePlan:
+    """The shipped plan of job kind ``kind`` (``"ingest"`` or ``"generate"``), for input of reader ``family`` when
+    given: ``resources/plans/{kind}-{family}.json`` when it exists, else ``{kind}.json``, else a rough built-in
+    plan (``KeyError`` for a kind without any). The one loader of phase plans: the worker's bars and the screens'
+    estimates both read them here."""
+    candidates = [f"{kind}-{family}.json"] if family else []
+    for name in [*candidates, f"{kind}.json"]:
+        path = PLANS_DIR / name
+        if path.is_file():
+            try:
+                return PhasePlan.load(path)
+            except (OSError, ValueError, KeyError, TypeError):
+                break
+    return _FALLBACK[kind]
+
+
 def shipped_plan(kind: str) -> tuple[tuple[str, float], ...]:
-    """``(name, median seconds)`` of the shipped plan of ``kind`` (``resources/plans/{kind}.json``)."""
+    """``(name, median seconds)`` of each phase of the shipped plan of ``kind`` (:func:`plan_for`); ``()`` for a
+    kind that has none."""
     try:
-        data = json.loads((PLANS_DIR / f"{kind}.json").read_text(encoding="utf-8"))
-        return tuple((str(p["name"]), float(p["seconds"])) for p in data["phases"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return _FALLBACK_PLANS.get(kind, ())
+        return tuple((phase.name, phase.weight) for phase in plan_for(kind).phases)
+    except KeyError:
+        return ()
 
 
 def planned_seconds(kind: str) -> float:

@@ -26,6 +26,7 @@ from sqlalchemy.orm import undefer
 from core.app.counters import OUTLINE, SECTIONS
 from core.app.document_structure import DocumentStructure, page_ranges
 from core.app.files import write_atomically
+from core.app.pipeline_time import plan_for
 from core.app.schema import DOCUMENT_STAGES, Document, StudyGuide
 from core.progress import PhasePlan
 from core.stages import StageStatus
@@ -41,7 +42,7 @@ from daemon.llm.guide import GuidePlan
 from daemon.llm.guide import StudyGuide as WrittenGuide
 from daemon.llm.guide_matter import left_out_pages
 from daemon.llm.prompts import Language, detect_language, supported_language
-from daemon.plans import plan_for, quoting_plan
+from daemon.plans import quoting_plan
 from daemon.speeds import Speeds
 
 log = logging.getLogger(__name__)

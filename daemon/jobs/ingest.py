@@ -20,6 +20,7 @@ from pathlib import Path
 from core.app.counters import PAGES, PARTS
 from core.app.formats import ADDED_KEY, changed_since_added, document_format
 from core.app.job_ids import document_id_for, generate_job_id_for
+from core.app.pipeline_time import plan_for, reader_family
 from core.app.schema import DOCUMENT_STAGES, Document
 from core.progress import EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 from core.stages import StageStatus
@@ -27,7 +28,7 @@ from core.tracker import ProgressTracker
 from daemon.estimate import GenerateEstimate
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.jobs.estimates import generate_estimate
-from daemon.plans import plan_for, reader_family, with_wait
+from daemon.plans import with_wait
 from daemon.readers import ExtractedDocument
 from daemon.readers.cleanup import to_nfc
 from daemon.readers.isolated import default_pool, read_isolated

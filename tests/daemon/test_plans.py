@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from core.app.formats import SUPPORTED_SUFFIXES
+from core.app.pipeline_time import PLANS_DIR, READER_FAMILIES, plan_for, reader_family, shipped_plan
 from core.progress import PhasePlan
-from daemon.plans import PLANS_DIR, READER_FAMILIES, plan_for, quoting_plan, reader_family, with_wait
+from daemon.plans import quoting_plan, with_wait
 
 
 def test_every_reader_family_ships_its_own_calibrated_plan() -> None:
@@ -59,3 +60,10 @@ def test_a_wait_before_reading_gives_the_read_phase_that_much_more_time_and_room
     assert waiting.expected_seconds("save") == plan.expected_seconds("save")
     assert waiting.span("read")[1] > plan.span("read")[1]
     assert with_wait(plan, "read", 0.0) is plan
+
+
+def test_the_screens_and_the_worker_read_the_same_shipped_plan_of_each_kind() -> None:
+    for kind in ("ingest", "generate"):
+        assert shipped_plan(kind) == tuple((p.name, p.weight) for p in plan_for(kind).phases)
+        assert shipped_plan(kind) and all(seconds > 0 for _name, seconds in shipped_plan(kind))
+    assert shipped_plan("download_model") == ()

@@ -57,7 +57,7 @@ def test_the_resources_the_app_loads_are_all_bundled(manifest: ModuleType) -> No
 
 def test_the_bundled_folders_match_where_the_code_looks(manifest: ModuleType) -> None:
     from core.app.database import MIGRATIONS_DIR
-    from daemon.plans import PLANS_DIR
+    from core.app.pipeline_time import PLANS_DIR
 
     # In the bundle each module's __file__ lies under sys._MEIPASS, so these relative paths are where it looks.
     assert MIGRATIONS_DIR.relative_to(ROOT).as_posix() == "core/app/migrations"
