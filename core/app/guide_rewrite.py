@@ -13,6 +13,7 @@ import uuid
 
 from core.app.database import make_app_store
 from core.app.guides import read_guide_parts, read_guide_plan
+from core.app.pipelines import queue_guide
 from core.app.schema import Job
 from core.db import AsyncDatabaseManager
 from core.status import JobStatus
@@ -37,7 +38,7 @@ async def rewrite_section(db: AsyncDatabaseManager, job_id: uuid.UUID, position:
         return None
     detail = {k: v for k, v in job.detail.items() if k in ("document_id", "ingest_job_id")}
     params = {**job.params, "rewrite_of": str(job_id), "rewrite_position": position}
-    queued = await make_app_store(db).enqueue(
-        "generate", title=job.title, params=params, detail=detail, columns={"parent_id": job.parent_id}
-    )
+    if job.parent_id is None:
+        return None
+    queued = await queue_guide(make_app_store(db), job.parent_id, title=job.title, params=params, detail=detail)
     return queued.id

@@ -15,7 +15,7 @@ Thread safety: like the store it wraps, one event loop.
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -29,7 +29,7 @@ from core.app.schema import Job
 from core.status import OPEN_JOB_STATUSES, JobStatus
 from core.store import JobStore
 
-__all__ = ["DOCUMENT_FILTERS", "PARENT_COLUMN", "DocumentCursor", "Pipelines"]
+__all__ = ["DOCUMENT_FILTERS", "GENERATE_KIND", "PARENT_COLUMN", "DocumentCursor", "Pipelines", "queue_guide"]
 
 DocumentCursor = tuple[datetime, uuid.UUID]
 """Where a page of documents ended: the last root's ``(created_at, id)``."""
@@ -45,6 +45,9 @@ DOCUMENT_FILTERS: dict[str, tuple[str, ...] | None] = {
 
 PARENT_COLUMN = "parent_id"
 """The column by which a document's part names its root job."""
+
+GENERATE_KIND = "generate"
+"""The kind of a document's guide part (a child of its root)."""
 
 _OPEN = OPEN_JOB_STATUSES
 _ENDED_BADLY = (JobStatus.FAILED.value, JobStatus.CANCELLED.value)
@@ -122,6 +125,24 @@ def _split(row: Any) -> tuple[PartSnapshot, PartSnapshot | None]:
     if mapping["c_id"] is None:
         return root, None
     return root, PartSnapshot.of({name: mapping[f"c_{name}"] for name in PART_COLUMNS})
+
+
+async def queue_guide(
+    store: JobStore[Job],
+    document_id: uuid.UUID,
+    *,
+    title: str,
+    params: Mapping[str, Any],
+    detail: Mapping[str, Any],
+    job_id: uuid.UUID | None = None,
+) -> Job:
+    """Queue a ``generate`` job as a part of the document whose root is ``document_id``: the one place a guide is
+    queued (after a reading, "Write again", a section rewritten). ``job_id`` makes it idempotent
+    (:meth:`core.store.JobStore.enqueue`). Sending its broker message is the caller's (the worker's sweep sends it
+    otherwise)."""
+    return await store.enqueue(
+        GENERATE_KIND, job_id=job_id, title=title, params=params, detail=detail, columns={PARENT_COLUMN: document_id}
+    )
 
 
 class Pipelines:
@@ -271,13 +292,7 @@ class Pipelines:
             return None
         last = view.guide
         detail = {k: v for k, v in last.detail.items() if k in ("document_id", "ingest_job_id", "expected_seconds")}
-        await self.store.enqueue(
-            "generate",
-            title=last.title or view.title,
-            params=dict(last.params),
-            detail=detail,
-            columns={"parent_id": view.id},
-        )
+        await queue_guide(self.store, view.id, title=last.title or view.title, params=dict(last.params), detail=detail)
         return await self.get(view.id)
 
     async def _drop_children(self, root_id: uuid.UUID, statuses: tuple[str, ...]) -> None:

@@ -21,6 +21,7 @@ from core.app.counters import PAGES, PARTS
 from core.app.formats import ADDED_KEY, changed_since_added, document_format
 from core.app.job_ids import document_id_for, generate_job_id_for
 from core.app.pipeline_time import plan_for, reader_family
+from core.app.pipelines import queue_guide
 from core.app.schema import DOCUMENT_STAGES, Document
 from core.progress import EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 from core.stages import StageStatus
@@ -129,8 +130,9 @@ async def _read(
 
 async def _queue_guide(ctx: JobContext, path: Path, document_id: uuid.UUID, follow_up: GenerateEstimate | None) -> None:
     """Enqueue the document's ``generate`` job (its id derived from this job's) and send its message."""
-    generate = await ctx.runtime.store.enqueue(
-        "generate",
+    generate = await queue_guide(
+        ctx.runtime.store,
+        ctx.job.id,
         job_id=generate_job_id_for(ctx.job.id),
         title=ctx.job.title or path.name,
         params=_guide_params(ctx, document_id),
@@ -139,7 +141,6 @@ async def _queue_guide(ctx: JobContext, path: Path, document_id: uuid.UUID, foll
             "ingest_job_id": str(ctx.job.id),
             EXPECTED_SECONDS: _expected(follow_up),
         },
-        columns={"parent_id": ctx.job.id},
     )
     try:
         ctx.runtime.send("generate", generate.id)
