@@ -25,13 +25,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from core.app.message_catalog import EN, PT_BR
-from core.stored_messages import decode
+from core.stored_messages import decode, encode
 
 __all__ = [
     "CATALOG",
     "FALLBACK_LANGUAGE",
     "GENERIC_CODE",
     "LANGUAGES",
+    "CodedError",
     "has_message",
     "message",
     "normalize_language",
@@ -104,3 +105,38 @@ def render(stored: str | None, language: str) -> str:
     if found is None:
         return stored or ""
     return message(found.code, language, **found.values)
+
+
+class CodedError(Exception):
+    """The base of every error that carries a sentence for the user as a message code with its values: the
+    reader's, the model's, the download's and the worker's own. The worker stores :meth:`stored` as the job's error
+    and retries it when ``transient``; each screen renders it in its reader's language.
+
+    Args:
+        code: The catalog code; a subclass may fix it as a class attribute instead.
+        transient: Whether the same work may succeed later unchanged; a subclass may fix it too.
+        detail: What a library or server said, for the log only.
+        **values: The sentence's placeholder values.
+    """
+
+    code: str = GENERIC_CODE
+    transient: bool = False
+
+    def __init__(
+        self, code: str | None = None, /, *, transient: bool | None = None, detail: str = "", **values: object
+    ):
+        if code is not None:
+            self.code = code
+        if transient is not None:
+            self.transient = transient
+        self.detail = detail
+        self.values: dict[str, object] = dict(values)
+        super().__init__(self.code)
+
+    def stored(self) -> str:
+        """The error as a job stores it (:func:`core.stored_messages.encode`)."""
+        return encode(self.code, **self.values)
+
+    def user_message(self, language: str) -> str:
+        """The sentence for the user in ``language``."""
+        return message(self.code, language, **self.values)

@@ -25,6 +25,8 @@ from urllib.parse import quote
 
 import httpx
 
+from core.app.messages import CodedError
+
 __all__ = [
     "TRANSIENT_STATUSES",
     "DownloadError",
@@ -43,15 +45,13 @@ TRANSIENT_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-class DownloadError(Exception):
-    """A download failure with a message code (:mod:`core.app.message_catalog`); ``transient`` ones may be retried."""
+class DownloadError(CodedError):
+    """A download failure with a message code (:mod:`core.app.message_catalog`); ``transient`` ones may be retried
+    (not before ``retry_after`` seconds when the server said so)."""
 
     def __init__(self, code: str, *, transient: bool = False, retry_after: float | None = None, **values: Any):
-        super().__init__(code)
-        self.code = code
-        self.transient = transient
+        super().__init__(code, transient=transient, **values)
         self.retry_after = retry_after
-        self.values = values
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from core.app.counters import Counter
 from core.app.logs import job_logging
+from core.app.messages import CodedError
 from core.app.schema import Job
 from core.errors import JobAlreadyFinishedError, StageInterruptedError
 from core.progress import PhasePlan
@@ -33,8 +34,8 @@ from core.stored_messages import encode
 from core.tracker import Estimate, ProgressTracker
 from core.types import utcnow
 from daemon.jobs.failures import known_failure
-from daemon.llm.errors import GenerationStoppedError, LLMError
-from daemon.readers import ExtractionError, ExtractionStopped
+from daemon.llm.errors import GenerationStoppedError
+from daemon.readers import ExtractionStopped
 from daemon.runtime import RunningJob, Runtime
 
 __all__ = ["PROGRESS_INTERVAL", "Handler", "JobContext", "UserFacingError", "run_job"]
@@ -49,14 +50,8 @@ SHUTDOWN_THREAD_WAIT = 5.0
 """How long a graceful stop waits for a job's thread before leaving the claim to expire instead."""
 
 
-class UserFacingError(Exception):
-    """A permanent or transient failure the daemon itself detects, with an i18n ``code``."""
-
-    def __init__(self, code: str, *, transient: bool = False, **values: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.transient = transient
-        self.values = values
+class UserFacingError(CodedError):
+    """A permanent (or, with ``transient=True``, transient) failure the daemon itself detects."""
 
 
 @dataclass
@@ -182,12 +177,12 @@ async def _claim_and_run(runtime: Runtime, kind: str, job_id: uuid.UUID, handler
             await _hand_back(runtime, running, context)
         else:
             log.info("%s job %s stopped: cancelled, or no longer ours", kind, job.id)
-    except (ExtractionError, LLMError, UserFacingError) as error:
-        code = getattr(error, "code", "internal_error")
-        values = getattr(error, "values", {})
-        detail = getattr(error, "detail", "")  # the server's or library's own words, for the log only
-        log.warning("%s job %s failed: %s (%s)%s", kind, job.id, code, error, f"; detail: {detail}" if detail else "")
-        await _fail(runtime, job, encode(code, **values), transient=bool(error.transient))
+    except CodedError as error:  # the reader's, the model's, a download's or the worker's own
+        detail = error.detail  # the server's or library's own words, for the log only
+        log.warning(
+            "%s job %s failed: %s (%s)%s", kind, job.id, error.code, error, f"; detail: {detail}" if detail else ""
+        )
+        await _fail(runtime, job, error.stored(), transient=error.transient)
     except Exception as error:
         known = known_failure(error, output_dir=runtime.settings.output_dir)
         if known is None:

@@ -29,7 +29,7 @@ from core.errors import StageInterruptedError
 from core.progress import Phase, PhasePlan
 from core.tracker import Estimate, ProgressTracker
 from daemon.downloads.engine import DownloadStopped, Fetched, fetch_file, install_file
-from daemon.downloads.hub import DownloadError, HubFile
+from daemon.downloads.hub import HubFile
 from daemon.jobs.context import JobContext, UserFacingError
 
 __all__ = ["TransferRate", "run_download_model"]
@@ -161,8 +161,6 @@ async def _fetch_and_install(
         path: Path = await tracker.run("verify", verifying, stop_event=stop, message=ctx.text("verifying_model"))
     except DownloadStopped as stopped:
         raise StageInterruptedError("the download was stopped") from stopped
-    except DownloadError as error:
-        raise UserFacingError(error.code, transient=error.transient, **error.values) from error
     return fetched, path
 
 

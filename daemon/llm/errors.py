@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from core.app.messages import CodedError
+
 __all__ = [
     "BadRequestError",
     "CPUUnsupportedError",
@@ -34,7 +36,7 @@ __all__ = [
 ]
 
 
-class LLMError(Exception):
+class LLMError(CodedError):
     """Base class: a generation could not be done.
 
     Attributes:
@@ -47,9 +49,9 @@ class LLMError(Exception):
     transient: bool = False
 
     def __init__(self, message: str, *, detail: str = "") -> None:
-        super().__init__(message)
+        super().__init__(detail=detail)
         self.message = message
-        self.detail = detail
+        self.args = (message,)
 
 
 class TransientLLMError(LLMError):
@@ -89,7 +91,7 @@ class ModelTooBigError(PermanentLLMError):
     def __init__(self, message: str, *, code: str, values: dict[str, object]) -> None:
         super().__init__(message)
         self.code = code
-        self.values = values
+        self.values = dict(values)
 
 
 class CPUUnsupportedError(PermanentLLMError):

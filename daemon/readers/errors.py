@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from core.app.messages import message
+from core.app.messages import CodedError, message
 
 __all__ = ["EXTRACTION_CODES", "TRANSIENT_CODES", "ExtractionCode", "ExtractionError", "ExtractionStopped"]
 
@@ -83,7 +83,7 @@ TRANSIENT_CODES: frozenset[ExtractionCode] = frozenset({"file_busy", "reader_kil
 """The codes whose job is retried: the same file may read fine in a while."""
 
 
-class ExtractionError(Exception):
+class ExtractionError(CodedError):
     """A document cannot be read; reading it again helps only for :data:`TRANSIENT_CODES`.
 
     Attributes:
@@ -96,16 +96,9 @@ class ExtractionError(Exception):
     """
 
     def __init__(self, code: ExtractionCode, *, detail: str = "", **values: str | int) -> None:
-        self.code: ExtractionCode = code
-        self.transient = code in TRANSIENT_CODES
-        self.values: dict[str, str | int] = dict(values)
-        self.detail = detail
-        self.message = message(code, "en", **self.values)
-        super().__init__(self.message)
-
-    def user_message(self, language: str) -> str:
-        """The sentence for the user in ``language`` (``"pt_BR"`` or ``"en"``)."""
-        return message(self.code, language, **self.values)
+        super().__init__(code, transient=code in TRANSIENT_CODES, detail=detail, **values)
+        self.message = message(code, "en", **values)
+        self.args = (self.message,)
 
     def __repr__(self) -> str:
         return f"ExtractionError({self.code!r}, values={self.values!r}, detail={self.detail!r})"

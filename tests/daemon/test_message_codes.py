@@ -109,3 +109,28 @@ def test_a_section_that_failed_several_checks_is_named_by_the_most_telling_one()
     assert _quote_reason(("copied", "wrong_language", "ungrounded")) == "ungrounded"
     assert _quote_reason(("copied", "repeated_words")) == "repeated_words"
     assert _quote_reason(()) is None
+
+
+def test_every_error_that_carries_a_message_code_shares_one_base_and_is_stored_and_read_alike() -> None:
+    from core.app.messages import CodedError, render
+    from daemon.downloads.hub import DownloadError
+    from daemon.jobs.context import UserFacingError
+    from daemon.readers.errors import ExtractionError
+
+    errors: list[CodedError] = [
+        ExtractionError("encrypted", format="pdf"),
+        llm_errors.ServerTimeoutError("the server took too long", detail="read timeout"),
+        llm_errors.ModelTooBigError("too big", code="model_too_big", values={"needed_mb": 9000, "available_mb": 4000}),
+        DownloadError("model_no_space", transient=True, needed_mb=2000, free_mb=10),
+        UserFacingError("no_text"),
+    ]
+    for error in errors:
+        assert isinstance(error, CodedError) and has_message(error.code), error.code
+        for language in ("en", "pt_BR"):
+            assert (
+                render(error.stored(), language)
+                == error.user_message(language)
+                == message(error.code, language, **error.values)
+            )
+    assert [e.transient for e in errors] == [False, True, False, True, False]
+    assert str(errors[0]) == message("encrypted", "en", format="pdf") and str(errors[1]) == "the server took too long"
