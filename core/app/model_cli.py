@@ -35,6 +35,7 @@ from core.app.model_library import (
 from core.app.schema import Job
 from core.app.workers import alive_workers
 from core.progress import eta_seconds
+from core.status import OPEN_JOB_STATUSES
 from core.store import JobStore
 
 __all__ = ["add_models_parser", "models_command"]
@@ -181,7 +182,7 @@ async def _follow(store: JobStore[Job], job_id: Any, *, quiet: bool, language: s
             sys.stdout.write(("\r\x1b[K" if tty else "") + line + ("" if tty else "\n"))
             sys.stdout.flush()
             shown = line
-        if job.status not in ("queued", "running"):
+        if job.status not in OPEN_JOB_STATUSES:
             if tty:
                 sys.stdout.write("\n")
             if not quiet and info["error"]:

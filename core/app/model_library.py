@@ -34,6 +34,7 @@ from core.app.model_downloads import (
     remove_model_files,
 )
 from core.app.model_fit import fit_model
+from core.status import OPEN_JOB_STATUSES
 
 __all__ = [
     "ENV_CATALOG",
@@ -56,7 +57,7 @@ log = logging.getLogger(__name__)
 
 ENV_CATALOG = "STUDYJOBS_CATALOG"
 """Replaces the catalog file (tests: a catalog that names the suite's tiny model)."""
-_ACTIVE = ("queued", "running")
+_ACTIVE = OPEN_JOB_STATUSES
 
 
 def catalog_path(env: Any = None) -> Path:

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from core.status import JobStatus
+from core.status import OPEN_JOB_STATUSES, JobStatus
 
 __all__ = ["OPEN_STATUSES", "PART_COLUMNS", "PartSnapshot", "pipeline_status"]
 
-OPEN_STATUSES = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
+OPEN_STATUSES = OPEN_JOB_STATUSES
 """The statuses of a document that is not over yet."""
 
 PART_COLUMNS = (
