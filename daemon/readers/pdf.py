@@ -29,6 +29,7 @@ import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 
 from core.app.document_structure import Chapter, DocumentStructure
 from daemon.readers.base import Progress, ReaderOutput
+from daemon.readers.bookmark_levels import without_wrappers
 from daemon.readers.cleanup import title_candidate
 from daemon.readers.errors import ExtractionCode, ExtractionError
 from daemon.readers.pdf_integrity import BackgroundStreamCheck, StreamDamage
@@ -168,7 +169,7 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         format="pdf",
         page_count=page_count,
         title=title_candidate(title) or title_candidate(first_line, max_length=150),
-        structure=_structure(spans, page_count, bookmarks),
+        structure=_structure(spans, page_count, without_wrappers(bookmarks)),
     )
 
 
@@ -242,7 +243,8 @@ def _bookmarks(document: Any, page_count: int) -> list[tuple[str, int, int]]:
 
 def _structure(spans: list[tuple[int, int]], page_count: int, bookmarks: list[tuple[str, int, int]]) -> str:
     """The document's structure as JSON: each paragraph's pages, and each bookmark at the first paragraph
-    that starts on or after its page (bookmarks past the last paragraph are left out)."""
+    that starts on or after its page (bookmarks past the last paragraph are left out). The bookmarks come without
+    their generic wrappers (:mod:`daemon.readers.bookmark_levels`)."""
     firsts = [first for first, _last in spans]  # non-decreasing: paragraphs come in page order
     chapters: list[Chapter] = []
     for name, page, level in bookmarks:

@@ -95,6 +95,12 @@ class Corpus:
         "1.1." …, its own table of contents as one block); fetch ``debian-faq-pt`` first (:func:`fetch_package`)."""
         return self.debian("debian-faq-pt") / "usr/share/doc/debian/FAQ/debian-faq.pt.txt.gz"
 
+    @property
+    def faq_pdf_pt(self) -> Path:
+        """The Debian FAQ in Portuguese as a gzipped PDF (75 pages, a bookmark per chapter and per question); fetch
+        ``debian-faq-pt`` first (:func:`fetch_package`)."""
+        return self.debian("debian-faq-pt") / "usr/share/doc/debian/FAQ/debian-faq.pt.pdf.gz"
+
     def pypdf(self, name: str) -> Path:
         """A file of pypdf's ``resources/`` (``"encryption/r6-user-password.pdf"``, ``"crazyones.pdf"`` …)."""
         return self.root / "pypdf-resources" / name
