@@ -6,7 +6,8 @@ guide made from the top level would then have sections "Artigos (1)", "Artigos (
 the wrappers out and moves what they hold up one level, as often as needed:
 
 * a top-level entry with a generic title (:data:`WRAPPER_TITLES`, case and accents ignored) that holds entries;
-* the only top-level entry, when it holds entries.
+* the only top-level entry that holds entries, when it holds at least :data:`_OVER_EVERYTHING` of them all (a
+  "Table of Contents" entry beside it that holds nothing does not count).
 
 A generic entry that holds nothing (a "Contents" bookmark pointing at the table of contents) stays: it is a place
 in the document, and the guide sets such matter aside. Pure functions; thread-safe.
@@ -32,6 +33,7 @@ WRAPPER_TITLES = frozenset({
 """Titles that name a kind of content rather than a subject (compared lower-cased, without accents)."""
 
 _MAX_ROUNDS = 6
+_OVER_EVERYTHING = 0.8
 
 
 def _plain(title: str) -> str:
@@ -65,7 +67,7 @@ def _open_top_wrappers(entries: list[Entry]) -> list[Entry] | None:
     tops = [index for index, entry in enumerate(entries) if entry[2] == top]
     holding = {index for index in tops if _holds(entries, index)}
     generic = {index for index in holding if is_wrapper_title(entries[index][0])}
-    wrappers = holding if len(tops) == 1 else generic
+    wrappers = holding if len(holding) == 1 and _share(entries, tops, min(holding)) >= _OVER_EVERYTHING else generic
     if not wrappers:
         return None
     result: list[Entry] = []
@@ -79,6 +81,13 @@ def _open_top_wrappers(entries: list[Entry]) -> list[Entry] | None:
         else:
             result.append((title, page, level - 1 if inside else level))
     return result
+
+
+def _share(entries: Sequence[Entry], tops: Sequence[int], index: int) -> float:
+    """The share of all entries that lie below the top-level entry at ``index``."""
+    after = [t for t in tops if t > index]
+    below = (after[0] if after else len(entries)) - index - 1
+    return below / max(len(entries) - 1, 1)
 
 
 def _holds(entries: Sequence[Entry], index: int) -> bool:

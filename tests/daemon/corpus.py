@@ -5,7 +5,8 @@
   and ``dpkg-deb -x`` (``apt-get update`` first when the download fails and we are root).
 * Debian package ``texlive-lang-portuguese``: Brazilian-Portuguese LaTeX handouts and manuals (1 to 292 pages).
 * Debian packages fetched on first use by the tests that read them (:func:`fetch_package`): ``debian-faq-pt``
-  (the Debian FAQ in Portuguese as numbered plain text, PDF and HTML) and the others named where they are used.
+  (the Debian FAQ in Portuguese as numbered plain text, PDF and HTML), ``developers-reference`` (an EPUB built by
+  Sphinx), ``live-manual-epub`` (EPUBs of the Live Systems manual, one in Brazilian Portuguese).
 * The ``resources/`` folder of pypdf's source distribution (:data:`PYPDF_SDIST`): PDFs encrypted with every
   scheme (RC4-40, RC4-128, AES-128, AES-256, owner-only passwords), scans, odd producers.
 
@@ -100,6 +101,18 @@ class Corpus:
         """The Debian FAQ in Portuguese as a gzipped PDF (75 pages, a bookmark per chapter and per question); fetch
         ``debian-faq-pt`` first (:func:`fetch_package`)."""
         return self.debian("debian-faq-pt") / "usr/share/doc/debian/FAQ/debian-faq.pt.pdf.gz"
+
+    @property
+    def developers_reference_epub(self) -> Path:
+        """Debian's Developer's Reference as an EPUB 3 built by Sphinx (a nav document and an NCX, one file per
+        chapter); fetch ``developers-reference`` first (:func:`fetch_package`)."""
+        return self.debian("developers-reference") / "usr/share/developers-reference/developers-reference.epub"
+
+    @property
+    def live_manual_epub_pt(self) -> Path:
+        """The Live Systems manual in Brazilian Portuguese as an EPUB 2 (an NCX; every chapter file opens with a
+        paragraph number, not its title; passages left in English); fetch ``live-manual-epub`` first."""
+        return self.debian("live-manual-epub") / "usr/share/doc/live-manual/epub/live-manual.pt_BR.epub"
 
     def pypdf(self, name: str) -> Path:
         """A file of pypdf's ``resources/`` (``"encryption/r6-user-password.pdf"``, ``"crazyones.pdf"`` …)."""
