@@ -33,11 +33,25 @@ def supported_language(code: str | None) -> Language | None:
     return None
 
 
+_SAMPLES = 12
+_SAMPLE_CHARS = 5000
+
+
 def detect_language(text: str, default: Language = "en") -> Language:
-    """The guide language of ``text`` (:func:`daemon.readers.language.detect_language`), or ``default`` when
-    the text is in no language guides are written in, or too short to tell.
+    """The guide language of ``text``: the majority language of up to twelve samples of 5,000 characters spread
+    over the whole text (:func:`daemon.readers.language.detect_language` on each), so a document mostly in one
+    language with passages, front matter or a licence in another is written in its majority language; ``default``
+    when the text is in no language guides are written in, or too short to tell.
     """
-    return supported_language(detect_text_language(text[:60_000])) or default
+    if len(text) <= _SAMPLE_CHARS * 2:
+        return supported_language(detect_text_language(text)) or default
+    step = max((len(text) - _SAMPLE_CHARS) // (_SAMPLES - 1), 1)
+    votes: dict[Language, int] = {}
+    for start in range(0, len(text) - _SAMPLE_CHARS + 1, step)[:_SAMPLES]:
+        found = supported_language(detect_text_language(text[start : start + _SAMPLE_CHARS]))
+        if found is not None:
+            votes[found] = votes.get(found, 0) + 1
+    return max(votes, key=lambda language: votes[language]) if votes else default
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,9 @@ term is the subject of a defining sentence of the section's own passages ("A fot
 "Photosynthesis is the process …"), its definition what that sentence says of it, its page the passage's page; a
 review question asks for that definition ("O que é a fotossíntese?"), or for what a thing is for when a sentence
 says it ("O LaTeX permite …" → "Para que serve o LaTeX?"), and its answer is the sentence, with its page; the
-glossary lists every defined term with the section that defines it. A section without such sentences gets none —
+glossary lists every defined term with the section that defines it. A term that is no subject (a pronoun, a
+generic word, a fragment, code: :mod:`daemon.llm.study_subjects`) gives nothing, and neither does a sentence that is
+code or says what it says through a demonstrative. A section without such sentences gets none —
 nothing is made up, and no sentence is printed twice. Words and templates: :mod:`daemon.llm.study_aids_text`.
 
 The Markdown follows what :mod:`core.app.export.cards` reads: ``- **Term**: definition (p. 3)`` under a key-terms
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 
 from core.app.document_structure import page_ranges
 from daemon.llm.study_aids_text import AidsLanguage, aids_language
+from daemon.llm.study_subjects import leans_on_context, looks_like_code, study_subject
 
 __all__ = [
     "MAX_QUESTIONS",
@@ -118,10 +121,17 @@ def key_terms(
     for n in numbers:
         for sentence in paragraph_sentences(passages[n - 1]):
             made = _key_term(patterns, lang, sentence, tuple(pages[n - 1]) if pages else (), text)
-            if made is not None and made.key not in found:
+            if made is not None and made.key not in found and _makes_sense(made, language):
                 found[made.key] = made
     definitions = [t for t in found.values() if t.kind == "definition"][:_MAX_TERMS]
     return definitions + [t for t in found.values() if t.kind != "definition"]
+
+
+def _makes_sense(term: KeyTerm, language: str) -> bool:
+    """Whether ``term`` is a subject to study and its sentence can stand alone as its answer."""
+    if not study_subject(term.term, language) or looks_like_code(term.definition):
+        return False
+    return not leans_on_context(term.meaning or term.definition, language)
 
 
 def _key_term(

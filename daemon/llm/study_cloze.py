@@ -17,6 +17,7 @@ from daemon.llm.checks import normalize_sentence
 from daemon.llm.extractive import rank_sentences
 from daemon.llm.study_aids import KeyTerm, complete_sentence, paragraph_sentences
 from daemon.llm.study_aids_text import aids_language
+from daemon.llm.study_subjects import looks_like_code, study_subject
 
 __all__ = ["BLANK", "cloze_terms"]
 
@@ -65,11 +66,13 @@ def cloze_terms(
             sentence = sentence.lstrip("•-–* ")
             size = len(sentence.split())
             fits = _MIN_WORDS <= size <= _MAX_WORDS and complete_sentence(sentence) and not _CODE.search(sentence)
+            fits = fits and not looks_like_code(sentence)
             if fits and normalize_sentence(sentence) not in used:
                 candidates.append((sentence, tuple(pages[n - 1]) if pages else ()))
     text = "\n\n".join(passages[n - 1] for n in numbers)
     stop = lang.stop | set(lang.articles.split("|"))
     targets = [t for t in dict.fromkeys(terms) if len(t) >= 3] + _names(text, stop)
+    targets = [t for t in targets if study_subject(t, language)]  # no blank for "Figura", "CMD" or "Este"
     made: list[KeyTerm] = []
     for index in rank_sentences([s for s, _p in candidates]):
         sentence, own = candidates[index]

@@ -10,8 +10,11 @@ exactly, else without regard to case; a reference that climbs out of the archive
 
 The spine gives the reading order of the XHTML chapters (the manifest's order when the spine lists none; an HTML
 file listed with a wrong or missing media type is a chapter too); each
-chapter becomes text with :class:`~daemon.readers.markup.HtmlText`. Navigation files (the NCX, the EPUB 3 nav
-document) are never needed: a broken or missing one is ignored, and so is a missing spine item marked
+chapter becomes text with :class:`~daemon.readers.markup.HtmlText`, the page template's blocks (navigation,
+previous/next links, search boxes) dropped, and the short paragraphs that open or close most chapters alike
+(a repeated header) left out. The chapters' titles come from the book's own table of contents (the EPUB 3 nav
+document, else the NCX: :mod:`daemon.readers.epub_toc`), else from each chapter's first paragraph. Navigation
+files are never needed: a broken or missing one is ignored, and so is a missing spine item marked
 ``linear="no"``. A missing chapter of the reading order is ``corrupt_file`` (its text would be lost). The title and
 language hint come from the OPF's Dublin Core metadata. The progress counter is chapters (spine items).
 
@@ -34,6 +37,7 @@ from core.app.document_structure import paragraphs as split_paragraphs
 from daemon.readers.archive import SafeArchive, open_archive, parse_xml
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import clean_text, has_words, join_paragraphs, title_candidate
+from daemon.readers.epub_toc import TocEntry, nav_entries, ncx_entries, toc_chapters, without_repeated_blocks
 from daemon.readers.errors import ExtractionError
 from daemon.readers.markup import html_paragraphs
 from daemon.readers.plain import decode_text
@@ -210,7 +214,7 @@ def _metadata(package: Element, tag: str) -> str | None:
 def _chapter_text(raw: bytes) -> str:
     declared = _XML_ENCODING.match(raw[:200])
     markup, _ = decode_text(raw, declared.group(1).decode("ascii") if declared else "utf-8")
-    parser = html_paragraphs(markup)
+    parser = html_paragraphs(markup, drop_template=True)
     return clean_text("\n\n".join(parser.paragraphs), collapse=True)
 
 
@@ -240,6 +244,10 @@ def read_epub(data: bytes, progress: Progress) -> ReaderOutput:
                 progress.advance()
         except _DAMAGED as exc:
             raise _damaged(f"{type(exc).__name__}: {exc}") from None
+        toc = _toc(book, package, posixpath.dirname(package_path))
+        texts = ["\n\n".join(kept) for kept in without_repeated_blocks([_split(t) for t in texts])]
+        counts = [len(_split(t)) for t in texts]
+        from_toc = toc_chapters(toc, chapters, counts, book.find)
     text = join_paragraphs(texts)
     if not has_words(text):
         raise ExtractionError("no_text", format="epub", detail=f"{len(chapters)} chapters without words")
@@ -249,8 +257,33 @@ def read_epub(data: bytes, progress: Progress) -> ReaderOutput:
         format="epub",
         title=title_candidate(title) or title_candidate(first_heading, max_length=150),
         language_hint=language,
-        structure=_structure(texts),
+        structure=DocumentStructure(chapters=tuple(from_toc)).to_json() if from_toc else _structure(texts),
     )
+
+
+def _split(text: str) -> list[str]:
+    return split_paragraphs(text.strip()) if text.strip() else []
+
+
+def _toc(book: _Book, package: Element, base: str) -> list[TocEntry]:
+    """The book's table of contents: the EPUB 3 nav document's, else the NCX's (the spine's ``toc``, else any NCX
+    of the manifest); empty when there is none or it cannot be read."""
+    items, order = _manifest(package, base)
+    spine = package.find("{*}spine")
+    ncx_id = spine.get("toc") if spine is not None else None
+    navs = [items[i][0] for i in order if "nav" in items[i][2].split()]
+    ncxs = [items[i][0] for i in order if i == ncx_id or items[i][1].strip().lower() == "application/x-dtbncx+xml"]
+    for path, reader in [*((p, nav_entries) for p in navs), *((p, ncx_entries) for p in ncxs)]:
+        found = book.find(path)
+        if found is None:
+            continue
+        try:
+            entries = reader(book.xml(found, repair=True), posixpath.dirname(found))
+        except (*_DAMAGED, ExtractionError):
+            continue  # a broken table of contents: the chapters' first paragraphs serve instead
+        if entries:
+            return entries
+    return []
 
 
 def _structure(texts: list[str]) -> str | None:

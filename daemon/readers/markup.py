@@ -2,7 +2,10 @@
 
 Block elements (paragraphs, headings, list items, table rows …) become paragraphs; ``<br>`` a line break; table
 cells are separated by `` | ``; ``<script>``, ``<style>``, ``<template>``, ``<svg>``, ``<math>``, ``<noscript>``
-and elements marked ``hidden`` are dropped; entities are decoded. The converter also notes the ``<title>``, the
+and elements marked ``hidden`` are dropped; entities are decoded. With ``drop_template`` (EPUB chapters), the page
+template's blocks are dropped too: ``<nav>``, the ARIA roles of navigation, search, banner and page footer, and the
+classes and ids that site generators give them (Sphinx's ``related`` bar and sidebar, search boxes, previous/next
+links, breadcrumbs). The converter also notes the ``<title>``, the
 first ``<h1>`` and the ``lang`` of ``<html>``. Each :class:`HtmlText` is used by one thread.
 """
 
@@ -31,6 +34,12 @@ _OPTIONAL_END = frozenset((
     "p", "li", "dt", "dd", "tr", "td", "th", "thead", "tbody", "tfoot", "colgroup", "caption", "option", "optgroup",
     "rt", "rp",
 ))  # fmt: skip
+_TEMPLATE_ROLES = frozenset(("navigation", "search", "banner", "contentinfo", "doc-pagelist"))
+_TEMPLATE_NAMES = frozenset((
+    "related", "sphinxsidebar", "sphinxsidebarwrapper", "searchbox", "search", "navigation", "nav", "navbar",
+    "breadcrumbs", "breadcrumb", "wy-nav-top", "wy-nav-side", "rst-footer-buttons", "rst-versions", "prev-next",
+    "prevnext", "pager", "topnav", "bottomnav", "footer", "sidebar", "headerlink",
+))  # fmt: skip
 _CELLS = frozenset(("td", "th"))
 _TABLE_PARTS = frozenset(("tr", "td", "th", "thead", "tbody", "tfoot", "caption"))
 _VOID = frozenset((
@@ -51,8 +60,9 @@ class HtmlText(HTMLParser):
         lang: The ``lang`` (or ``xml:lang``) of ``<html>``, or ``None``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, drop_template: bool = False) -> None:
         super().__init__(convert_charrefs=True)
+        self._drop_template = drop_template
         self.paragraphs: list[str] = []
         self.title: str | None = None
         self.first_heading: str | None = None
@@ -76,6 +86,7 @@ class HtmlText(HTMLParser):
             self._in_title = True
             return
         hidden = tag not in _OPTIONAL_END and any(name == "hidden" for name, _ in attrs)
+        hidden = hidden or (self._drop_template and tag not in _VOID and _is_template(tag, attrs))
         if self._skip_stack or tag in _SKIPPED or hidden:
             if tag not in _VOID:
                 self._skip_stack.append(tag)
@@ -146,6 +157,17 @@ class HtmlText(HTMLParser):
             self._parts = []
 
 
+def _is_template(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether an element is a block of the page template (navigation, search, page header or footer)."""
+    if tag == "nav":
+        return True
+    found = dict(attrs)
+    if (found.get("role") or "").strip().lower() in _TEMPLATE_ROLES:
+        return True
+    names = {*(found.get("class") or "").lower().split(), (found.get("id") or "").strip().lower()}
+    return not names.isdisjoint(_TEMPLATE_NAMES)
+
+
 def declared_charset(data: bytes) -> str | None:
     """The charset an HTML document declares in a ``<meta>`` near its start, else in its XML declaration (an
     XHTML file), or ``None``."""
@@ -153,9 +175,10 @@ def declared_charset(data: bytes) -> str | None:
     return found.group(1).decode("ascii", "replace") if found else None
 
 
-def html_paragraphs(html: str) -> HtmlText:
-    """Parse ``html`` completely and return the converter (its paragraphs, title, first heading and language)."""
-    parser = HtmlText()
+def html_paragraphs(html: str, *, drop_template: bool = False) -> HtmlText:
+    """Parse ``html`` completely and return the converter (its paragraphs, title, first heading and language);
+    ``drop_template`` drops the page template's blocks (see the module docstring)."""
+    parser = HtmlText(drop_template=drop_template)
     parser.feed(html)
     parser.close()
     return parser

@@ -29,8 +29,10 @@ import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 
 from core.app.document_structure import Chapter, DocumentStructure
 from daemon.readers.base import Progress, ReaderOutput
+from daemon.readers.bookmark_levels import without_wrappers
 from daemon.readers.cleanup import title_candidate
 from daemon.readers.errors import ExtractionCode, ExtractionError
+from daemon.readers.pdf_headings import FontLine, font_headings, font_lines, place_headings
 from daemon.readers.pdf_integrity import BackgroundStreamCheck, StreamDamage
 from daemon.readers.pdf_text import enough_words, page_lines, pages_to_paragraphs
 
@@ -154,6 +156,7 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
             _raise_if_damaged(check.result(wait=True))
         with pdfium_lock(progress):  # after the pages: PDFium then knows each page's object (see _bookmarks)
             bookmarks = _bookmarks(document, page_count)
+        fonts: list[list[FontLine]] = [] if bookmarks else font_lines(document, page_count, progress, pdfium_lock)
     finally:
         if check is not None:
             check.close()
@@ -163,12 +166,16 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
     text = "\n\n".join(paragraphs)
     _check_words(text, page_count, drawn)
     first_line = next((lines[0] for lines in pages if lines), None)
+    if bookmarks:
+        chapters = _bookmark_chapters(spans, without_wrappers(bookmarks))
+    else:  # no outline: the headings its fonts set apart
+        chapters = place_headings(font_headings(fonts), paragraphs, spans)
     return ReaderOutput(
         text=text,
         format="pdf",
         page_count=page_count,
         title=title_candidate(title) or title_candidate(first_line, max_length=150),
-        structure=_structure(spans, page_count, bookmarks),
+        structure=DocumentStructure(tuple(spans), page_count, tuple(chapters)).to_json(),
     )
 
 
@@ -240,13 +247,13 @@ def _bookmarks(document: Any, page_count: int) -> list[tuple[str, int, int]]:
     return found
 
 
-def _structure(spans: list[tuple[int, int]], page_count: int, bookmarks: list[tuple[str, int, int]]) -> str:
-    """The document's structure as JSON: each paragraph's pages, and each bookmark at the first paragraph
-    that starts on or after its page (bookmarks past the last paragraph are left out)."""
+def _bookmark_chapters(spans: list[tuple[int, int]], bookmarks: list[tuple[str, int, int]]) -> list[Chapter]:
+    """Each bookmark at the first paragraph that starts on or after its page (bookmarks past the last paragraph
+    are left out); the bookmarks come without their generic wrappers (:mod:`daemon.readers.bookmark_levels`)."""
     firsts = [first for first, _last in spans]  # non-decreasing: paragraphs come in page order
     chapters: list[Chapter] = []
     for name, page, level in bookmarks:
         paragraph = bisect.bisect_left(firsts, page)
         if paragraph < len(firsts):
             chapters.append(Chapter(name, paragraph, level))
-    return DocumentStructure(tuple(spans), page_count, tuple(chapters)).to_json()
+    return chapters

@@ -1,9 +1,10 @@
 """Plain text and Markdown: encoding detection, then the text as it is (cleaned), paragraph by paragraph.
 
 Encodings, in order: a BOM (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE); UTF-16 without a BOM (every other byte NUL);
-UTF-8; Windows-1252; Latin-1 (which decodes anything). Markdown is kept as Markdown (its ``#`` headings help the
-outline); its first heading is the title. The progress counter is paragraphs. Synchronous, thread-safe (no shared
-state).
+UTF-8; Windows-1252; Latin-1 (which decodes anything). Markdown is kept as Markdown; its first heading is the title.
+Numbered headings ("3.1 Rede") and Markdown's own headings become the document's chapters
+(:mod:`daemon.readers.text_headings`), so the guide follows them without asking the model. The progress counter is
+paragraphs. Synchronous, thread-safe (no shared state).
 """
 
 from __future__ import annotations
@@ -11,10 +12,13 @@ from __future__ import annotations
 import codecs
 import re
 
+from core.app.document_structure import Chapter, DocumentStructure
+from core.app.document_structure import paragraphs as split_paragraphs
 from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.cleanup import clean_text, has_words, join_paragraphs, normalize_newlines, title_candidate
 from daemon.readers.errors import ExtractionError
 from daemon.readers.sniff import text_encoding_bom, utf16_without_bom
+from daemon.readers.text_headings import markdown_headings, numbered_headings
 
 __all__ = ["decode_text", "markdown_title", "read_markdown", "read_text", "text_title"]
 
@@ -131,10 +135,17 @@ def markdown_title(text: str) -> str | None:
 def read_text(data: bytes, progress: Progress) -> ReaderOutput:
     """Read a plain text file. Raises :class:`ExtractionError` ``no_text`` when it holds no words."""
     _, text = _read(data, progress, "text")
-    return ReaderOutput(text=text, format="text", title=text_title(text))
+    chapters = numbered_headings(split_paragraphs(text))
+    return ReaderOutput(text=text, format="text", title=text_title(text), structure=_structure(chapters))
 
 
 def read_markdown(data: bytes, progress: Progress) -> ReaderOutput:
     """Read a Markdown file (kept as Markdown). Raises :class:`ExtractionError` ``no_text`` when it holds no words."""
     _, text = _read(data, progress, "markdown")
-    return ReaderOutput(text=text, format="markdown", title=markdown_title(text))
+    chapters = markdown_headings(split_paragraphs(text))
+    return ReaderOutput(text=text, format="markdown", title=markdown_title(text), structure=_structure(chapters))
+
+
+def _structure(chapters: list[Chapter]) -> str | None:
+    """The headings as the document's chapters (JSON), or ``None`` without any."""
+    return DocumentStructure(chapters=tuple(chapters)).to_json() if chapters else None

@@ -4,6 +4,9 @@
   French and Japanese manuals) and ``camlidl-doc`` (a PDF manual and its HTML version), with ``apt-get download``
   and ``dpkg-deb -x`` (``apt-get update`` first when the download fails and we are root).
 * Debian package ``texlive-lang-portuguese``: Brazilian-Portuguese LaTeX handouts and manuals (1 to 292 pages).
+* Debian packages fetched on first use by the tests that read them (:func:`fetch_package`): ``debian-faq-pt``
+  (the Debian FAQ in Portuguese as numbered plain text, PDF and HTML), ``developers-reference`` (an EPUB built by
+  Sphinx), ``live-manual-epub`` (EPUBs of the Live Systems manual, one in Brazilian Portuguese).
 * The ``resources/`` folder of pypdf's source distribution (:data:`PYPDF_SDIST`): PDFs encrypted with every
   scheme (RC4-40, RC4-128, AES-128, AES-256, owner-only passwords), scans, odd producers.
 
@@ -34,6 +37,7 @@ __all__ = [
     "Corpus",
     "CorpusError",
     "fetch_corpus",
+    "fetch_package",
 ]
 
 CORPUS_DIR = Path(os.environ.get("STUDYJOBS_TEST_CORPUS") or "~/.cache/studyjobs-test-corpus").expanduser()
@@ -85,6 +89,30 @@ class Corpus:
         """A Portuguese PDF of ``texlive-lang-portuguese``: ``"cursolatex/cursolatex.pdf"`` (188 pages),
         ``"latexcheat-ptbr/latexsheet-ptbr.pdf"`` (two), ``"lshort-portuguese/pt-lshort.pdf"`` (181) …"""
         return self.debian("texlive-lang-portuguese") / "usr/share/doc/texlive-doc/latex" / name
+
+    @property
+    def faq_text_pt(self) -> Path:
+        """The Debian FAQ in Portuguese as gzipped plain text (16 chapters numbered "Capítulo 1." …, questions
+        "1.1." …, its own table of contents as one block); fetch ``debian-faq-pt`` first (:func:`fetch_package`)."""
+        return self.debian("debian-faq-pt") / "usr/share/doc/debian/FAQ/debian-faq.pt.txt.gz"
+
+    @property
+    def faq_pdf_pt(self) -> Path:
+        """The Debian FAQ in Portuguese as a gzipped PDF (75 pages, a bookmark per chapter and per question); fetch
+        ``debian-faq-pt`` first (:func:`fetch_package`)."""
+        return self.debian("debian-faq-pt") / "usr/share/doc/debian/FAQ/debian-faq.pt.pdf.gz"
+
+    @property
+    def developers_reference_epub(self) -> Path:
+        """Debian's Developer's Reference as an EPUB 3 built by Sphinx (a nav document and an NCX, one file per
+        chapter); fetch ``developers-reference`` first (:func:`fetch_package`)."""
+        return self.debian("developers-reference") / "usr/share/developers-reference/developers-reference.epub"
+
+    @property
+    def live_manual_epub_pt(self) -> Path:
+        """The Live Systems manual in Brazilian Portuguese as an EPUB 2 (an NCX; every chapter file opens with a
+        paragraph number, not its title; passages left in English); fetch ``live-manual-epub`` first."""
+        return self.debian("live-manual-epub") / "usr/share/doc/live-manual/epub/live-manual.pt_BR.epub"
 
     def pypdf(self, name: str) -> Path:
         """A file of pypdf's ``resources/`` (``"encryption/r6-user-password.pdf"``, ``"crazyones.pdf"`` …)."""
@@ -185,6 +213,17 @@ def fetch_corpus(root: Path = CORPUS_DIR) -> Corpus:
             _fetch_debian(root, package)
         _fetch_pypdf_resources(root)
     return Corpus(root)
+
+
+def fetch_package(corpus: Corpus, package: str) -> Path:
+    """The unpacked tree of Debian ``package`` in ``corpus``, fetched first when missing (once per machine).
+
+    Raises:
+        CorpusError: The package could not be fetched.
+    """
+    with _locked(corpus.root):
+        _fetch_debian(corpus.root, package)
+    return corpus.debian(package)
 
 
 if __name__ == "__main__":  # python tests/daemon/corpus.py: fetch now and print where it is

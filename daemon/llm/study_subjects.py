@@ -1,0 +1,120 @@
+"""Whether a term is something to study: the filter every learning objective, key term, review question and glossary
+entry passes (:mod:`daemon.llm.study_aids`, :mod:`daemon.llm.study_cloze`).
+
+A term is no subject when it
+
+* is or starts with a pronoun, a demonstrative or a possessive ("isto", "estes parâmetros", "our case", "it");
+* is a generic word that only points at something else in the text ("a figura", "a resposta", "as opções",
+  "default value"), or a word that needs the thing it acts on ("o killer" of what?);
+* is a fragment: it starts or ends with a preposition, conjunction or adverb ("as hello", "the package in question",
+  "um sistema live normalmente");
+* is code or a command line (``R CMD``, ``apt-get install``, ``x_1``, a path, an option).
+
+And a sentence gives no aid when it is a command line or code, or when what it says leans on a demonstrative
+("Unstable é a solução para este grupo de pessoas": which group?). Lists by language; a language without its own
+list uses the English one. Pure functions; thread-safe.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["leans_on_context", "looks_like_code", "study_subject"]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_POINTERS = {
+    "en": _words(
+        "it its this that these those they them their our ours my mine your yours his her hers we us you he she "
+        "which what who whom such here there one ones"
+    ),
+    "pt": _words(
+        "isto isso aquilo este esta estes estas esse essa esses essas aquele aquela aqueles aquelas ele ela eles "
+        "elas nós você vocês seu sua seus suas meu minha meus minhas nosso nossa nossos nossas dele dela deles "
+        "delas tal tais aqui ali lá algo alguém qual quais"
+    ),
+}
+_GENERIC = {
+    "en": _words(
+        "figure figures table tables example examples case cases result results value values thing things part "
+        "parts way ways item items point points list lists page pages chapter chapters section sections text "
+        "document documents following answer answers question questions step steps end rest idea ideas insight "
+        "option options setting settings default number numbers line lines output input problem problems "
+        "solution solutions reason reasons fact facts kind kinds type types other others killer handler wrapper "
+        "helper stuff code"
+    ),
+    "pt": _words(
+        "figura figuras tabela tabelas exemplo exemplos caso casos resultado resultados valor valores coisa coisas "
+        "parte partes forma formas maneira maneiras modo modos item itens ponto pontos lista listas página páginas "
+        "capítulo capítulos seção seções secção secções texto documento documentos seguinte seguintes resposta "
+        "respostas pergunta perguntas passo passos fim resto ideia ideias opção opções configuração padrão número "
+        "números linha linhas saída entrada problema problemas solução soluções razão motivo fato facto tipo "
+        "tipos outro outros outra outras código killer handler wrapper helper"
+    ),
+}
+_LINKS = {
+    "en": _words(
+        "as of in on for with by to from at and or but if than like about into onto over under via per not "
+        "normally usually also only just then so very"
+    ),
+    "pt": _words(
+        "de do da dos das em no na nos nas por pelo pela pelos pelas para com sem como e ou mas que se ao aos à "
+        "às num numa sobre entre até não normalmente geralmente também apenas só então muito"
+    ),
+}
+_DEMONSTRATIVES = {
+    "en": _words("this these those such"),
+    "pt": _words("este esta estes estas esse essa esses essas isto isso aquele aquela aqueles aquelas tal tais"),
+}
+_CODE_TERM = re.compile(r"[_/\\$=:;(){}\[\]<>#@|`]|\.\w|^-|\s-{1,2}\w|\b[A-Z]+\s+[A-Z]{2,}\b")
+"""A term with code's characters, a path or file name, an option, or two upper-case words in a row (``R CMD``)."""
+_COMMAND_WORDS = re.compile(
+    r"\b(?:sudo|apt|apt-get|aptitude|dpkg|pip|npm|make|git|cd|ls|rm|cp|mv|chmod|chown|echo|cat|grep|curl|wget)"
+    r"\s+-{0,2}[a-z]"
+)
+_CODE_MARKS = re.compile(r"[`{}\\]|\w_\w|\w/\w+/|\w\.\w+\(|==|!=|:=|->|&&|\|\|")
+"""In a sentence: code's characters, an identifier with underscores, a path, a call, an operator."""
+_CODE_SENTENCE = re.compile(r"(?:^|\s)(?:\$|#|>>>)\s+\S|\s--?[a-z][\w-]*|\w\(\)")
+
+
+def _lists(language: str) -> str:
+    return language if language in _POINTERS else "en"
+
+
+def looks_like_code(sentence: str) -> bool:
+    """Whether ``sentence`` is code or a command line (a prompt, an option, a command and its argument, code's
+    characters); brackets and parentheses of prose are fine."""
+    return bool(_CODE_MARKS.search(sentence) or _COMMAND_WORDS.search(sentence) or _CODE_SENTENCE.search(sentence))
+
+
+def study_subject(term: str, language: str) -> bool:
+    """Whether ``term`` (without its article) names something to study (see the module docstring)."""
+    code = _lists(language)
+    words = [w.strip(".,;:!?\"'“”«»()").casefold() for w in term.split()]
+    words = [w for w in words if w]
+    if not words or _CODE_TERM.search(term) or _COMMAND_WORDS.search(term):
+        return False
+    if words[0] in _POINTERS[code] or any(w in _POINTERS[code] for w in words):
+        return False
+    if words[0] in _LINKS[code] or words[-1] in _LINKS[code] or any(w in _LINKS[code] for w in words[1:-1]):
+        return False
+    if words[-1] in _GENERIC[code] and all(w in _GENERIC[code] or len(w) <= 3 or _adjective(w) for w in words):
+        return False  # "a resposta", "default value", "a short insight"
+    return not (len(words) == 1 and len(words[0]) < 2)
+
+
+def _adjective(word: str) -> bool:
+    """Whether ``word`` is one of the few adjectives that make a generic word no more specific."""
+    return word in {"default", "short", "long", "new", "old", "first", "last", "same", "main", "good", "simple",
+                    "novo", "nova", "velho", "primeiro", "primeira", "último", "última", "mesmo", "mesma",
+                    "principal", "simples", "bom", "boa", "curto", "curta", "longo", "longa"}  # fmt: skip
+
+
+def leans_on_context(sentence: str, language: str) -> bool:
+    """Whether ``sentence`` says what it says through a demonstrative ("para este grupo de pessoas"), so that
+    alone, as an answer, it does not say which thing it means."""
+    words = {w.strip(".,;:!?\"'“”«»()").casefold() for w in sentence.split()}
+    return not words.isdisjoint(_DEMONSTRATIVES[_lists(language)])

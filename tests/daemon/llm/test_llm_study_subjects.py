@@ -1,0 +1,137 @@
+"""Study aids are built only on subjects: real sentences of the corpus that must yield a key term and a question,
+and real ones that must not (a pronoun, a demonstrative, a generic word, a fragment, a command); each sentence is
+checked to be in its document."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from daemon.llm.study_aids import head_overview, key_terms, paragraph_sentences, review_question, section_aids
+from daemon.llm.study_cloze import cloze_terms
+from daemon.llm.study_subjects import looks_like_code, study_subject
+from daemon.readers import read_document
+from tests.daemon.corpus import Corpus, fetch_package
+
+# (document, language, sentence, the question it must give)
+YIELD = [
+    ("faq", "pt", "O Hurd é um conjunto de servidores que correm em cima do microkernel Mach do GNU.",
+     "O que é o Hurd?"),
+    ("lshort", "pt", "O LATEX [1] é um sistema tipográfico, bastante adequado para produzir documentos científicos e "
+     "matemáticos de grande qualidade tipográfica.", "O que é o LATEX?"),
+    ("lshort", "pt", "O ambiente quote é útil para citações, frases importantes e exemplos.",
+     "Para que serve o ambiente quote?"),
+    ("rintro", "en", "A factor is a vector object used to specify a discrete classification (grouping) of the "
+     "components of other vectors of the same length.", "What is a factor?"),
+    ("devref", "en", "The Debian Package Tracker is an email and web-based tool to track the activity of a source "
+     "package.", "What is the Debian Package Tracker?"),
+    ("devref", "en", "Porting is the act of building Debian packages for architectures that are different from the "
+     "original architecture of the package maintainer's binary package.", "What is Porting?"),  # alone, its case
+]  # fmt: skip
+# (document, language, sentence): what each would have given is no subject, or no answer on its own
+NO_YIELD = [
+    ("faq", "pt", "A resposta é um pouco complicada."),  # a generic word
+    ("faq", "pt", "Unstable é a solução para este grupo de pessoas."),  # which group? a demonstrative
+    ("lshort", "pt", "Estes parâmetros são usados para dizer ao LATEX a localização para a qual o corpo flutuante se "
+     "pode mover."),  # a demonstrative
+    ("lshort", "pt", "As opções permitem escolher o tamanho do painel (22 mm neste caso) e a sua posição (do lado "
+     "direito do corpo do texto)."),  # a generic word
+    ("lshort", "pt", "O código é um bocado mais assustador que nos exemplos anteriores, pelo que vou apresentar apenas "
+     "o resultado."),  # a generic word
+    ("live", "pt", "Um sistema live normalmente significa um sistema operacional inicializado em um computador a "
+     "partir de uma mídia removível, como um CD-ROM ou dispositivo USB, ou de uma rede, pronto a usar, sem qualquer "
+     "tipo de instalação na unidade de costume (s), com a auto-configuração feita em tempo de execução (veja Termos)."),
+    ("devref", "en", "The package in question is a data package and the data must be updated in a timely manner "
+     "(e.g. tzdata)."),  # a fragment
+    ("amc", "en", "Default value is the empty string, which means there is no maximum size."),  # a generic word
+    ("amc", "en", "A short insight allows to check that red checkboxes are correctly located over the boxes of the "
+     "subject."),  # a generic word
+    ("rintro", "en", "The command R CMD allows the invocation of various tools which are useful in conjunction with "
+     "R, but not intended to be called “directly”."),  # a command
+]  # fmt: skip
+
+
+def _aids(sentence: str, language: str) -> list[str]:
+    terms = key_terms([sentence], [1], [[3]], language)
+    return [review_question(t, language) for t in terms]
+
+
+@pytest.mark.parametrize(("document", "language", "sentence", "question"), YIELD)
+def test_a_real_sentence_that_defines_a_subject_yields_its_question(
+    document: str, language: str, sentence: str, question: str
+) -> None:
+    assert _aids(sentence, language) == [question]
+
+
+@pytest.mark.parametrize(("document", "language", "sentence"), NO_YIELD)
+def test_a_real_sentence_about_no_subject_yields_no_aid(document: str, language: str, sentence: str) -> None:
+    assert _aids(sentence, language) == []
+
+
+def test_a_section_with_nothing_good_gets_no_aids_and_no_objectives() -> None:
+    pt = [sentence for _doc, language, sentence in NO_YIELD if language == "pt"]
+    terms = key_terms(pt, range(1, len(pt) + 1), [[1]] * len(pt), "pt")
+    assert terms == [] and section_aids(terms, "pt") == ""
+    assert "Objetivos" not in head_overview(["A", "B"], [1, 2], terms, "pt")
+
+
+@pytest.mark.parametrize(
+    ("term", "language"),
+    [("figura", "pt"), ("isto", "pt"), ("our case", "en"), ("killer", "pt"), ("as hello", "en"), ("it", "en"),
+     ("apt-get install", "en"), ("R CMD", "en"), ("x_1", "en"), ("/etc/apt/sources.list", "pt"), ("--help", "en")],
+)  # fmt: skip
+def test_pronouns_generic_words_fragments_and_code_are_no_subjects(term: str, language: str) -> None:
+    assert not study_subject(term, language)
+
+
+def test_names_and_terms_of_a_field_are_subjects() -> None:
+    for term, language in [
+        ("Hurd", "pt"),
+        ("ambiente quote", "pt"),
+        ("factor", "en"),
+        ("Debian Package Tracker", "en"),
+    ]:
+        assert study_subject(term, language)
+    assert looks_like_code("Para instalar, execute $ apt-get install beamer no terminal.")
+    assert not looks_like_code("O LATEX [1] é um sistema tipográfico (de 1985).")
+
+
+def test_no_blank_is_made_on_a_generic_word_or_in_a_command_line() -> None:
+    passage = (
+        "A Figura mostra o resultado do comando no terminal do sistema. A Figura seguinte mostra a janela do "
+        "programa aberta. Na Figura abaixo vemos a mesma janela depois de fechada. Execute apt-get install beamer "
+        "para instalar o pacote Beamer no sistema."
+    )
+    made = cloze_terms([passage], [1], [[1]], "pt", terms=[], used=set(), wanted=3)
+    assert all(t.term != "Figura" for t in made)
+    assert all("apt-get" not in t.definition for t in made)
+
+
+@pytest.fixture(scope="module")
+def documents(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    faq = fetch_package(corpus, "debian-faq-pt")
+    text = tmp_path_factory.mktemp("faq") / "debian-faq.pt.txt"
+    text.write_bytes(gzip.decompress(corpus.faq_text_pt.read_bytes()))
+    fetch_package(corpus, "developers-reference")
+    fetch_package(corpus, "live-manual-epub")
+    assert faq.is_dir()
+    return {
+        "faq": text,
+        "rintro": corpus.r_manual("R-intro"),
+        "lshort": corpus.portuguese_pdf("lshort-portuguese/pt-lshort.pdf"),
+        "devref": corpus.developers_reference_epub,
+        "live": corpus.live_manual_epub_pt,
+        "amc": corpus.amc_manual("en"),
+    }
+
+
+def test_every_sentence_of_these_tests_is_in_its_real_document(documents: dict[str, Path]) -> None:
+    wanted: dict[str, list[str]] = {}
+    for document, _language, sentence, *_question in [*YIELD, *NO_YIELD]:
+        wanted.setdefault(document, []).append(sentence)
+    for document, sentences in wanted.items():
+        text = read_document(documents[document]).text
+        found = {s for p in text.split("\n\n") for s in paragraph_sentences(p)}
+        assert set(sentences) <= found, (document, set(sentences) - found)
