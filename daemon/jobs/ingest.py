@@ -115,15 +115,51 @@ async def _read(
     counter = ctx.counter(
         tracker, "read", "reading_page" if pages else "reading_part", PAGES if pages else PARTS, every=0.02
     )
+    recognising = _Recognising(ctx, tracker)
+    counter = recognising.wrap(counter)
     if pages and follow_up is not None:
         counter = _on_page_total(ctx, tracker, follow_up, counter)
-    extracted: ExtractedDocument = await tracker.run(
-        "read",
-        ctx.in_thread(read_isolated, path, on_progress=counter, stop_event=ctx.stop_event),
+    language = ctx.job.params.get("language")
+    reading = ctx.in_thread(
+        read_isolated,
+        path,
+        on_progress=counter,
         stop_event=ctx.stop_event,
-        message=ctx.text("reading"),
+        on_recognising=recognising.note,
+        language=language if isinstance(language, str) and language else None,
+    )
+    extracted: ExtractedDocument = await tracker.run(
+        "read", reading, stop_event=ctx.stop_event, message=ctx.text("reading")
     )
     return extracted
+
+
+class _Recognising:
+    """The read phase's words while a PDF's pictures are recognised: the reader's counter then counts a
+    recognised page as many text-layer pages (:data:`daemon.readers.pdf_scanned.RECOGNITION_UNITS`), so the bar
+    and the time left follow recognition, and the message says which page of how many is being recognised
+    ("Recognising the text of page 12 of 40…") with the pages in ``detail``. Called on the read's thread."""
+
+    def __init__(self, ctx: JobContext, tracker: ProgressTracker) -> None:
+        self._ctx = ctx
+        self._tracker = tracker
+        self._count: tuple[int, int] | None = None
+
+    def note(self, done: int, pages: int) -> None:
+        self._count = (done, pages)
+
+    def wrap(self, counter: Callable[[int, int], None]) -> Callable[[int, int], None]:
+        def report(done: int, total: int) -> None:
+            if self._count is None:
+                counter(done, total)
+                return
+            recognised, pages = self._count
+            page = min(recognised + 1, pages)
+            detail = {**self._ctx.job.detail, **PAGES.values(page, pages)}
+            text = self._ctx.text("recognising_page", done=page, total=pages)
+            self._tracker.count("read", done=done / total if total else 0.0, message=text, detail=detail)
+
+        return report
 
 
 async def _queue_guide(ctx: JobContext, path: Path, document_id: uuid.UUID, follow_up: GenerateEstimate | None) -> None:
