@@ -27,6 +27,7 @@ from core.tracker import ProgressTracker
 from daemon.estimate import GenerateEstimate
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.jobs.estimates import generate_estimate
+from daemon.jobs.recognising import Recognising
 from daemon.plans import plan_for, reader_family, with_wait
 from daemon.readers import ExtractedDocument
 from daemon.readers.cleanup import to_nfc
@@ -71,7 +72,10 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     kind = document_format(path)
     guessed = _expected_chars(path, kind)
     wait = default_pool().start_wait()  # the read waits for a reader process that is still starting
-    tracker = ctx.tracker(with_wait(plan_for("ingest", reader_family(kind)), "read", wait), sizes={"read": guessed})
+    recognising = Recognising()
+    plan = with_wait(plan_for("ingest", reader_family(kind)), "read", wait)
+    tracker = ctx.tracker(plan, sizes={"read": guessed}, estimate=recognising.estimate)
+    recognising.tracker = tracker
     wants_guide = not ctx.job.params.get("only_extract", False)
     made = await generate_estimate(ctx.runtime) if wants_guide else None
     follow_up: GenerateEstimate | None = made[0] if made is not None else None
@@ -80,7 +84,7 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
         if follow_up is not None and guessed and not pages:
             follow_up.prepare(chars=guessed)
         tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up) if not pages else None})
-    extracted = await _read(ctx, tracker, path, kind, follow_up)
+    extracted = await _read(ctx, tracker, path, kind, follow_up, recognising)
     cleaning = ctx.in_thread(clean_text, extracted.text)
     text = await tracker.run("clean", cleaning, size=extracted.char_count, message=ctx.text("cleaning"))
     if not text:
@@ -107,16 +111,21 @@ async def _note_file_changed(ctx: JobContext, path: Path) -> None:
 
 
 async def _read(
-    ctx: JobContext, tracker: ProgressTracker, path: Path, kind: str | None, follow_up: GenerateEstimate | None
+    ctx: JobContext,
+    tracker: ProgressTracker,
+    path: Path,
+    kind: str | None,
+    follow_up: GenerateEstimate | None,
+    recognising: Recognising,
 ) -> ExtractedDocument:
     """The read phase: the file's text from a reader process, pages (PDF) or parts counted on the bar; a PDF's
-    page total gives ``follow_up`` its first figure (:func:`_on_page_total`)."""
+    page total gives ``follow_up`` its first figure (:func:`_on_page_total`); pages recognised from pictures
+    are counted and timed by ``recognising``."""
     pages = kind == "pdf"
     counter = ctx.counter(
         tracker, "read", "reading_page" if pages else "reading_part", PAGES if pages else PARTS, every=0.02
     )
-    recognising = _Recognising(ctx, tracker)
-    counter = recognising.wrap(counter)
+    counter = recognising.wrap(ctx, counter)
     if pages and follow_up is not None:
         counter = _on_page_total(ctx, tracker, follow_up, counter)
     language = ctx.job.params.get("language")
@@ -132,34 +141,6 @@ async def _read(
         "read", reading, stop_event=ctx.stop_event, message=ctx.text("reading")
     )
     return extracted
-
-
-class _Recognising:
-    """The read phase's words while a PDF's pictures are recognised: the reader's counter then counts a
-    recognised page as many text-layer pages (:data:`daemon.readers.pdf_scanned.RECOGNITION_UNITS`), so the bar
-    and the time left follow recognition, and the message says which page of how many is being recognised
-    ("Recognising the text of page 12 of 40…") with the pages in ``detail``. Called on the read's thread."""
-
-    def __init__(self, ctx: JobContext, tracker: ProgressTracker) -> None:
-        self._ctx = ctx
-        self._tracker = tracker
-        self._count: tuple[int, int] | None = None
-
-    def note(self, done: int, pages: int) -> None:
-        self._count = (done, pages)
-
-    def wrap(self, counter: Callable[[int, int], None]) -> Callable[[int, int], None]:
-        def report(done: int, total: int) -> None:
-            if self._count is None:
-                counter(done, total)
-                return
-            recognised, pages = self._count
-            page = min(recognised + 1, pages)
-            detail = {**self._ctx.job.detail, **PAGES.values(page, pages)}
-            text = self._ctx.text("recognising_page", done=page, total=pages)
-            self._tracker.count("read", done=done / total if total else 0.0, message=text, detail=detail)
-
-        return report
 
 
 async def _queue_guide(ctx: JobContext, path: Path, document_id: uuid.UUID, follow_up: GenerateEstimate | None) -> None:

@@ -23,10 +23,13 @@ from daemon.readers.base import Progress
 from daemon.readers.language import detect_language
 from daemon.readers.pdf_text import enough_words, page_lines
 
-__all__ = ["RECOGNITION_UNITS", "recognise_pages", "wants_recognition"]
+__all__ = ["RECOGNITION_SECONDS_PER_PAGE", "RECOGNITION_UNITS", "recognise_pages", "wants_recognition"]
 
 RECOGNITION_UNITS = 500
 """A recognised page's weight on the reading counter, in text-layer pages (1.5 s against about 3 ms)."""
+RECOGNITION_SECONDS_PER_PAGE = 1.5
+"""Wall seconds a page expected of recognition before the first is done: ``bench/ocr_bench.py`` measured 1.7–2.3
+CPU seconds a page, two pages at once on two cores (docs/performance.md)."""
 _MAX_OBJECTS = 5000
 _LANGUAGE_WORDS = 50
 

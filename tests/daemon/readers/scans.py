@@ -13,6 +13,7 @@ import io
 import random
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,6 +27,9 @@ __all__ = ["accented_words_right", "clean_pdf", "error_rate", "reference_text", 
 
 SCAN_DPI = 200
 _WORD = re.compile(r"\w+")
+_LETTERS = re.compile(r"\b[^\W\d_]+\b")
+_ACCENTED = re.compile("[áàâãäçéèêëíìîïóòôõöúùûüñÁÀÂÃÄÇÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÑ]")
+_LATIN = re.compile("[A-Za-zÀ-ÖØ-öø-ÿ]+")
 
 
 def _render(path: Path, pages: Sequence[int]) -> list[Image.Image]:
@@ -116,11 +120,11 @@ def error_rate(recognised: str, reference: str) -> float:
 
 
 def accented_words_right(recognised: str, reference: str) -> tuple[int, int]:
-    """Of the reference's words with a letter outside ASCII, how many occur as often in ``recognised``:
-    ``(right, total)``."""
-    from collections import Counter
-
+    """Of the reference's words with an accented Latin letter (``á``, ``ç``, ``õ`` …; words of letters only, so
+    Greek symbols and a footnote number glued to a word are not counted), how many occur as often in
+    ``recognised``: ``(right, total)``."""
     found = Counter(_WORD.findall(_normalised(recognised)))
-    wanted = Counter(word for word in _WORD.findall(_normalised(reference)) if not word.isascii())
+    words = _LETTERS.findall(_normalised(reference))
+    wanted = Counter(word for word in words if _ACCENTED.search(word) and _LATIN.fullmatch(word))
     right = sum(min(count, found[word]) for word, count in wanted.items())
     return right, sum(wanted.values())
