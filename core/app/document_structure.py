@@ -21,6 +21,7 @@ from typing import Any
 __all__ = ["Chapter", "DocumentStructure", "page_ranges", "paragraphs"]
 
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_KEYS = frozenset({"pages", "page_count", "chapters", "recognised"})
 
 
 def paragraphs(text: str) -> list[str]:
@@ -46,19 +47,23 @@ class DocumentStructure:
         paragraph_pages: For each paragraph, its first and last 1-based page (empty for formats without pages).
         page_count: The document's pages (``None`` without pages).
         chapters: The document's own chapters, in text order.
+        recognised: The 1-based pages whose text was recognised from a picture (scans, screenshots), in order.
     """
 
     paragraph_pages: tuple[tuple[int, int], ...] = ()
     page_count: int | None = None
     chapters: tuple[Chapter, ...] = field(default_factory=tuple)
+    recognised: tuple[int, ...] = ()
 
     def to_json(self) -> str:
         """The structure as compact JSON text (what :meth:`from_json` reads)."""
-        data = {
+        data: dict[str, object] = {
             "pages": [list(p) for p in self.paragraph_pages],
             "page_count": self.page_count,
             "chapters": [[c.title, c.paragraph, c.level] for c in self.chapters],
         }
+        if self.recognised:
+            data["recognised"] = list(self.recognised)
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -71,7 +76,8 @@ class DocumentStructure:
             pages = tuple((int(a), int(b)) for a, b in data.get("pages", []))
             chapters = tuple(Chapter(str(t), int(p), int(level)) for t, p, level in data.get("chapters", []))
             count = data.get("page_count")
-            return cls(pages, int(count) if count is not None else None, chapters)
+            recognised = tuple(int(page) for page in data.get("recognised", []))
+            return cls(pages, int(count) if count is not None else None, chapters, recognised)
         except (ValueError, TypeError, AttributeError):
             return cls()
 
@@ -85,7 +91,7 @@ class DocumentStructure:
         except ValueError:
             data = None
         if data is not None and _in_shape(data):
-            ordered = {key: data[key] for key in ("pages", "page_count", "chapters")}
+            ordered = {key: data[key] for key in ("pages", "page_count", "chapters", "recognised") if key in data}
             return json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
         return cls.from_json(text).to_json()
 
@@ -104,9 +110,13 @@ class DocumentStructure:
 
 
 def _in_shape(data: Any) -> bool:
-    """Whether ``data`` is what :meth:`DocumentStructure.to_json` writes: the three keys, pages as pairs of
-    ints, the page count an int or ``None``, chapters as ``[title, paragraph, level]`` (bools are not ints)."""
-    if type(data) is not dict or data.keys() != {"pages", "page_count", "chapters"}:
+    """Whether ``data`` is what :meth:`DocumentStructure.to_json` writes: the three keys (and the recognised
+    pages, ints, when there are some), pages as pairs of ints, the page count an int or ``None``, chapters as
+    ``[title, paragraph, level]`` (bools are not ints)."""
+    if type(data) is not dict or not {"pages", "page_count", "chapters"} <= data.keys() <= _KEYS:
+        return False
+    recognised = data.get("recognised", [])
+    if type(recognised) is not list or not set(map(type, recognised)) <= {int}:
         return False
     pages, count, chapters = data["pages"], data["page_count"], data["chapters"]
     if type(pages) is not list or type(chapters) is not list or (count is not None and type(count) is not int):

@@ -29,6 +29,7 @@ from core.tracker import ProgressTracker
 from daemon.estimate import GenerateEstimate
 from daemon.jobs.context import JobContext, UserFacingError
 from daemon.jobs.estimates import generate_estimate
+from daemon.jobs.recognising import Recognising
 from daemon.plans import with_wait
 from daemon.readers import ExtractedDocument
 from daemon.readers.cleanup import to_nfc
@@ -73,7 +74,10 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
     kind = document_format(path)
     guessed = _expected_chars(path, kind)
     wait = default_pool().start_wait()  # the read waits for a reader process that is still starting
-    tracker = ctx.tracker(with_wait(plan_for("ingest", reader_family(kind)), "read", wait), sizes={"read": guessed})
+    recognising = Recognising()
+    plan = with_wait(plan_for("ingest", reader_family(kind)), "read", wait)
+    tracker = ctx.tracker(plan, sizes={"read": guessed}, estimate=recognising.estimate)
+    recognising.tracker = tracker
     wants_guide = not ctx.job.params.get("only_extract", False)
     made = await generate_estimate(ctx.runtime) if wants_guide else None
     follow_up: GenerateEstimate | None = made[0] if made is not None else None
@@ -82,7 +86,7 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
         if follow_up is not None and guessed and not pages:
             follow_up.prepare(chars=guessed)
         tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up) if not pages else None})
-    extracted = await _read(ctx, tracker, path, kind, follow_up)
+    extracted = await _read(ctx, tracker, path, kind, follow_up, recognising)
     cleaning = ctx.in_thread(clean_text, extracted.text)
     text = await tracker.run("clean", cleaning, size=extracted.char_count, message=ctx.text("cleaning"))
     if not text:
@@ -109,21 +113,34 @@ async def _note_file_changed(ctx: JobContext, path: Path) -> None:
 
 
 async def _read(
-    ctx: JobContext, tracker: ProgressTracker, path: Path, kind: str | None, follow_up: GenerateEstimate | None
+    ctx: JobContext,
+    tracker: ProgressTracker,
+    path: Path,
+    kind: str | None,
+    follow_up: GenerateEstimate | None,
+    recognising: Recognising,
 ) -> ExtractedDocument:
     """The read phase: the file's text from a reader process, pages (PDF) or parts counted on the bar; a PDF's
-    page total gives ``follow_up`` its first figure (:func:`_on_page_total`)."""
+    page total gives ``follow_up`` its first figure (:func:`_on_page_total`); pages recognised from pictures
+    are counted and timed by ``recognising``."""
     pages = kind == "pdf"
     counter = ctx.counter(
         tracker, "read", "reading_page" if pages else "reading_part", PAGES if pages else PARTS, every=0.02
     )
+    counter = recognising.wrap(ctx, counter)
     if pages and follow_up is not None:
         counter = _on_page_total(ctx, tracker, follow_up, counter)
-    extracted: ExtractedDocument = await tracker.run(
-        "read",
-        ctx.in_thread(read_isolated, path, on_progress=counter, stop_event=ctx.stop_event),
+    language = ctx.job.params.get("language")
+    reading = ctx.in_thread(
+        read_isolated,
+        path,
+        on_progress=counter,
         stop_event=ctx.stop_event,
-        message=ctx.text("reading"),
+        on_recognising=recognising.note,
+        language=language if isinstance(language, str) and language else None,
+    )
+    extracted: ExtractedDocument = await tracker.run(
+        "read", reading, stop_event=ctx.stop_event, message=ctx.text("reading")
     )
     return extracted
 

@@ -351,6 +351,6 @@ def _closing(plan: GuidePlan, titles: Sequence[str], terms: Sequence[Sequence[Ke
     glossary = glossary_markdown(list(zip(titles, terms, strict=True)), plan.language)
     labels = labels_for(plan.language)
     coverage = coverage_markdown(
-        plan.sections, plan.pages, plan.spans, plan.page_count, labels, plan.left_out, plan.language
+        plan.sections, plan.pages, plan.spans, plan.page_count, labels, plan.left_out, plan.language, plan.recognised
     )
     return f"{glossary}\n\n{coverage}" if glossary else coverage

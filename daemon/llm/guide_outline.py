@@ -64,6 +64,7 @@ def base_plan(
         spans=spans,
         pages=passage_pages(spans, known),
         page_count=known.page_count,
+        recognised=known.recognised,
     )
     return base, known.chapters
 

@@ -56,6 +56,7 @@ _LABELS: dict[str, Labels] = {
         "section": "Section",
         "where": "Source",
         "left_out": "Pages left out: {pages} (no text on the page: blank, an image or a scan).",
+        "recognised": "Pages read from a picture by text recognition: {pages}; check their names and numbers.",
         "nothing_left_out": "Every page with text fed a section.",
         "continued": "{title} ({part})",
     },
@@ -68,6 +69,7 @@ _LABELS: dict[str, Labels] = {
         "section": "Seção",
         "where": "Fonte",
         "left_out": "Páginas não usadas: {pages} (sem texto na página: em branco, uma imagem ou digitalizada).",
+        "recognised": "Páginas lidas de uma imagem por reconhecimento de texto: {pages}; confira nomes e números.",
         "nothing_left_out": "Todas as páginas com texto foram usadas em alguma seção.",
         "continued": "{title} ({part})",
     },
@@ -80,6 +82,7 @@ _LABELS: dict[str, Labels] = {
         "section": "Sección",
         "where": "Fuente",
         "left_out": "Páginas no usadas: {pages} (sin texto en la página: en blanco, una imagen o escaneada).",
+        "recognised": "Páginas leídas de una imagen por reconocimiento de texto: {pages}; compruebe nombres y cifras.",
         "nothing_left_out": "Todas las páginas con texto se usaron en alguna sección.",
         "continued": "{title} ({part})",
     },
@@ -92,6 +95,7 @@ _LABELS: dict[str, Labels] = {
         "section": "Section",
         "where": "Source",
         "left_out": "Pages non utilisées : {pages} (pas de texte sur la page : vide, une image ou un scan).",
+        "recognised": "Pages lues dans une image par reconnaissance de texte : {pages} ; vérifiez noms et chiffres.",
         "nothing_left_out": "Chaque page avec du texte a servi à une section.",
         "continued": "{title} ({part})",
     },
@@ -104,6 +108,7 @@ _LABELS: dict[str, Labels] = {
         "section": "Abschnitt",
         "where": "Quelle",
         "left_out": "Nicht verwendete Seiten: {pages} (kein Text auf der Seite: leer, ein Bild oder ein Scan).",
+        "recognised": "Seiten, deren Text aus einem Bild erkannt wurde: {pages}; Namen und Zahlen bitte prüfen.",
         "nothing_left_out": "Jede Seite mit Text ist in einen Abschnitt eingeflossen.",
         "continued": "{title} ({part})",
     },
@@ -116,6 +121,7 @@ _LABELS: dict[str, Labels] = {
         "section": "Sezione",
         "where": "Fonte",
         "left_out": "Pagine non usate: {pages} (nessun testo nella pagina: vuota, un'immagine o una scansione).",
+        "recognised": "Pagine lette da un'immagine con il riconoscimento del testo: {pages}; verificate nomi e cifre.",
         "nothing_left_out": "Ogni pagina con testo è servita a una sezione.",
         "continued": "{title} ({part})",
     },
@@ -138,6 +144,7 @@ class GuidePlan:
         left_out: Passages no section holds because they carry no study content (title page, thanks, table of
             contents, index, bibliography): a reason code of :data:`daemon.llm.guide_matter.MATTER_REASONS` and the
             1-based passage numbers. Every passage is in exactly one section or here.
+        recognised: The 1-based pages whose text was recognised from a picture (the coverage table names them).
     """
 
     language: Language
@@ -149,6 +156,7 @@ class GuidePlan:
     from_chapters: bool = False
     tokens: int = 0
     left_out: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    recognised: tuple[int, ...] = ()
 
     def to_json(self) -> str:
         """What is stored of the plan: the sections, and a fingerprint of the passages they number."""
@@ -352,10 +360,12 @@ def coverage_markdown(
     labels: Labels,
     left_out: Sequence[tuple[str, Sequence[int]]] = (),
     language: str = "en",
+    recognised: Sequence[int] = (),
 ) -> str:
     """The guide's last part: a table of which pages (or paragraphs) fed which section, and the pages left out
     and why: pages without a paragraph of text, and pages whose passages are ``left_out`` (no study content: the
-    title page, the thanks …; see :mod:`daemon.llm.guide_matter`) and that no section cites."""
+    title page, the thanks …; see :mod:`daemon.llm.guide_matter`) and that no section cites. The pages whose
+    text was ``recognised`` from a picture are named after it."""
     rows = [f"| {labels['section']} | {labels['where']} |", "|---|---|"]
     used: set[int] = set()
     for title, numbers in sections:
@@ -374,4 +384,6 @@ def coverage_markdown(
         notes = [labels["left_out"].format(pages=page_ranges(missing))] if missing else []
         notes += [left_out_note(reason, found, language) for reason, found in left_out_pages(left_out, pages, used)]
         lines += ["", *(notes or [labels["nothing_left_out"]])]
+        if recognised:
+            lines += ["", labels["recognised"].format(pages=page_ranges(list(recognised)))]
     return "\n".join(lines)

@@ -114,6 +114,8 @@ def read_document(
     on_progress: Callable[[int, int], None] | None = None,
     stop_event: threading.Event | None = None,
     max_bytes: int = MAX_DOCUMENT_BYTES,
+    on_recognising: Callable[[int, int], None] | None = None,
+    language: str | None = None,
 ) -> ExtractedDocument:
     """Read a document's text.
 
@@ -125,6 +127,10 @@ def read_document(
             HTML. Starts with ``(0, total)``, ends with ``(total, total)``; throttled to about 200 calls.
         stop_event: When set (from any thread), reading stops at the next page or part.
         max_bytes: Larger files are refused with ``too_large``.
+        on_recognising: Called as ``on_recognising(done, total)`` on this thread when a PDF's pages that are
+            pictures are recognised (:mod:`daemon.readers.pdf_scanned`): ``(0, total)`` when it begins, then once
+            a page.
+        language: The language the user chose for the document (ISO 639-1): the trained data for recognition.
 
     Returns:
         The document's clean text and what was learnt about it.
@@ -135,7 +141,7 @@ def read_document(
             its end marker is missing, a zip archive when its directory is (the evidence of a cut-off file).
         ExtractionStopped: ``stop_event`` was set.
     """
-    progress = Progress(on_progress, stop_event)
+    progress = Progress(on_progress, stop_event, on_recognising)
     progress.check()
     path = Path(path)
     data = read_file_bytes(path, max_bytes)
@@ -143,7 +149,7 @@ def read_document(
     reader = _choose_reader(path, data)
     progress.check()
     try:
-        output = reader(data, progress)
+        output = read_pdf(data, progress, language=language) if reader is read_pdf else reader(data, progress)
     except ExtractionError as error:
         if error.code == "corrupt_file" and reader is read_pdf and pdf_ends_early(data):
             raise ExtractionError("truncated", format="pdf", size=len(data), detail=error.detail) from None

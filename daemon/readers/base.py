@@ -18,7 +18,8 @@ from daemon.readers.errors import ExtractionStopped
 __all__ = ["ExtractedDocument", "Progress", "ProgressCallback", "ReaderOutput"]
 
 ProgressCallback = Callable[[int, int], None]
-"""``on_progress(done, total)``: called on the reading thread; must be quick and must not raise."""
+"""``on_progress(done, total)``: called on the reading thread; must be quick and must not raise. Also the shape
+of ``on_recognising(page, pages)``: the count of pages recognised (:mod:`daemon.readers.pdf_scanned`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +83,14 @@ class Progress:
 
     MAX_REPORTS = 200
 
-    def __init__(self, on_progress: ProgressCallback | None, stop_event: threading.Event | None) -> None:
+    def __init__(
+        self,
+        on_progress: ProgressCallback | None,
+        stop_event: threading.Event | None,
+        on_recognising: ProgressCallback | None = None,
+    ) -> None:
         self._on_progress = on_progress
+        self._on_recognising = on_recognising
         self._stop_event = stop_event
         self._total = 0
         self._step = 1
@@ -112,6 +119,16 @@ class Progress:
         self._step = max(1, -(-self._total // self.MAX_REPORTS))
         self.done = 0
         self._report()
+
+    def retotal(self, total: int) -> None:
+        """Grow the count of units to ``total`` once more work is found (pages to recognise), keeping those done."""
+        self._total = max(total, self.done)
+        self._step = max(1, -(-self._total // self.MAX_REPORTS))
+
+    def recognising(self, done: int, total: int) -> None:
+        """Say that ``done`` of the ``total`` pages to recognise are recognised (every call is passed on)."""
+        if self._on_recognising is not None:
+            self._on_recognising(done, total)
 
     def advance(self, done: int | None = None) -> None:
         """Record that ``done`` units (default: one more) are finished, report it, then check the stop event."""

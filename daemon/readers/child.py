@@ -13,6 +13,9 @@ Messages to the parent, one JSON object each:
 
 * ``{"progress": [done, total]}`` — as the reader reports it, at most one every 20 ms but always ``(0, total)``
   and ``(total, total)``;
+* ``{"recognising": [done, pages]}`` — pages recognised of those that are pictures, every one; the first,
+  ``[0, pages]``, comes once the recognition budget is given (:func:`daemon.readers.limits.allow_recognition`),
+  and the parent then adds the pages' wall time;
 * ``{"done": {...}, "peak_rss_kib": n}`` — the :class:`~daemon.readers.base.ExtractedDocument`'s fields but
   ``text``, which follows as one message of UTF-8 bytes;
 * ``{"refused": {"code", "detail", "values"}, "peak_rss_kib": n}`` — an :class:`ExtractionError`;
@@ -38,7 +41,7 @@ from typing import Any
 
 from daemon.readers.base import ExtractedDocument
 from daemon.readers.errors import ExtractionError
-from daemon.readers.limits import ReadLimits, apply_limits, lift_limits
+from daemon.readers.limits import ReadLimits, allow_recognition, apply_limits, lift_limits
 
 __all__ = ["DEFAULT_ENTRY", "serve"]
 
@@ -91,10 +94,18 @@ def _read(connection: Connection, request: dict[str, Any]) -> bool:
             sent[0] = now
             _send(connection, {"progress": [done, total]})
 
+    def recognising(done: int, pages: int) -> None:
+        if done == 0:
+            allow_recognition(limits, pages)
+        _send(connection, {"recognising": [done, pages]})
+
     read = _entry(request.get("entry") or DEFAULT_ENTRY)
+    extra = {"on_recognising": recognising, "language": request.get("language")} if "language" in request else {}
     apply_limits(limits)
     try:
-        document = read(Path(request["path"]), on_progress=report, stop_event=None, max_bytes=request["max_bytes"])
+        document = read(
+            Path(request["path"]), on_progress=report, stop_event=None, max_bytes=request["max_bytes"], **extra
+        )
     except ExtractionError as error:
         lift_limits()
         refused = {"code": error.code, "detail": error.detail, "values": error.values}

@@ -43,7 +43,7 @@ from core.app.formats import MAX_DOCUMENT_BYTES
 from daemon.readers.base import ExtractedDocument
 from daemon.readers.child import DEFAULT_ENTRY
 from daemon.readers.errors import EXTRACTION_CODES, ExtractionError, ExtractionStopped
-from daemon.readers.limits import ReadLimits, limits_for
+from daemon.readers.limits import RECOGNITION_WALL_SECONDS, ReadLimits, limits_for
 from daemon.readers.reader_process import ReaderProcess
 
 __all__ = ["ENTRY_ENV", "ReadReport", "ReaderPool", "default_pool", "read_isolated"]
@@ -81,10 +81,12 @@ class _Session:
         limits: ReadLimits,
         on_progress: Callable[[int, int], None] | None,
         stop_event: threading.Event | None,
+        on_recognising: Callable[[int, int], None] | None = None,
     ) -> None:
         self.reader = reader
         self.limits = limits
         self.on_progress = on_progress
+        self.on_recognising = on_recognising
         self.stop_event = stop_event
         self.fit = False
         """Whether the process may read another document (it answered, and was not asked to end)."""
@@ -113,6 +115,9 @@ class _Session:
             try:
                 if not isinstance(message, dict):
                     raise TypeError(f"not an object: {message!r:.80}")
+                if "recognising" in message:
+                    deadline += self._recognising(*(int(value) for value in message["recognising"]))
+                    continue
                 if "progress" in message:
                     self.done, self.total = (int(value) for value in message["progress"])
                 else:
@@ -123,6 +128,12 @@ class _Session:
                 raise ExtractionError("reader_crashed", detail=f"reader process {self.reader.pid}: {broken}") from None
             if self.on_progress is not None:
                 self.on_progress(self.done, self.total)
+
+    def _recognising(self, done: int, pages: int) -> float:
+        """Relay a count of pages recognised; the wall time to add to the deadline (when recognition begins)."""
+        if self.on_recognising is not None:
+            self.on_recognising(done, pages)
+        return RECOGNITION_WALL_SECONDS * pages if done == 0 else 0.0
 
     def _message_limit(self) -> int:
         """The longest message the reader process may send: a progress line or a verdict, whose document structure
@@ -251,18 +262,23 @@ class ReaderPool:
         max_bytes: int = MAX_DOCUMENT_BYTES,
         limits: ReadLimits | None = None,
         entry: str = DEFAULT_ENTRY,
+        on_recognising: Callable[[int, int], None] | None = None,
+        language: str | None = None,
     ) -> ExtractedDocument:
         """:func:`read_isolated` on a process of this pool; ``entry`` names the reader function
-        (``module:function`` with :func:`~daemon.readers.read_document`'s signature)."""
+        (``module:function`` with :func:`~daemon.readers.read_document`'s signature, its ``on_recognising`` and
+        ``language`` too when this is given ``on_recognising``)."""
         path = Path(path)
         if limits is None:
             limits = limits_for(_size_of(path))
         started = time.monotonic()
         reader = self._take()
-        session = _Session(reader, limits, on_progress, stop_event)
+        session = _Session(reader, limits, on_progress, stop_event, on_recognising)
         outcome = "failed"
         try:
             request = {"entry": entry, "path": str(path), "max_bytes": max_bytes, "limits": _fields(limits)}
+            if entry == DEFAULT_ENTRY:  # a test's reader function takes read_document's first arguments only
+                request["language"] = language
             reader.connection.send_bytes(json.dumps(request).encode("utf-8"))
             document = session.wait()
             outcome = "done"
@@ -304,9 +320,12 @@ def read_isolated(
     on_progress: Callable[[int, int], None] | None = None,
     stop_event: threading.Event | None = None,
     max_bytes: int = MAX_DOCUMENT_BYTES,
+    on_recognising: Callable[[int, int], None] | None = None,
+    language: str | None = None,
 ) -> ExtractedDocument:
     """:func:`daemon.readers.read_document` in a reader process of :func:`default_pool`, under
-    :func:`~daemon.readers.limits.limits_for` the file's size.
+    :func:`~daemon.readers.limits.limits_for` the file's size (and, for pages to recognise, the recognition
+    budget of :func:`~daemon.readers.limits.allow_recognition`).
 
     Raises:
         ExtractionError: What :func:`~daemon.readers.read_document` raises, and the codes of the module docstring.
@@ -314,7 +333,15 @@ def read_isolated(
         RuntimeError: The reader process failed with an unexpected exception (its traceback is in the message).
     """
     entry = os.environ.get(ENTRY_ENV, "").strip() or DEFAULT_ENTRY
-    return default_pool().read(path, on_progress=on_progress, stop_event=stop_event, max_bytes=max_bytes, entry=entry)
+    return default_pool().read(
+        path,
+        on_progress=on_progress,
+        stop_event=stop_event,
+        max_bytes=max_bytes,
+        entry=entry,
+        on_recognising=on_recognising,
+        language=language,
+    )
 
 
 def _document(fields: dict[str, Any], text: str) -> ExtractedDocument:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import ctypes
+import functools
 import itertools
 import logging
 import threading
@@ -32,8 +33,10 @@ from daemon.readers.base import Progress, ReaderOutput
 from daemon.readers.bookmark_levels import without_wrappers
 from daemon.readers.cleanup import title_candidate
 from daemon.readers.errors import ExtractionCode, ExtractionError
+from daemon.readers.ocr import OCR_DPI
 from daemon.readers.pdf_headings import FontLine, font_headings, font_lines, place_headings
 from daemon.readers.pdf_integrity import BackgroundStreamCheck, StreamDamage
+from daemon.readers.pdf_scanned import recognise_pages, wants_recognition
 from daemon.readers.pdf_text import enough_words, page_lines, pages_to_paragraphs
 
 __all__ = ["PDFIUM_LOCK", "pdfium_lock", "read_pdf"]
@@ -68,10 +71,12 @@ def _open(data: bytes) -> Any:
         raise ExtractionError("corrupt_file", format="pdf", detail=str(exc)) from None
 
 
-def _page_text(document: Any, index: int) -> tuple[str, bool]:
-    """The raw text of page ``index`` as pypdfium2's ``get_text_range()`` gives it, and whether the page draws
-    anything (text, a picture, a shape); the lock is held by the caller, and the page and its text page are closed.
-    PDFium's own calls, without pypdfium2's page objects: their finalizer bookkeeping cost about 5 % of a read."""
+def _page_text(document: Any, index: int) -> tuple[str, bool, bool]:
+    """The raw text of page ``index`` as pypdfium2's ``get_text_range()`` gives it, whether the page draws
+    anything (text, a picture, a shape), and whether it is a picture to recognise (a page with a picture and
+    almost no text: :func:`~daemon.readers.pdf_scanned.wants_recognition`); the lock is held by the caller, and the
+    page and its text page are closed. PDFium's own calls, without pypdfium2's page objects: their finalizer
+    bookkeeping cost about 5 % of a read."""
     page = pdfium_c.FPDF_LoadPage(document.raw, index)
     if not page:
         raise ExtractionError("corrupt_file", format="pdf", detail=f"page {index + 1}: Failed to load page.")
@@ -81,7 +86,8 @@ def _page_text(document: Any, index: int) -> tuple[str, bool]:
         if not textpage:
             raise ExtractionError("corrupt_file", format="pdf", detail=f"page {index + 1}: Failed to load text page.")
         try:
-            return _text_of(textpage, index), drawn
+            text = _text_of(textpage, index)
+            return text, drawn, drawn and wants_recognition(page, text)
         finally:
             pdfium_c.FPDFText_ClosePage(textpage)
     finally:
@@ -108,6 +114,21 @@ def _text_of(textpage: Any, index: int) -> str:
     return codecs.decode(memoryview(buffer)[: written - 1], "utf-16-le", "ignore")
 
 
+def _render_for_recognition(document: Any, progress: Progress, index: int) -> Any:
+    """Page ``index`` as a grey PIL image at :data:`~daemon.readers.ocr.OCR_DPI`, drawn under the lock; the page
+    and its bitmap are closed before the lock is let go, the image holds a copy of the pixels."""
+    with pdfium_lock(progress):
+        page = document[index]
+        try:
+            bitmap = page.render(scale=OCR_DPI / 72, grayscale=True)
+            try:
+                return bitmap.to_pil().copy()
+            finally:
+                bitmap.close()
+        finally:
+            page.close()
+
+
 def _metadata_title(document: Any) -> str | None:
     try:
         metadata: dict[str, str] = document.get_metadata_dict(skip_empty=True)
@@ -122,12 +143,16 @@ def _raise_if_damaged(damage: StreamDamage | None) -> None:
         raise ExtractionError("corrupt_file", format="pdf", detail=detail)
 
 
-def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
-    """Read a PDF's text page by page; the progress counter is pages.
+def read_pdf(data: bytes, progress: Progress, *, language: str | None = None) -> ReaderOutput:
+    """Read a PDF's text page by page; the progress counter is pages. Pages that are pictures with no text layer
+    (scans, screenshots) are then recognised (:mod:`daemon.readers.pdf_scanned`): the counter grows by
+    :data:`~daemon.readers.pdf_scanned.RECOGNITION_UNITS` per such page, and ``progress`` says which page of how
+    many is being recognised.
 
     Args:
         data: The file's bytes (they start with ``%PDF-`` within the first KiB).
         progress: Reports ``(pages done, pages)`` and raises :class:`ExtractionStopped` between pages.
+        language: The language the user chose for the document (ISO 639-1), to recognise its pictures with.
 
     Raises:
         ExtractionError: ``encrypted`` (a user password, any security handler), ``corrupt_file`` (PDFium cannot
@@ -151,9 +176,11 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         if page_count <= 0:
             raise ExtractionError("corrupt_file", format="pdf", detail="the document has no pages")
         progress.start(page_count)
-        pages, drawn = _read_pages(document, page_count, check, progress)
+        pages, drawn, scanned = _read_pages(document, page_count, check, progress)
         if check is not None:
             _raise_if_damaged(check.result(wait=True))
+        render = functools.partial(_render_for_recognition, document, progress)
+        recognised = recognise_pages(render, pages, scanned, language, progress)
         with pdfium_lock(progress):  # after the pages: PDFium then knows each page's object (see _bookmarks)
             bookmarks = _bookmarks(document, page_count)
         fonts: list[list[FontLine]] = [] if bookmarks else font_lines(document, page_count, progress, pdfium_lock)
@@ -164,7 +191,7 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
             document.close()
     paragraphs, spans = pages_to_paragraphs(pages)
     text = "\n\n".join(paragraphs)
-    _check_words(text, page_count, drawn)
+    _check_words(text, page_count, drawn, recognition_possible=not scanned or recognised is not None)
     first_line = next((lines[0] for lines in pages if lines), None)
     if bookmarks:
         chapters = _bookmark_chapters(spans, without_wrappers(bookmarks))
@@ -175,37 +202,45 @@ def read_pdf(data: bytes, progress: Progress) -> ReaderOutput:
         format="pdf",
         page_count=page_count,
         title=title_candidate(title) or title_candidate(first_line, max_length=150),
-        structure=DocumentStructure(tuple(spans), page_count, tuple(chapters)).to_json(),
+        structure=DocumentStructure(
+            tuple(spans), page_count, tuple(chapters), recognised=tuple(recognised or ())
+        ).to_json(),
     )
 
 
-def _check_words(text: str, page_count: int, drawn: bool) -> None:
+def _check_words(text: str, page_count: int, drawn: bool, *, recognition_possible: bool) -> None:
     """Raise when ``text`` has too few words for ``page_count`` pages: ``no_text`` when something is ``drawn`` on
-    them (scanned pages, text turned into shapes), ``blank_pages`` when nothing is."""
+    them (text turned into shapes, pictures without words), ``no_text`` with ``scanned`` when they are pictures
+    that could not be recognised here (no engine), ``blank_pages`` when nothing is drawn."""
     if not enough_words(text, max(3, min(page_count, 20))):
         code: ExtractionCode = "no_text" if drawn else "blank_pages"
-        raise ExtractionError(code, format="pdf", detail=f"{len(text)} characters in {page_count} pages")
+        values = {"format": "pdf"} if recognition_possible or not drawn else {"format": "pdf_scanned"}
+        raise ExtractionError(code, detail=f"{len(text)} characters in {page_count} pages", **values)
 
 
 def _read_pages(
     document: Any, page_count: int, check: BackgroundStreamCheck | None, progress: Progress
-) -> tuple[list[list[str]], bool]:
-    """Each page's lines, and whether any page draws anything; the lock is taken per page, the stream check's
-    damage raised as soon as it is known, and progress advanced page by page.
+) -> tuple[list[list[str]], bool, list[int]]:
+    """Each page's lines, whether any page draws anything, and the 0-based pages that are pictures to recognise;
+    the lock is taken per page, the stream check's damage raised as soon as it is known, and progress advanced
+    page by page.
 
     The lines are made on this thread, outside the lock: a helper thread for them would take the GIL from this
     one whenever PDFium hands it back, which costs more than the overlap gains."""
     pages: list[list[str]] = []
+    scanned: list[int] = []
     drawn = False
     for index in range(page_count):
         with pdfium_lock(progress):
-            raw, page_drawn = _page_text(document, index)
+            raw, page_drawn, picture = _page_text(document, index)
         drawn = drawn or page_drawn
         pages.append(page_lines(raw))
+        if picture:
+            scanned.append(index)
         if check is not None:
             _raise_if_damaged(check.result(wait=False))
         progress.advance(index + 1)
-    return pages, drawn
+    return pages, drawn, scanned
 
 
 _MAX_BOOKMARKS = 2000

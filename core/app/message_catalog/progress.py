@@ -11,6 +11,7 @@ EN: dict[str, str] = {
     # Progress.
     "reading": "Reading the document…",
     "reading_page": "Reading page {done} of {total}…",
+    "recognising_page": "Recognising the text of page {done} of {total}…",
     "reading_part": "Reading part {done} of {total}…",
     "cleaning": "Cleaning up the text…",
     "saving": "Saving…",
@@ -76,6 +77,7 @@ EN: dict[str, str] = {
 PT_BR: dict[str, str] = {
     "reading": "Lendo o documento…",
     "reading_page": "Lendo página {done} de {total}…",
+    "recognising_page": "Reconhecendo o texto da página {done} de {total}…",
     "reading_part": "Lendo parte {done} de {total}…",
     "cleaning": "Limpando o texto…",
     "saving": "Salvando…",

@@ -89,8 +89,13 @@ EN: dict[str, str] = {
     ),
     "no_text": "This document has no text to read. Check that you added the right file.",
     "no_text:pdf": (
-        "This PDF has no text StudyJobs can read: its pages are probably scanned pictures. Run it through a "
-        "text recognition (OCR) program and add the result."
+        "This PDF has no text StudyJobs can read, not even in its pictures: its pages hold drawings or pictures "
+        "without words. Check that you added the right file."
+    ),
+    "no_text:pdf_scanned": (
+        "This PDF has no text StudyJobs can read: its pages are probably scanned pictures, and text recognition "
+        "is not installed with this copy of StudyJobs. Run it through a text recognition (OCR) program and add "
+        "the result."
     ),
     "blank_pages": (
         "The pages of this PDF are blank: they hold no text and no pictures. Check that you added the right file."
@@ -209,8 +214,13 @@ PT_BR: dict[str, str] = {
     ),
     "no_text": "Este documento não tem texto para ler. Verifique se você adicionou o arquivo certo.",
     "no_text:pdf": (
-        "Este PDF não tem texto que o StudyJobs consiga ler: as páginas provavelmente são imagens digitalizadas. "
-        "Passe-o por um programa de reconhecimento de texto (OCR) e adicione o resultado."
+        "Este PDF não tem texto que o StudyJobs consiga ler, nem mesmo nas imagens: as páginas têm desenhos ou "
+        "imagens sem palavras. Verifique se você adicionou o arquivo certo."
+    ),
+    "no_text:pdf_scanned": (
+        "Este PDF não tem texto que o StudyJobs consiga ler: as páginas provavelmente são imagens digitalizadas, e "
+        "o reconhecimento de texto não está instalado nesta cópia do StudyJobs. Passe-o por um programa de "
+        "reconhecimento de texto (OCR) e adicione o resultado."
     ),
     "blank_pages": (
         "As páginas deste PDF estão em branco: não têm texto nem imagens. Verifique se você adicionou o arquivo certo."

@@ -166,7 +166,6 @@ def build_bad_inputs(corpus: Corpus, folder: Path) -> list[BadInput]:
         add(f"pypdf-{Path(name).name}", "encrypted", corpus.pypdf(name))
     for algorithm in PDF_ENCRYPTIONS:
         encrypt_pdf(corpus.camlidl_pdf, add(f"camlidl-{algorithm.lower()}.pdf", "encrypted"), algorithm)
-    image_only_pdf(intro, add("scanned.pdf", "no_text"))
     for name in ("imagemagick-lzw.pdf", "imagemagick-CCITTFaxDecode.pdf"):
         add(f"pypdf-{name}", "no_text", corpus.pypdf(name))
 

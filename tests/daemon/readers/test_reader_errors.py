@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from core.app.document_structure import DocumentStructure
 from core.app.formats import MAX_DOCUMENT_BYTES
 from core.app.messages import message
 from daemon.readers import EXTRACTION_CODES, ExtractionError, ExtractionStopped, read_document
 from tests.daemon.corpus import Corpus
-from tests.daemon.readers.badfiles import BadInput
+from tests.daemon.readers.badfiles import BadInput, image_only_pdf
 from tests.daemon.readers.hostile_pdf import blank_pages_pdf, write_raw_pdf
 from tests.daemon.readers.samples import ENGLISH, write_docx
 from tests.daemon.readers.support import ProgressLog
@@ -79,14 +80,13 @@ def test_protected_epubs_and_word_files_speak_of_drm_and_passwords(bad_inputs: l
     assert "senha" in refusal(items["encrypted.docx"]).user_message("pt_BR")
 
 
-def test_a_scanned_pdf_suggests_text_recognition(bad_inputs: list[BadInput]) -> None:
-    scanned = next(item.path for item in bad_inputs if item.name == "scanned.pdf")
-    error = refusal(scanned)
-    assert error.code == "no_text"
-    assert "OCR" in error.user_message("pt_BR") and "OCR" in error.user_message("en")
+def test_a_pdf_of_pictures_of_pages_is_read_by_text_recognition_not_refused(corpus: Corpus, tmp_path: Path) -> None:
+    document = read_document(image_only_pdf(corpus.r_manual("R-intro"), tmp_path / "scanned.pdf"))
+    assert DocumentStructure.from_json(document.structure).recognised == (1, 2, 3)
+    assert "Introduction to R" in document.text
 
 
-def test_a_pdf_that_draws_only_shapes_suggests_text_recognition_and_one_that_draws_nothing_says_it_is_blank(
+def test_a_pdf_that_draws_only_shapes_says_it_has_no_words_and_one_that_draws_nothing_says_it_is_blank(
     tmp_path: Path,
 ) -> None:
     drawing = b"0.5 w 72 72 m 500 700 l S 100 100 200 300 re f"
@@ -100,8 +100,8 @@ def test_a_pdf_that_draws_only_shapes_suggests_text_recognition_and_one_that_dra
         ],
     )
     drawn = refusal(shapes)
-    assert drawn.code == "no_text"
-    assert "OCR" in drawn.user_message("pt_BR") and "OCR" in drawn.user_message("en")
+    assert drawn.code == "no_text" and drawn.values == {"format": "pdf"}
+    assert "desenhos" in drawn.user_message("pt_BR") and "drawings" in drawn.user_message("en")
     blank = refusal(blank_pages_pdf(tmp_path / "blank.pdf", pages=3))
     assert blank.code == "blank_pages" and blank.values == {"format": "pdf"}
     for language in ("pt_BR", "en"):

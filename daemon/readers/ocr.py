@@ -1,0 +1,197 @@
+"""Text recognition for PDF pages without a text layer: Tesseract 5 through tesserocr (Apache-2.0), offline.
+
+The trained data ships with the app in ``resources/tessdata`` (``por`` and ``eng``, the "fast" integer models of
+Debian's ``tesseract-ocr-por``/``-eng``, Apache-2.0; the licence file lies beside them). One language is used per
+document, the fastest reading that keeps the accents: the one the user chose, else the language of the document's
+own text layer, else the one the first recognised page is in (the first pages are read with ``por+eng``).
+
+:class:`PageRecogniser` runs :data:`THREADS` recognition threads, each with an engine of its own: tesserocr
+releases the GIL while Tesseract works, so two pages are recognised at once on two cores. The caller renders the
+pages (PDFium is not thread-safe: :mod:`daemon.readers.pdf` does it under its lock) and hands them over one at a
+time; :meth:`PageRecogniser.pages` gives the texts back in page order as they are done. A stop request is seen
+between pages; a page being recognised runs to its end (in the worker, a stop ends the reader process at once).
+
+Threading rules: a :class:`PageRecogniser` is used by one thread (the reader's), which must call
+:meth:`PageRecogniser.close` (a ``with`` block does); its own threads are joined there.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from daemon.readers.language import detect_language
+
+__all__ = [
+    "OCR_DPI",
+    "TESSDATA_DIR",
+    "TESSDATA_ENV",
+    "THREADS",
+    "PageRecogniser",
+    "available",
+    "tessdata_dir",
+    "tesseract_languages",
+]
+
+TESSDATA_DIR = Path(__file__).resolve().parents[2] / "resources" / "tessdata"
+TESSDATA_ENV = "STUDYJOBS_TESSDATA"
+"""Another folder of trained data instead of :data:`TESSDATA_DIR` (tests: an empty one stands for a copy without)."""
+OCR_DPI = 300
+"""Pages are rendered for recognition at this resolution (Tesseract's models are trained on text of about 300 dpi)."""
+THREADS = 2
+"""Recognition threads (and engines): one per core of the machines the app is measured on."""
+_LANGUAGES = {"pt": "por", "en": "eng"}
+_BOTH = "por+eng"
+_POLL = 0.05
+
+
+def available() -> bool:
+    """Whether recognition can run here: tesserocr imports and the trained data is in place."""
+    try:
+        import tesserocr  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:
+        return False
+    return all((tessdata_dir() / f"{name}.traineddata").is_file() for name in _LANGUAGES.values())
+
+
+def tessdata_dir() -> Path:
+    """The folder of the trained data: ``$STUDYJOBS_TESSDATA`` when set, else :data:`TESSDATA_DIR`."""
+    return Path(os.environ.get(TESSDATA_ENV) or TESSDATA_DIR)
+
+
+def tesseract_languages(language: str | None) -> str | None:
+    """Tesseract's name for an ISO 639-1 ``language`` (``"pt"`` → ``"por"``), ``None`` for one we do not ship."""
+    if not language:
+        return None
+    return _LANGUAGES.get(language.split("-")[0].split("_")[0].lower())
+
+
+def _engine(languages: str) -> Any:
+    import tesserocr
+
+    return tesserocr.PyTessBaseAPI(path=str(tessdata_dir()), lang=languages, psm=tesserocr.PSM.AUTO)
+
+
+def _recognise(engine: Any, image: Any) -> str:
+    engine.SetImage(image)
+    text: str = engine.GetUTF8Text()
+    engine.Clear()
+    return text
+
+
+class PageRecogniser:
+    """Recognises page images on :data:`THREADS` threads, in a language fixed by the first page when not given.
+
+    Args:
+        language: The ISO 639-1 code to read with (the user's choice or the text layer's); ``None``: the pages
+            begun before one is done are read with ``por+eng``, and the first done decides the rest's language.
+        stopped: Whether to stop (checked before each page).
+    """
+
+    def __init__(self, language: str | None, stopped: Callable[[], bool]) -> None:
+        self._known = tesseract_languages(language)
+        self._languages = self._known or _BOTH
+        self._decided = self._known is not None
+        self._decide_lock = threading.Lock()
+        self._stopped = stopped
+        self._inbox: queue.Queue[Any] = queue.Queue(maxsize=THREADS)
+        self._results: queue.Queue[tuple[int, str] | BaseException] = queue.Queue()
+        self._closing = threading.Event()
+        self._threads = [
+            threading.Thread(target=self._work, name=f"studyjobs-ocr-{n}", daemon=True) for n in range(THREADS)
+        ]
+        self._given = 0
+        for thread in self._threads:
+            thread.start()
+
+    @property
+    def languages(self) -> str:
+        """The Tesseract languages the pages after the first are read with."""
+        return self._languages
+
+    def __enter__(self) -> PageRecogniser:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def give(self, index: int, image: Any, *, poll: float = _POLL) -> None:
+        """Queue page ``index``'s image (blocks while both threads are busy and a page is already waiting)."""
+        while True:
+            if self._stopped():
+                return
+            try:
+                self._inbox.put((index, image), timeout=poll)
+                self._given += 1
+                return
+            except queue.Full:
+                continue
+
+    def pages(self, *, poll: float = _POLL) -> Iterator[tuple[int, str]]:
+        """Each page given so far and not yet taken, as ``(index, text)`` in the order they are done; re-raises
+        an engine's failure. Returns early when stopped."""
+        while self._given > 0:
+            try:
+                result = self._results.get(timeout=poll)
+            except queue.Empty:
+                if self._stopped():
+                    return
+                continue
+            self._given -= 1
+            if isinstance(result, BaseException):
+                raise result
+            yield result
+
+    def ready(self) -> Iterator[tuple[int, str]]:
+        """The pages already done, without waiting."""
+        while True:
+            try:
+                result = self._results.get_nowait()
+            except queue.Empty:
+                return
+            self._given -= 1
+            if isinstance(result, BaseException):
+                raise result
+            yield result
+
+    def close(self) -> None:
+        """End the threads (after the page each is on) and free their engines."""
+        self._closing.set()
+        for thread in self._threads:
+            thread.join()
+
+    def _work(self) -> None:
+        engine: tuple[str, Any] | None = None
+        try:
+            while not self._closing.is_set():
+                try:
+                    index, image = self._inbox.get(timeout=_POLL)
+                except queue.Empty:
+                    continue
+                if not self._stopped():
+                    engine = self._page(engine, index, image)
+        except BaseException as error:  # handed to the reader's thread, which raises it
+            self._results.put(error)
+        finally:
+            if engine is not None:
+                engine[1].End()
+
+    def _page(self, engine: tuple[str, Any] | None, index: int, image: Any) -> tuple[str, Any]:
+        """Recognise one page with the languages known now; the first page done decides them for the pages after
+        it. Returns the engine (with its languages) kept for the next page."""
+        languages = self._languages
+        if engine is None or engine[0] != languages:
+            if engine is not None:
+                engine[1].End()
+            engine = (languages, _engine(languages))
+        text = _recognise(engine[1], image)
+        with self._decide_lock:
+            if not self._decided:
+                self._decided = True
+                self._languages = tesseract_languages(detect_language(text)) or _BOTH
+        self._results.put((index, text))
+        return engine

@@ -1,0 +1,90 @@
+"""A PDF's pages that are pictures (scans, screenshots) read by text recognition (:mod:`daemon.readers.ocr`).
+
+:func:`wants_recognition` picks, while the text layer is read, the pages that draw a picture and carry fewer than
+three words. :func:`recognise_pages` then has each rendered at :data:`~daemon.readers.ocr.OCR_DPI` in grey under the
+PDFium lock, one page at a time, and hands it to the recognition threads, which read it while the next page
+renders. Its lines replace the page's (empty) text layer, so the paragraphs, pages and bookmarks are built from
+them as from any page.
+
+Progress: a picture page counts :data:`RECOGNITION_UNITS` units on top of the page its text layer counted, so
+the bar and the time left follow recognition (about 1–2 s a page) rather than the text layer (milliseconds);
+:meth:`~daemon.readers.base.Progress.recognising` says which page of how many is being recognised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
+
+from daemon.readers import ocr
+from daemon.readers.base import Progress
+from daemon.readers.language import detect_language
+from daemon.readers.pdf_text import enough_words, page_lines
+
+__all__ = ["RECOGNITION_SECONDS_PER_PAGE", "RECOGNITION_UNITS", "recognise_pages", "wants_recognition"]
+
+RECOGNITION_UNITS = 500
+"""A recognised page's weight on the reading counter, in text-layer pages (1.5 s against about 3 ms)."""
+RECOGNITION_SECONDS_PER_PAGE = 1.5
+"""Wall seconds a page expected of recognition before the first is done: ``bench/ocr_bench.py`` measured 1.7–2.3
+CPU seconds a page, two pages at once on two cores (docs/performance.md)."""
+_MAX_OBJECTS = 5000
+_LANGUAGE_WORDS = 50
+
+
+def wants_recognition(page: Any, text: str) -> bool:
+    """Whether a page (raw PDFium handle; the lock held) is a picture to recognise: fewer than three words in its
+    text layer and at least one image object among its first :data:`_MAX_OBJECTS` objects."""
+    if enough_words(text, 3):
+        return False
+    count = min(pdfium_c.FPDFPage_CountObjects(page), _MAX_OBJECTS)
+    return any(
+        pdfium_c.FPDFPageObj_GetType(pdfium_c.FPDFPage_GetObject(page, n)) == pdfium_c.FPDF_PAGEOBJ_IMAGE
+        for n in range(count)
+    )
+
+
+def recognise_pages(
+    render: Callable[[int], Any], pages: list[list[str]], scanned: list[int], language: str | None, progress: Progress
+) -> tuple[int, ...] | None:
+    """Recognise the pages ``scanned`` (0-based), each as ``render(index)`` draws it (a grey PIL image at
+    :data:`~daemon.readers.ocr.OCR_DPI`, taking the PDFium lock itself), replacing their entries in ``pages`` by the
+    recognised lines; the 1-based pages that gave words, or ``None`` when recognition cannot run here (no
+    engine or trained data: the caller then says the pages are pictures it could not read).
+
+    ``language`` (the user's choice) picks the trained data, else the language of the text layer when it has
+    enough words, else the first recognised page's (see :class:`~daemon.readers.ocr.PageRecogniser`)."""
+    if not scanned:
+        return ()
+    if not ocr.available():
+        return None
+    if language is None:
+        layer = "\n".join(line for lines in pages for line in lines)
+        language = detect_language(layer) if enough_words(layer, _LANGUAGE_WORDS) else None
+    base = len(pages)
+    progress.retotal(base + RECOGNITION_UNITS * len(scanned))
+    progress.recognising(0, len(scanned))
+    found: list[int] = []
+    done = 0
+
+    def take(index: int, text: str) -> None:
+        nonlocal done
+        done += 1
+        pages[index] = page_lines(text)
+        if enough_words(text, 1):
+            found.append(index + 1)
+        progress.recognising(done, len(scanned))
+        progress.advance(base + RECOGNITION_UNITS * done)
+
+    with ocr.PageRecogniser(language, lambda: progress.stop_requested) as recogniser:
+        for index in scanned:
+            recogniser.give(index, render(index))
+            for finished in recogniser.ready():
+                take(*finished)
+            progress.check()
+        for finished in recogniser.pages():
+            take(*finished)
+        progress.check()
+    return tuple(sorted(found))
