@@ -22,7 +22,7 @@ from typing import Any
 from core.app.api_keys import find_api_key
 from core.app.config import Settings
 from core.app.database import make_app_store, open_app_database
-from core.app.model_catalog import CatalogError, CatalogModel
+from core.app.model_catalog import CatalogError, CatalogModel, RunSettings
 from core.app.model_library import catalog_entry_for, library_catalog, writes_summaries
 from core.app.schema import Job
 from core.db import AsyncDatabaseManager
@@ -157,6 +157,7 @@ class Runtime:
                     api_key=api_key,
                     request_timeout=self.settings.limits.request_seconds,
                     sampling=sampling_from(model, _catalog_base(self.settings)),
+                    run=_catalog_run(self.settings),
                 )
                 self._generator = hanging_from_env(create_generator(choice))  # a test knob; unset: the model
             return self._generator
@@ -288,6 +289,12 @@ def _catalog_entry(settings: Settings) -> CatalogModel | None:
     except CatalogError:
         log.warning("the model catalog cannot be read; the model's defaults apply", exc_info=True)
         return None
+
+
+def _catalog_run(settings: Settings) -> RunSettings | None:
+    """The catalog's run settings for the catalog model in the settings (``None``: not one, or no catalog)."""
+    entry = _catalog_entry(settings)
+    return entry.run if entry is not None else None
 
 
 def _catalog_base(settings: Settings) -> SamplingSettings | None:

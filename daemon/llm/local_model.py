@@ -184,9 +184,12 @@ class SharedModel:
         """Tokens of plain text (special tokens are not parsed). Thread-safe: reads the vocabulary only."""
         return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
 
-    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
-        """The chat template applied to ``messages``, tokenized, ready for the assistant's turn."""
-        formatted = self._formatter(messages=list(messages))  # type: ignore[arg-type]
+    def prompt_tokens(
+        self, messages: Sequence[ChatMessage], template_kwargs: dict[str, Any] | None = None
+    ) -> list[int]:
+        """The chat template applied to ``messages`` (with ``template_kwargs`` as its extra variables, such as
+        ``enable_thinking=False``), tokenized, ready for the assistant's turn."""
+        formatted = self._formatter(messages=list(messages), **(template_kwargs or {}))  # type: ignore[arg-type]
         return self.llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=False, special=True)
 
     def count_prompt(self, prompt: Sequence[int]) -> None:
