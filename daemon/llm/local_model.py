@@ -245,11 +245,24 @@ def is_loaded(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> bool:
         return (str(path.resolve()), n_ctx, n_threads, n_batch) in _MODELS
 
 
-def unload_all() -> None:
-    """Free every loaded model (tests, shutdown). Waits for running generations to finish."""
+def unload_all() -> int:
+    """Free every loaded model (idle worker, tests, shutdown). Waits for running generations to finish. Returns
+    how many were loaded; on Linux the C heap's free pages then go back to the system (``malloc_trim``)."""
     with _MODELS_LOCK:
         models = list(_MODELS.values())
         _MODELS.clear()
     for model in models:
         with model.lock:
             model.close()
+    if models:
+        _trim_heap()
+    return len(models)
+
+
+def _trim_heap() -> None:
+    """Give the C allocator's free memory back to the system where glibc allows it (elsewhere: nothing)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        return
