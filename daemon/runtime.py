@@ -22,7 +22,7 @@ from typing import Any
 from core.app.api_keys import find_api_key
 from core.app.config import Settings
 from core.app.database import make_app_store, open_app_database
-from core.app.model_catalog import CatalogError, CatalogModel
+from core.app.model_catalog import CatalogError, CatalogModel, RunSettings
 from core.app.model_library import catalog_entry_for, library_catalog, writes_summaries
 from core.app.schema import Job
 from core.db import AsyncDatabaseManager
@@ -30,7 +30,9 @@ from core.store import JobStore
 from daemon.llm import ModelChoice, create_generator
 from daemon.llm.base import TextGenerator
 from daemon.llm.hanging import hanging_from_env
+from daemon.llm.local_model import unload_all
 from daemon.llm.sampling import SamplingSettings, catalog_sampling, sampling_from
+from daemon.readers.isolated import release_idle_readers
 
 __all__ = ["RunningJob", "Runtime", "current", "install"]
 
@@ -92,6 +94,8 @@ class Runtime:
         self.wake_queue: Callable[[], None] = _nothing
         """Wakes the job table's consumers (called when PostgreSQL notifies a queued row)."""
         self._sent_at: dict[uuid.UUID, float] = {}
+        self._idle_since: float | None = time.monotonic()
+        """When the last job ended (monotonic); ``None`` while a job runs or once the memory was given back."""
         self._lingering: dict[uuid.UUID, tuple[RunningJob, list[Any]]] = {}
 
     @property
@@ -157,6 +161,7 @@ class Runtime:
                     api_key=api_key,
                     request_timeout=self.settings.limits.request_seconds,
                     sampling=sampling_from(model, _catalog_base(self.settings)),
+                    run=_catalog_run(self.settings),
                 )
                 self._generator = hanging_from_env(create_generator(choice))  # a test knob; unset: the model
             return self._generator
@@ -217,10 +222,36 @@ class Runtime:
     def track(self, job: RunningJob) -> None:
         with self._lock:
             self._running[job.job_id] = job
+            self._idle_since = None
 
     def untrack(self, job_id: uuid.UUID) -> None:
         with self._lock:
             self._running.pop(job_id, None)
+            if not self._running:
+                self._idle_since = time.monotonic()
+
+    def idle_for(self) -> float | None:
+        """Seconds since the last job ended with none running since; ``None`` while a job runs, or once the
+        memory was given back (:meth:`release_when_idle`) until the next job."""
+        with self._lock:
+            return None if self._idle_since is None else time.monotonic() - self._idle_since
+
+    async def release_when_idle(self) -> bool:
+        """Give the memory back after the ``model.unload_after_minutes`` setting's minutes without a job (``0``:
+        never): unload the local model and end the idle reader processes. The next job loads the model again
+        (its time left counts the load). ``True`` when it did so now."""
+        minutes = self.settings.model.unload_after_minutes
+        idle = self.idle_for()
+        if minutes <= 0 or idle is None or idle < minutes * 60:
+            return False
+        with self._lock:
+            if self._running:
+                return False
+            self._idle_since = None
+        models = await asyncio.to_thread(unload_all)
+        readers = await asyncio.to_thread(release_idle_readers)
+        log.info("idle for %.1f minutes: %d model(s) unloaded, %d reader process(es) ended", idle / 60, models, readers)
+        return True
 
     def claims(self) -> dict[uuid.UUID, int | None]:
         """``{job_id: attempt}`` of every job running here (thread-safe snapshot)."""
@@ -288,6 +319,12 @@ def _catalog_entry(settings: Settings) -> CatalogModel | None:
     except CatalogError:
         log.warning("the model catalog cannot be read; the model's defaults apply", exc_info=True)
         return None
+
+
+def _catalog_run(settings: Settings) -> RunSettings | None:
+    """The catalog's run settings for the catalog model in the settings (``None``: not one, or no catalog)."""
+    entry = _catalog_entry(settings)
+    return entry.run if entry is not None else None
 
 
 def _catalog_base(settings: Settings) -> SamplingSettings | None:

@@ -73,6 +73,8 @@ CONTROLS_EVERY = 0.25
 """Seconds between looks at the switches (the queue paused, a restart asked): a pause takes effect within this."""
 LIMITS_EVERY = 0.5
 """Seconds between looks at the running jobs' time limits."""
+IDLE_CHECK_EVERY = 5.0
+"""Seconds between looks at whether the worker was idle for the ``model.unload_after_minutes`` setting."""
 FULL_PASS_ROWS = 100
 """The oldest due rows a full pass looks at: a backlog of thousands is re-read in part, oldest first."""
 
@@ -174,6 +176,7 @@ class Supervisor(threading.Thread):
         listener = QueuedJobListener(db.engine, notified)
         table_queue = self.runtime.rows_are_messages
         next_beat = next_reclaim = next_poll = next_full = next_listen = next_controls = next_limits = 0.0
+        next_idle = time.monotonic() + self._idle_every()
         version: int | None = None
         try:
             while not self._stopping.is_set():
@@ -193,6 +196,9 @@ class Supervisor(threading.Thread):
                     if now >= next_limits:
                         next_limits = now + LIMITS_EVERY
                         await self._limits.check(store)
+                    if now >= next_idle:
+                        next_idle = now + self._idle_every()
+                        await self.runtime.release_when_idle()
                     if now >= next_reclaim:
                         next_reclaim = now + self.reclaim_every
                         await self._reclaim(db, store)
@@ -219,6 +225,12 @@ class Supervisor(threading.Thread):
         finally:
             with contextlib.suppress(Exception):
                 await listener.close()
+
+    def _idle_every(self) -> float:
+        """How often to look whether the worker has been idle long enough to give its memory back: every 5 s,
+        or a quarter of a shorter idle time."""
+        minutes = self.runtime.settings.model.unload_after_minutes
+        return IDLE_CHECK_EVERY if minutes <= 0 else max(min(IDLE_CHECK_EVERY, minutes * 15), 0.05)
 
     async def _listen(self, listener: QueuedJobListener) -> None:
         try:

@@ -18,15 +18,22 @@ GOOD_FOR = (
         "Catalog",
         "Trying StudyJobs without a download: it works offline; its guides quote key passages instead of summaries.",
     ),
-    QT_TRANSLATE_NOOP("Catalog", "Laptops with 8 GB of RAM: clear guides in Portuguese and English at a good speed."),
-    QT_TRANSLATE_NOOP("Catalog", "Laptops with 8 GB of RAM: Portuguese is one of its officially supported languages."),
     QT_TRANSLATE_NOOP(
-        "Catalog", "Computers with 8 GB of RAM or more: fluent Portuguese and careful summaries of long texts."
+        "Catalog",
+        "Laptops with 8 GB of RAM: clear guides in Portuguese and English, never stops to think aloud.",
     ),
     QT_TRANSLATE_NOOP(
-        "Catalog", "Structured guides with questions and exercises, best in English; needs more RAM for long contexts."
+        "Catalog",
+        "Lighter laptops: the smallest download here, the maker's own file, lists Portuguese.",
     ),
-    QT_TRANSLATE_NOOP("Catalog", "Computers with 16 GB of RAM: the best guides of this list, slower on a laptop."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "Computers with 8 GB of RAM or more: a newer Qwen, run with its thinking turned off.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "Computers with 16 GB of RAM: the best guides of this list, slower on a laptop.",
+    ),
 )
 """The catalog's lines, as ``lupdate`` must see them."""
 

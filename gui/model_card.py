@@ -10,9 +10,10 @@ UI thread only.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QLocale, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from core.app.guide_time import guide_seconds
@@ -69,6 +70,8 @@ class ModelCard(QFrame):
         layout.addLayout(head)
         self.facts = QLabel()
         self.facts.setWordWrap(True)
+        self.facts.setTextFormat(Qt.TextFormat.RichText)
+        self.facts.setOpenExternalLinks(True)
         self.good_for = QLabel(good_for_text(self.model))
         self.good_for.setWordWrap(True)
         self.timing = QLabel()
@@ -120,16 +123,21 @@ class ModelCard(QFrame):
         self.badges.setText(" · ".join(badges))
         self.badges.setStyleSheet("" if state.fits else "color: #b3261e;")
         size = model.size_bytes or model.approx_bytes
-        self.facts.setText(
-            QCoreApplication.translate(
-                "ModelCard", "{size} · needs {ram} of RAM · languages: {languages} · licence: {licence}"
-            ).format(
-                size=size_text(size),
-                ram=size_text(state.ram_needed),
-                languages=", ".join(model.languages),
-                licence=model.licence,
-            )
+        use = (
+            QCoreApplication.translate("ModelCard", "commercial use allowed")
+            if model.commercial_use
+            else QCoreApplication.translate("ModelCard", "non-commercial: not for selling courses or any paid work")
         )
+        facts = QCoreApplication.translate(
+            "ModelCard", "{size} · needs {ram} of RAM · languages: {languages} · licence: {licence}"
+        ).format(
+            size=size_text(size),
+            ram=size_text(state.ram_needed),
+            languages=", ".join(model.languages),
+            licence=f"{model.licence} ({use})",
+        )
+        link = QCoreApplication.translate("ModelCard", "licence terms")
+        self.facts.setText(f'{html.escape(facts)} · <a href="{html.escape(model.licence_url)}">{html.escape(link)}</a>')
         self.facts.setToolTip(model.licence_url)
         self.timing.setText(timing)
         self.timing.setVisible(bool(timing))

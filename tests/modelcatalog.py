@@ -10,6 +10,9 @@ import json
 from pathlib import Path
 
 from core.app.model_catalog import CATALOG_PATH
+from daemon.downloads.testing import COMMIT
+
+__all__ = ["COMMIT", "TINY_ID", "TINY_NAME", "write_test_catalog"]
 
 TINY_ID = "tiny-test-model"
 TINY_NAME = "Tiny Test Model"
@@ -25,8 +28,10 @@ def write_test_catalog(path: Path, repo: str, filename: str) -> Path:
         "name": TINY_NAME,
         "repo": repo,
         "filename": filename,
-        "revision": "main",
+        "revision": COMMIT,
         "size_bytes": None,
+        "sha256": None,
+        "checked": "seen",
         "approx_bytes": 2_000_000,
         "bundled": False,
         "demo": False,

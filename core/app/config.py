@@ -87,7 +87,7 @@ SETTING_KEYS = (
 _TABLES = ("model", "limits")
 MODEL_KEYS = (
     "kind", "gguf_path", "endpoint", "model_name", "n_threads", "context", "temperature", "top_p", "top_k",
-    "repeat_penalty", "summaries",
+    "repeat_penalty", "summaries", "unload_after_minutes",
 )  # fmt: skip
 
 
@@ -109,6 +109,9 @@ class ModelSettings:
         summaries: Whether the model writes each section's summary; ``None`` lets the model catalog decide (the
             bundled demo model writes none: its sections quote the document's key passages, see
             ``CatalogModel.writes_summaries``; any other model writes them).
+        unload_after_minutes: Minutes without a job after which the worker gives its memory back: the local model
+            is unloaded and idle reader processes end (the next job loads it again, its time left counting the
+            load). ``0`` keeps the model loaded. Default 5, like Ollama's keep-alive.
     """
 
     kind: str = "bundled"
@@ -122,6 +125,7 @@ class ModelSettings:
     top_k: int | None = None
     repeat_penalty: float | None = None
     summaries: bool | None = None
+    unload_after_minutes: float = 5.0
 
     def __post_init__(self) -> None:
         try:

@@ -44,6 +44,7 @@ __all__ = [
     "Architecture",
     "CatalogError",
     "CatalogModel",
+    "RunSettings",
     "load_catalog",
     "ram_needed",
 ]
@@ -56,6 +57,7 @@ BASE_BYTES = 8 << 20
 VOCAB_ENTRY_BYTES = 270
 _SAMPLING_KEYS = frozenset({"temperature", "top_p", "top_k", "min_p", "repeat_penalty", "repeat_last_n"})
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
 
 
 class CatalogError(ValueError):
@@ -71,6 +73,26 @@ class Architecture:
     n_head_kv: int
     head_dim: int
     n_vocab: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    """How a model must run in llama.cpp, from its catalog entry's ``run``.
+
+    Attributes:
+        chat_template_kwargs: Extra variables for the model's chat template (``enable_thinking: false`` turns off
+            the reasoning of a model that thinks by default).
+        max_context: The most context tokens it is loaded with (llama.cpp misbehaves above, or RAM is wasted).
+        max_output_tokens: A bound on each answer for a model known to repeat itself (``None``: the job's own).
+        min_llama_cpp_python: The oldest llama-cpp-python that runs it (``None``: any the app ships).
+        gguf_architecture: The GGUF file's ``general.architecture``.
+    """
+
+    chat_template_kwargs: dict[str, Any]
+    max_context: int
+    max_output_tokens: int | None
+    min_llama_cpp_python: str | None
+    gguf_architecture: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +114,13 @@ class CatalogModel:
     architecture: Architecture
     sampling: dict[str, float | int]
     good_for: str
+    run: RunSettings
+    commercial_use: bool
+    """Whether the licence allows commercial use (the welcome panel recommends no model without it)."""
+    checked: str = "seen"
+    """Where ``size_bytes``/``sha256`` come from: ``seen`` (the hub's page or the file: a download must match them)
+    or ``reported`` (other projects' catalogs: a download is checked against the hub's metadata of the pinned
+    commit, and its log says whether the reported values agreed)."""
     bundled: bool = False
     demo: bool = False
     writes_summaries: bool = True
@@ -155,12 +184,18 @@ def _entry(item: Any, index: int) -> CatalogModel:
     size = item.get("size_bytes")
     if size is not None and (not isinstance(size, int) or size <= 0):
         raise CatalogError(f"{where}: 'size_bytes' must be a positive integer or null")
+    checked = item.get("checked", "seen")
+    if checked not in ("seen", "reported"):
+        raise CatalogError(f"{where}: 'checked' must be 'seen' or 'reported'")
+    revision = _field(item, "revision", str, where)
+    if not item.get("bundled") and not _COMMIT.match(revision):
+        raise CatalogError(f"{where}: 'revision' must pin a commit (40 hex digits)")
     return CatalogModel(
         id=_field(item, "id", str, where),
         name=_field(item, "name", str, where),
         repo=_field(item, "repo", str, where),
         filename=_field(item, "filename", str, where),
-        revision=_field(item, "revision", str, where),
+        revision=revision,
         size_bytes=size,
         approx_bytes=_field(item, "approx_bytes", int, where),
         sha256=sha256,
@@ -171,7 +206,28 @@ def _entry(item: Any, index: int) -> CatalogModel:
         architecture=Architecture(**{key: _field(arch, key, int, where) for key in Architecture.__slots__}),
         sampling=dict(sampling),
         good_for=_field(item, "good_for", str, where),
+        run=_run(_field(item, "run", dict, where), where),
+        commercial_use=_field(item, "commercial_use", bool, where),
+        checked=checked,
         bundled=bool(item.get("bundled", False)),
         demo=bool(item.get("demo", False)),
         writes_summaries=_field(item, "writes_summaries", bool, where) if "writes_summaries" in item else True,
+    )
+
+
+def _run(run: dict[str, Any], where: str) -> RunSettings:
+    where = f"{where} run"
+    kwargs = _field(run, "chat_template_kwargs", dict, where)
+    limit = run.get("max_output_tokens")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
+        raise CatalogError(f"{where}: 'max_output_tokens' must be a positive integer or null")
+    version = run.get("min_llama_cpp_python")
+    if version is not None and not (isinstance(version, str) and re.fullmatch(r"\d+(\.\d+)*", version)):
+        raise CatalogError(f"{where}: 'min_llama_cpp_python' must be a version like 0.3.17 or null")
+    return RunSettings(
+        chat_template_kwargs=dict(kwargs),
+        max_context=_field(run, "max_context", int, where),
+        max_output_tokens=limit,
+        min_llama_cpp_python=version,
+        gguf_architecture=_field(run, "gguf_architecture", str, where),
     )

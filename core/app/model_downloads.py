@@ -69,8 +69,12 @@ def download_params(model: CatalogModel) -> dict[str, Any]:
         "repo": model.repo,
         "revision": model.revision,
         "filename": model.filename,
-        "size_bytes": model.size_bytes,
-        "sha256": model.sha256,
+        # Values only reported elsewhere are not what the file must match: the hub's metadata of the pinned
+        # commit is; they are passed on to be compared with it in the job's log.
+        "size_bytes": model.size_bytes if model.checked == "seen" else None,
+        "sha256": model.sha256 if model.checked == "seen" else None,
+        "reported": {"size_bytes": model.size_bytes, "sha256": model.sha256} if model.checked == "reported" else None,
+        "gguf_architecture": model.run.gguf_architecture,
         "shape": {
             "name": model.name,
             "weights_bytes": model.size_bytes or model.approx_bytes,

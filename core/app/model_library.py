@@ -188,8 +188,8 @@ def model_states(
 
 def recommended(states: Sequence[ModelState]) -> ModelState | None:
     """The download to offer first: the first catalog entry (the catalog lists its best choices first) that is
-    not the demo and fits this computer; ``None`` when none fits."""
-    return next((s for s in states if not s.model.bundled and s.fits), None)
+    not the demo, whose licence allows commercial use, and that fits this computer; ``None`` when none does."""
+    return next((s for s in states if not s.model.bundled and s.model.commercial_use and s.fits), None)
 
 
 async def start_download(store: Any, model: CatalogModel) -> Any:

@@ -30,6 +30,7 @@ __all__ = [
     "as_flag",
     "as_hub_url",
     "as_language",
+    "as_minutes",
     "as_stale_after",
     "as_text",
     "model_values",
@@ -95,6 +96,12 @@ def as_count(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise Invalid(key, f"{value!r} must be a whole number of at least 1")
     return int(value)
+
+
+def as_minutes(key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 24 * 60:
+        raise Invalid(key, f"{value!r} must be a number of minutes from 0 (never) to 1440 (default 5)")
+    return float(value)
 
 
 def as_context(value: Any) -> int:
@@ -195,6 +202,7 @@ def model_values(raw: Mapping[str, Any]) -> dict[str, Any]:
         "n_threads": None if threads is None else as_count("model.n_threads", threads),
         "context": as_context(raw.get("context")),
         "summaries": None if raw.get("summaries") is None else as_flag("model.summaries", raw.get("summaries")),
+        "unload_after_minutes": as_minutes("model.unload_after_minutes", raw.get("unload_after_minutes", 5.0)),
     }
     for key in SAMPLING_RANGES:
         value = raw.get(key)

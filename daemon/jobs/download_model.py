@@ -31,6 +31,8 @@ from core.tracker import Estimate, ProgressTracker
 from daemon.downloads.engine import DownloadStopped, Fetched, fetch_file, install_file
 from daemon.downloads.hub import HubFile
 from daemon.jobs.context import JobContext, UserFacingError
+from daemon.llm.architectures import check_architecture, supported_architectures
+from daemon.llm.errors import ModelUnsupportedError
 
 __all__ = ["TransferRate", "run_download_model"]
 
@@ -84,10 +86,12 @@ async def run_download_model(ctx: JobContext) -> uuid.UUID | None:
     """Fetch, verify and test-load the file named by ``params`` (``repo``, ``revision``, ``filename``, and the
     catalog's ``size_bytes``/``sha256`` when known)."""
     file = _requested_file(ctx.job.params)
+    _refuse_unsupported(ctx.job.params, file.filename)
     _refuse_too_big(ctx.job.params)
     rate = TransferRate()
     tracker = ctx.tracker(_plan(file.size or 1_000_000_000), estimate=_time_left(rate))
     fetched, path = await _fetch_and_install(ctx, file, tracker, rate)
+    _compare_reported(ctx.job.params or {}, file, fetched)
     untested: Fit | None = await tracker.run(
         "test_load", ctx.in_thread(_test_load, path, ctx.stop_event), message=ctx.text("testing_model")
     )
@@ -164,6 +168,29 @@ async def _fetch_and_install(
     return fetched, path
 
 
+def _compare_reported(params: dict[str, Any], file: HubFile, fetched: Fetched) -> None:
+    """Log whether the size and sha256 the catalog only had from other projects (``params["reported"]``) agree
+    with the hub's own metadata of the pinned commit, which the file was checked against."""
+    reported = params.get("reported")
+    if not isinstance(reported, dict):
+        return
+    size, sha256 = reported.get("size_bytes"), reported.get("sha256")
+    if size in (None, fetched.size) and sha256 in (None, fetched.sha256):
+        log.info(
+            "%s matches the hub's size and sha256 of %s, and the catalog's reported ones", file.filename, file.revision
+        )
+        return
+    log.warning(
+        "%s matches the hub's size and sha256 of %s (%d bytes, %s); the catalog reported %s bytes, %s",
+        file.filename,
+        file.revision,
+        fetched.size,
+        fetched.sha256,
+        size,
+        sha256,
+    )
+
+
 async def _record_installed(ctx: JobContext, path: Path, size: int, untested: Fit | None) -> None:
     """Write the installed file's path and size on the job, and its done message (tested, or too big to test)."""
     ctx.job.detail = {**ctx.job.detail, "model_path": str(path), "bytes_done": size, "bytes_total": size}
@@ -177,6 +204,15 @@ async def _record_installed(ctx: JobContext, path: Path, size: int, untested: Fi
             needed_mb=-(-untested.needed // 1_000_000),
             available_mb=untested.available // 1_000_000,
         )
+
+
+def _refuse_unsupported(params: dict[str, object], filename: str) -> None:
+    """Fail, before any byte is fetched, a model whose architecture the bundled llama.cpp cannot run (the
+    catalog's ``gguf_architecture``; the file's own header is checked again by the test load)."""
+    architecture = params.get("gguf_architecture")
+    if isinstance(architecture, str) and architecture and architecture not in supported_architectures():
+        log.warning("the model %s is a %s model, which the bundled llama.cpp cannot run", filename, architecture)
+        raise UserFacingError("model_architecture_unsupported", architecture=architecture, file=filename)
 
 
 def _refuse_too_big(params: dict[str, object]) -> None:
@@ -205,6 +241,12 @@ def _test_load(path: Path, stop: threading.Event) -> Fit | None:
         log.warning("the downloaded model %s has no readable GGUF header: %s", path.name, error)
         path.unlink(missing_ok=True)
         raise UserFacingError("model_unloadable", file=path.name) from error
+    try:
+        check_architecture(path)
+    except ModelUnsupportedError as error:
+        log.warning("the downloaded model %s: %s", path.name, error)
+        path.unlink(missing_ok=True)
+        raise UserFacingError(error.code, architecture=error.values["architecture"], file=path.name) from error
     if not fit.fits:
         log.warning(
             "the downloaded model %s was not test-loaded: %d bytes needed, %d available",

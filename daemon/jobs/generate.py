@@ -191,10 +191,12 @@ def _guide_language(chosen: Any, document_language: str | None, text: str) -> La
     return detect_language(text)
 
 
-QUOTE_REASONS = ("echoed_prompt", "ungrounded", *(code for code in CHECK_CODES if code != "echoed_prompt"))
+QUOTE_REASONS = ("echoed_prompt", "first_person", "chatter", "question", "ungrounded", *(
+    code for code in CHECK_CODES if code != "echoed_prompt"))  # fmt: skip
 """The failed checks the job's details name, as ``section_from_quotes``'s variants (``format``): a text that failed
 several is named by the first of them in this order. Most telling first: a text that echoes its instructions was
-not written from its passages at all, one its passages do not support states what the source does not say, and
+not written from its passages at all, nor one that narrates, chats or asks (:mod:`daemon.llm.voice`), one its
+passages do not support states what the source does not say, and
 the faults of the writing follow in :data:`~daemon.llm.checks.CHECK_CODES`'s order."""
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "ModelMissingError",
     "ModelTooBigError",
     "ModelUnreadableError",
+    "ModelUnsupportedError",
     "PermanentLLMError",
     "RateLimitedError",
     "ServerError",
@@ -78,6 +79,19 @@ class ModelUnreadableError(PermanentLLMError):
     """The model file exists but cannot be read or is not a GGUF model llama.cpp can load."""
 
     code = "model_unreadable"
+
+
+class ModelUnsupportedError(PermanentLLMError):
+    """The GGUF file's architecture is not one the bundled llama.cpp can run: refused before loading.
+
+    ``values``: ``architecture`` (the file's ``general.architecture``) and ``file`` (its name).
+    """
+
+    code = "model_architecture_unsupported"
+
+    def __init__(self, message: str, *, architecture: str, file: str) -> None:
+        super().__init__(message)
+        self.values: dict[str, object] = {"architecture": architecture, "file": file}
 
 
 class ModelTooBigError(PermanentLLMError):

@@ -8,6 +8,10 @@ checks count words, which is what can be relied on for every guide language:
   (a word also counts when a longer prefix of it does, so ``processos`` is found through ``processo``), and the
   numbers the passages never mention. A text below :data:`GROUNDED_MIN`, or with :data:`MAX_NEW_NUMBERS`
   numbers of its own, is *ungrounded*: it states what its passages do not say.
+* :func:`sentence_support` — the same measure for each sentence of a text, against the passages of the pages it
+  cites (``(p. 4)``, ``(pp. 4–5)``, ``(pág. 4)``), else all its passages: a sentence of
+  :data:`SENTENCE_MIN_WORDS` content words or more must have :data:`SENTENCE_GROUNDED_MIN` of them in those
+  passages. A summary is kept only when every sentence is supported.
 * :func:`title_problems` — a title must be made of dictionary words or words of its passages (a capital letter
   does not make a word known here: titles are capitalised), be in the guide's language when long enough to tell,
   and share at least one content word with its passages.
@@ -28,16 +32,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from daemon.llm.checks import DICTIONARY_LANGUAGES, TextChecker, _dictionary, plain_text, word_tokens
+from daemon.llm.checks import (
+    DICTIONARY_LANGUAGES,
+    TextChecker,
+    _dictionary,
+    plain_text,
+    split_sentences,
+    word_tokens,
+)
 from daemon.readers.language import detect_language
 
 __all__ = [
     "GROUNDED_MIN",
     "MAX_NEW_NUMBERS",
+    "SENTENCE_GROUNDED_MIN",
+    "SENTENCE_MIN_WORDS",
     "Grounding",
+    "SentenceSupport",
     "checked_titles",
     "extractive_title",
     "grounding",
+    "sentence_support",
     "title_problems",
 ]
 
@@ -45,6 +60,14 @@ GROUNDED_MIN = 0.6
 """Share of a text's content words its passages must contain."""
 MIN_CONTENT_WORDS = 8
 """Below this many content words the share says too little: such a text is not judged on it."""
+SENTENCE_MIN_WORDS = 3
+"""Below this many content words a sentence ("It has three parts.") is not judged on its share."""
+SENTENCE_GROUNDED_MIN = 0.5
+"""Share of a sentence's content words the passages it cites must contain (lower than the whole text's: a sentence
+has few words, and one word of its own weighs more)."""
+"""Share of a sentence's content words the passages it cites must contain (lower than the whole text's: one
+sentence has few words, and one word of its own weighs more)."""
+"""Below this many content words a sentence ("It has three parts.") is not judged on its share."""
 MAX_NEW_NUMBERS = 2
 """A text with this many numbers its passages do not contain invents figures."""
 _COMMON_WORDS = 400
@@ -131,6 +154,51 @@ def grounding(text: str, sources: Sequence[str], language: str) -> Grounding:
     supported = sum(1 for w in content if vocabulary.has(w))
     new_numbers = tuple(dict.fromkeys(w for w in content if _has_digit(w) and w not in vocabulary.words))
     return Grounding(len(content), supported, new_numbers)
+
+
+_CITATION = re.compile(r"\((?:pp?|p[áa]gs?|pages?|p[áa]ginas?)\.?\s*([^()]{1,40})\)", re.IGNORECASE)
+_CITED_PAGE = re.compile(r"\d+|[ivxlc]+", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceSupport:
+    """One sentence of a text and how much the passages of the pages it cites support it.
+
+    Attributes:
+        sentence: The sentence (plain text).
+        grounding: Its :class:`Grounding` against the passages it was checked with.
+        pages: The page labels it cites (empty: checked against every passage).
+    """
+
+    sentence: str
+    grounding: Grounding
+    pages: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Whether the sentence stays with its passages (a short one is not judged)."""
+        found = self.grounding
+        return found.content_words < SENTENCE_MIN_WORDS or found.share >= SENTENCE_GROUNDED_MIN
+
+
+def _cited(sentence: str) -> tuple[str, ...]:
+    return tuple(page.lower() for match in _CITATION.finditer(sentence) for page in _CITED_PAGE.findall(match[1]))
+
+
+def sentence_support(
+    text: str, sources: Sequence[str], language: str, pages: Sequence[str | None] | None = None
+) -> list[SentenceSupport]:
+    """Each sentence of ``text`` (Markdown) with its support by the passages ``sources`` (``pages``: each one's
+    page label): the passages of the pages it cites when it cites some that are there, else all of them."""
+    labels = [str(label).lower() if label is not None else "" for label in (pages or [None] * len(sources))]
+    results = []
+    unsplit = _CITATION.sub(lambda match: f"(p {match[1]})", plain_text(text))  # "p." ends no sentence
+    for sentence in split_sentences(unsplit):
+        cited = _cited(sentence)
+        chosen = [source for source, label in zip(sources, labels, strict=False) if label and label in cited]
+        support = grounding(_CITATION.sub("", sentence), chosen or sources, language)
+        results.append(SentenceSupport(sentence, support, cited if chosen else ()))
+    return results
 
 
 def title_problems(title: str, sources: Sequence[str], language: str) -> tuple[str, ...]:

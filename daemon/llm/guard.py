@@ -21,9 +21,10 @@ from typing import Literal
 from daemon.llm.base import ChatMessage, TextGenerator, TokenCallback
 from daemon.llm.checks import CheckResult, TextChecker, normalize_sentence, split_sentences
 from daemon.llm.extractive import QUOTES_NOTE, quoted_section
-from daemon.llm.grounding import grounding
+from daemon.llm.grounding import grounding, sentence_support
 from daemon.llm.sampling import DEFAULT_SAMPLING, SamplingSettings, retry_sampling
 from daemon.llm.study_aids_text import GLOSSARY_REFERENCE
+from daemon.llm.voice import voice_problems
 
 __all__ = ["QUOTES_ONLY_MAX", "CheckedText", "SectionGuard", "guide_sentence_keys"]
 
@@ -136,7 +137,7 @@ class SectionGuard:
                 on_token=on_token,
             )  # fmt: skip
             text = clean(raw)
-            verdict = self.check(text, sources, instructions)
+            verdict = self.check(text, sources, instructions, pages)
             if verdict.ok:
                 self.remember(text)
                 return CheckedText(text, "model", attempt, tuple(rejected), text)
@@ -159,19 +160,32 @@ class SectionGuard:
         )
         return CheckedText(body, "quotes", 0)
 
-    def check(self, text: str, sources: Sequence[str], instructions: Sequence[str] = ()) -> CheckResult:
+    def check(
+        self,
+        text: str,
+        sources: Sequence[str],
+        instructions: Sequence[str] = (),
+        pages: Sequence[str | None] | None = None,
+    ) -> CheckResult:
         """The check of one section's text against its sources, its prompt's ``instructions`` and the guide so far
-        (:mod:`daemon.llm.checks`), and whether the sources support it (:func:`~daemon.llm.grounding.grounding`:
-        ``"ungrounded"``)."""
+        (:mod:`daemon.llm.checks`); whether the sources support the whole text and each of its sentences, against
+        the pages it cites (:func:`~daemon.llm.grounding.grounding`, :func:`~daemon.llm.grounding.sentence_support`:
+        ``"ungrounded"``); and whether it speaks as a summary (:func:`~daemon.llm.voice.voice_problems`:
+        ``"first_person"``, ``"question"``, ``"chatter"``)."""
         verdict = self.checker.check(text, sources=sources, seen_sentences=self.seen, instructions=instructions)
+        problems = list(verdict.problems)
         support = grounding(text, sources, self.language)
-        if support.ok:
-            return verdict
-        _log.info(
-            "generated text not grounded: %d of %d content words in its passages, numbers of its own: %s",
-            support.supported, support.content_words, ", ".join(support.new_numbers) or "none",
-        )  # fmt: skip
-        return replace(verdict, problems=(*verdict.problems, "ungrounded"))
+        unsupported = [s for s in sentence_support(text, sources, self.language, pages) if not s.ok]
+        if not support.ok or unsupported:
+            _log.info(
+                "generated text not grounded: %d of %d content words in its passages, numbers of its own: %s; "
+                "%d sentence(s) its pages do not support%s",
+                support.supported, support.content_words, ", ".join(support.new_numbers) or "none",
+                len(unsupported), f", the first: {unsupported[0].sentence[:120]!r}" if unsupported else "",
+            )  # fmt: skip
+            problems.append("ungrounded")
+        problems.extend(voice_problems(text, self.language))
+        return replace(verdict, problems=tuple(problems))
 
     def _generator(self, settings: SamplingSettings) -> TextGenerator:
         resample = getattr(self.generator, "with_sampling", None)

@@ -103,6 +103,11 @@ class LlamaCppGenerator:
         n_batch: Prompt tokens per ``llama_decode`` call.
         sampling: Top-p, top-k, min-p, repetition penalty and seed (:mod:`daemon.llm.sampling`); the
             temperature is each call's own. Small models loop without a repetition penalty.
+        max_context: The most context the model may be loaded with (a catalog model's cap: llama.cpp misbehaves
+            above it for some models); ``None``: no cap.
+        max_output_tokens: A bound on every answer, below each call's own ``max_tokens`` (a model known to
+            repeat itself); ``None``: the call's.
+        template_kwargs: Extra variables for the model's chat template (``enable_thinking=False``).
     """
 
     def __init__(
@@ -114,8 +119,14 @@ class LlamaCppGenerator:
         n_threads: int | None = None,
         n_batch: int = DAEMON_N_BATCH,
         sampling: SamplingSettings = DEFAULT_SAMPLING,
+        max_context: int | None = None,
+        max_output_tokens: int | None = None,
+        template_kwargs: dict[str, Any] | None = None,
     ) -> None:
         self.model_path = Path(model_path)
+        self.max_context = max_context
+        self.max_output_tokens = max_output_tokens
+        self.template_kwargs = dict(template_kwargs or {})
         self._n_ctx = n_ctx
         self.context_setting = context
         self._loaded_ctx: int | None = None
@@ -128,7 +139,8 @@ class LlamaCppGenerator:
     def n_ctx(self) -> int:
         """The context size this generator loads the model with (decided on first use: reads the file's header)."""
         if self._n_ctx is None:
-            self._n_ctx = context_for(self.model_path, setting=self.context_setting, n_batch=self.n_batch)
+            chosen = context_for(self.model_path, setting=self.context_setting, n_batch=self.n_batch)
+            self._n_ctx = min(chosen, self.max_context) if self.max_context else chosen
         return self._n_ctx
 
     @property
@@ -139,7 +151,14 @@ class LlamaCppGenerator:
     def with_sampling(self, sampling: SamplingSettings) -> LlamaCppGenerator:
         """The same model (shared, not loaded twice) with other sampling settings."""
         return LlamaCppGenerator(
-            self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, n_batch=self.n_batch, sampling=sampling
+            self.model_path,
+            n_ctx=self.n_ctx,
+            n_threads=self.n_threads,
+            n_batch=self.n_batch,
+            sampling=sampling,
+            max_context=self.max_context,
+            max_output_tokens=self.max_output_tokens,
+            template_kwargs=self.template_kwargs,
         )
 
     def _model(self) -> SharedModel:
@@ -214,6 +233,8 @@ class LlamaCppGenerator:
             raise GenerationStoppedError("", phase="prompt")
         model = await self.load()
         loop = asyncio.get_running_loop()
+        if self.max_output_tokens is not None:
+            max_tokens = min(max_tokens, self.max_output_tokens)
         request = _Request(
             messages=messages,
             max_tokens=max_tokens,
@@ -278,7 +299,7 @@ class LlamaCppGenerator:
     def _generate_with_lock(self, model: SharedModel, request: _Request) -> str:
         """Generate ``request``'s completion on ``model`` (its lock held): the prompt must fit the context; a stop
         before the first token aborts the prompt's processing, a later one ends the stream between tokens."""
-        prompt = model.prompt_tokens(request.messages)
+        prompt = model.prompt_tokens(request.messages, self.template_kwargs)
         if len(prompt) >= model.n_ctx:
             raise ContextOverflowError(
                 f"The text sent to the model ({len(prompt)} tokens) is longer than its context window "

@@ -184,9 +184,12 @@ class SharedModel:
         """Tokens of plain text (special tokens are not parsed). Thread-safe: reads the vocabulary only."""
         return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
 
-    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
-        """The chat template applied to ``messages``, tokenized, ready for the assistant's turn."""
-        formatted = self._formatter(messages=list(messages))  # type: ignore[arg-type]
+    def prompt_tokens(
+        self, messages: Sequence[ChatMessage], template_kwargs: dict[str, Any] | None = None
+    ) -> list[int]:
+        """The chat template applied to ``messages`` (with ``template_kwargs`` as its extra variables, such as
+        ``enable_thinking=False``), tokenized, ready for the assistant's turn."""
+        formatted = self._formatter(messages=list(messages), **(template_kwargs or {}))  # type: ignore[arg-type]
         return self.llama.tokenize(formatted.prompt.encode("utf-8"), add_bos=False, special=True)
 
     def count_prompt(self, prompt: Sequence[int]) -> None:
@@ -242,11 +245,24 @@ def is_loaded(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> bool:
         return (str(path.resolve()), n_ctx, n_threads, n_batch) in _MODELS
 
 
-def unload_all() -> None:
-    """Free every loaded model (tests, shutdown). Waits for running generations to finish."""
+def unload_all() -> int:
+    """Free every loaded model (idle worker, tests, shutdown). Waits for running generations to finish. Returns
+    how many were loaded; on Linux the C heap's free pages then go back to the system (``malloc_trim``)."""
     with _MODELS_LOCK:
         models = list(_MODELS.values())
         _MODELS.clear()
     for model in models:
         with model.lock:
             model.close()
+    if models:
+        _trim_heap()
+    return len(models)
+
+
+def _trim_heap() -> None:
+    """Give the C allocator's free memory back to the system where glibc allows it (elsewhere: nothing)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        return

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from core.app.model_catalog import RunSettings
+from daemon.llm.architectures import check_architecture
 from daemon.llm.base import TextGenerator
 from daemon.llm.errors import BadRequestError, ModelMissingError
 from daemon.llm.llamacpp import LlamaCppGenerator, check_model_file, default_n_threads
@@ -54,6 +56,7 @@ class ModelChoice:
         request_timeout: The longest one request to a server (``kind="http"``) may take, first byte to last.
         sampling: Sampling settings for a local model; ``None`` means the bundled model's tuned ones
             (:data:`~daemon.llm.sampling.BUNDLED_SAMPLING`) or :data:`~daemon.llm.sampling.DEFAULT_SAMPLING`.
+        run: The catalog's run settings for a catalog model.
     """
 
     kind: Literal["bundled", "gguf", "http"] = "bundled"
@@ -65,6 +68,9 @@ class ModelChoice:
     api_key: str | None = field(default=None, repr=False)
     request_timeout: float = 900.0
     sampling: SamplingSettings | None = None
+    run: RunSettings | None = None
+    """How a catalog model must run (its catalog entry's ``run``): chat template arguments, a context cap and a
+    bound on each answer; ``None`` for a file outside the catalog."""
 
 
 def bundled_model_path() -> Path:
@@ -103,6 +109,8 @@ def create_generator(choice: ModelChoice | None = None) -> TextGenerator:
 
     Raises:
         ModelMissingError, ModelUnreadableError: The local model file is missing or not a GGUF file.
+        ModelUnsupportedError: The file's architecture is not one the bundled llama.cpp runs
+            (:func:`~daemon.llm.architectures.check_architecture`).
         BadRequestError: An ``"http"`` choice without endpoint or model name, or with an invalid URL.
     """
     choice = choice or ModelChoice()
@@ -126,4 +134,14 @@ def create_generator(choice: ModelChoice | None = None) -> TextGenerator:
         path = bundled_model_path()
         sampling = choice.sampling or BUNDLED_SAMPLING
     check_model_file(path)
-    return LlamaCppGenerator(path, context=choice.n_ctx or 0, n_threads=n_threads, sampling=sampling)
+    check_architecture(path)
+    run = choice.run
+    return LlamaCppGenerator(
+        path,
+        context=choice.n_ctx or 0,
+        n_threads=n_threads,
+        sampling=sampling,
+        max_context=run.max_context if run is not None else None,
+        max_output_tokens=run.max_output_tokens if run is not None else None,
+        template_kwargs=run.chat_template_kwargs if run is not None else None,
+    )

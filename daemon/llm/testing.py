@@ -32,6 +32,7 @@ from gguf import GGUFWriter, TokenType
 __all__ = [
     "CHATML_TEMPLATE",
     "TINY_ALPHABET_CYCLE",
+    "TINY_ARCHITECTURES",
     "TinyModelShape",
     "expected_phrase_reply",
     "expected_tiny_reply",
@@ -132,7 +133,19 @@ def _preferences(n_vocab: int = _N_VOCAB) -> np.ndarray:
     return bias
 
 
-def write_tiny_model(path: Path, shape: TinyModelShape | None = None, *, phrase: Sequence[str] = ()) -> Path:
+TINY_ARCHITECTURES = ("llama", "mistral3", "qwen2", "qwen3")
+"""The architectures :func:`write_tiny_model` writes: the same designed network, with each one's own tensors (``qwen2``:
+attention biases; ``qwen3``: per-head query and key norms), all zero or one so that the output stays the same."""
+
+
+def write_tiny_model(
+    path: Path,
+    shape: TinyModelShape | None = None,
+    *,
+    phrase: Sequence[str] = (),
+    architecture: str = "llama",
+    chat_template: str = CHATML_TEMPLATE,
+) -> Path:
     """Write the tiny model to ``path`` (a ``.gguf`` file) and return the path.
 
     Args:
@@ -142,6 +155,9 @@ def write_tiny_model(path: Path, shape: TinyModelShape | None = None, *, phrase:
         phrase: Pieces of text (``["The", " cell", …]``), one token each: the model then answers every chat
             prompt with the pieces joined, over and over (a model that repeats itself), see
             :func:`expected_phrase_reply`. Structured outputs stay as without a phrase.
+        architecture: One of :data:`TINY_ARCHITECTURES`, or any other name for a file llama.cpp must refuse
+            (written as a llama network under that name).
+        chat_template: The chat template stored in the file.
 
     Returns:
         ``path``.
@@ -152,10 +168,11 @@ def write_tiny_model(path: Path, shape: TinyModelShape | None = None, *, phrase:
         raise ValueError("phrase pieces must be distinct and longer than one byte (bytes have their own tokens)")
     if shape.n_embd < n_vocab + 1:
         raise ValueError("n_embd must exceed the vocabulary size, phrase tokens included")
-    writer = GGUFWriter(str(path), "llama")
+    writer = GGUFWriter(str(path), architecture)
     _add_architecture(writer, shape, n_vocab)
-    _add_tokenizer(writer, phrase)
+    _add_tokenizer(writer, phrase, chat_template)
     _add_tensors(writer, shape, n_vocab, phrase)
+    _add_architecture_tensors(writer, shape, architecture)
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
@@ -179,7 +196,7 @@ def _add_architecture(writer: GGUFWriter, shape: TinyModelShape, n_vocab: int) -
     writer.add_file_type(0)  # all F32
 
 
-def _add_tokenizer(writer: GGUFWriter, phrase: Sequence[str]) -> None:
+def _add_tokenizer(writer: GGUFWriter, phrase: Sequence[str], chat_template: str) -> None:
     """The byte-level BPE vocabulary (one token per byte, the control tokens, the one merge, the phrase's pieces)
     and the ChatML template."""
     byte_chars = _bytes_to_unicode()
@@ -196,7 +213,7 @@ def _add_tokenizer(writer: GGUFWriter, phrase: Sequence[str]) -> None:
     writer.add_eos_token_id(_IM_END)
     writer.add_pad_token_id(_BOS)
     writer.add_add_bos_token(False)
-    writer.add_chat_template(CHATML_TEMPLATE)
+    writer.add_chat_template(chat_template)
 
 
 def _add_tensors(writer: GGUFWriter, shape: TinyModelShape, n_vocab: int, phrase: Sequence[str]) -> None:
@@ -223,6 +240,18 @@ def _add_tensors(writer: GGUFWriter, shape: TinyModelShape, n_vocab: int, phrase
         writer.add_tensor(f"blk.{i}.ffn_gate.weight", np.zeros((n_ff, n_embd), dtype=np.float32))
         writer.add_tensor(f"blk.{i}.ffn_up.weight", np.zeros((n_ff, n_embd), dtype=np.float32))
         writer.add_tensor(f"blk.{i}.ffn_down.weight", np.zeros((n_embd, n_ff), dtype=np.float32))
+
+
+def _add_architecture_tensors(writer: GGUFWriter, shape: TinyModelShape, architecture: str) -> None:
+    """The tensors an architecture has beyond llama's: zero biases (``qwen2``), unit query/key norms (``qwen3``)."""
+    n_embd, head_dim = shape.n_embd, shape.n_embd // shape.n_head
+    for i in range(shape.n_layer):
+        if architecture == "qwen2":
+            for name in ("attn_q", "attn_k", "attn_v"):
+                writer.add_tensor(f"blk.{i}.{name}.bias", np.zeros(n_embd, dtype=np.float32))
+        if architecture == "qwen3":
+            for name in ("attn_q_norm", "attn_k_norm"):
+                writer.add_tensor(f"blk.{i}.{name}.weight", np.ones(head_dim, dtype=np.float32))
 
 
 def expected_tiny_reply(n_tokens: int) -> str:

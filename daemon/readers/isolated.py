@@ -46,7 +46,7 @@ from daemon.readers.errors import EXTRACTION_CODES, ExtractionError, ExtractionS
 from daemon.readers.limits import RECOGNITION_WALL_SECONDS, ReadLimits, limits_for
 from daemon.readers.reader_process import ReaderProcess
 
-__all__ = ["ENTRY_ENV", "ReadReport", "ReaderPool", "default_pool", "read_isolated"]
+__all__ = ["ENTRY_ENV", "ReadReport", "ReaderPool", "default_pool", "read_isolated", "release_idle_readers"]
 
 log = logging.getLogger(__name__)
 
@@ -245,6 +245,14 @@ class ReaderPool:
         """Whether :meth:`close` was called."""
         return self._closed
 
+    def release_idle(self) -> int:
+        """End every idle process (the memory goes back); the next read starts one again. How many ended."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for reader in idle:
+            reader.end()
+        return len(idle)
+
     def close(self) -> None:
         """End every idle process; later reads are refused. A read under way ends its process itself."""
         with self._lock:
@@ -312,6 +320,13 @@ def default_pool() -> ReaderPool:
             _default = ReaderPool()
             atexit.register(_default.close)
         return _default
+
+
+def release_idle_readers() -> int:
+    """End the idle reader processes of the process's pool, if it has one (none is made); how many ended."""
+    with _default_lock:
+        pool = _default
+    return pool.release_idle() if pool is not None and not pool.closed else 0
 
 
 def read_isolated(

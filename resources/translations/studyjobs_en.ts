@@ -86,19 +86,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Laptops with 8 GB of RAM: clear guides in Portuguese and English at a good speed.</source>
+        <source>Laptops with 8 GB of RAM: clear guides in Portuguese and English, never stops to think aloud.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Laptops with 8 GB of RAM: Portuguese is one of its officially supported languages.</source>
+        <source>Lighter laptops: the smallest download here, the maker&apos;s own file, lists Portuguese.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Computers with 8 GB of RAM or more: fluent Portuguese and careful summaries of long texts.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Structured guides with questions and exercises, best in English; needs more RAM for long contexts.</source>
+        <source>Computers with 8 GB of RAM or more: a newer Qwen, run with its thinking turned off.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -833,7 +829,19 @@ StudyJobs reads {kinds} files.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>commercial use allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>non-commercial: not for selling courses or any paid work</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{size} · needs {ram} of RAM · languages: {languages} · licence: {licence}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>licence terms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -86,20 +86,16 @@
         <translation>Para experimentar o StudyJobs sem baixar nada: funciona sem internet; seus guias citam os trechos principais em vez de resumir.</translation>
     </message>
     <message>
-        <source>Laptops with 8 GB of RAM: clear guides in Portuguese and English at a good speed.</source>
-        <translation>Notebooks com 8 GB de RAM: guias claros em português e inglês, com boa velocidade.</translation>
+        <source>Laptops with 8 GB of RAM: clear guides in Portuguese and English, never stops to think aloud.</source>
+        <translation>Notebooks com 8 GB de RAM: guias claros em português e inglês, sem parar para pensar em voz alta.</translation>
     </message>
     <message>
-        <source>Laptops with 8 GB of RAM: Portuguese is one of its officially supported languages.</source>
-        <translation>Notebooks com 8 GB de RAM: o português é um dos idiomas que ele suporta oficialmente.</translation>
+        <source>Lighter laptops: the smallest download here, the maker&apos;s own file, lists Portuguese.</source>
+        <translation>Notebooks mais leves: o menor download da lista, o arquivo do próprio fabricante, inclui o português.</translation>
     </message>
     <message>
-        <source>Computers with 8 GB of RAM or more: fluent Portuguese and careful summaries of long texts.</source>
-        <translation>Computadores com 8 GB de RAM ou mais: português fluente e resumos cuidadosos de textos longos.</translation>
-    </message>
-    <message>
-        <source>Structured guides with questions and exercises, best in English; needs more RAM for long contexts.</source>
-        <translation>Guias estruturados com perguntas e exercícios, melhores em inglês; precisa de mais RAM para contextos longos.</translation>
+        <source>Computers with 8 GB of RAM or more: a newer Qwen, run with its thinking turned off.</source>
+        <translation>Computadores com 8 GB de RAM ou mais: um Qwen mais novo, executado com o raciocínio desligado.</translation>
     </message>
     <message>
         <source>Computers with 16 GB of RAM: the best guides of this list, slower on a laptop.</source>
@@ -836,8 +832,20 @@ O StudyJobs lê arquivos {kinds}.</translation>
         <translation>Baixado</translation>
     </message>
     <message>
+        <source>commercial use allowed</source>
+        <translation>uso comercial permitido</translation>
+    </message>
+    <message>
+        <source>non-commercial: not for selling courses or any paid work</source>
+        <translation>não comercial: não serve para vender cursos nem para trabalho pago</translation>
+    </message>
+    <message>
         <source>{size} · needs {ram} of RAM · languages: {languages} · licence: {licence}</source>
         <translation>{size} · precisa de {ram} de RAM · idiomas: {languages} · licença: {licence}</translation>
+    </message>
+    <message>
+        <source>licence terms</source>
+        <translation>termos da licença</translation>
     </message>
     <message>
         <source>Choose another model first</source>

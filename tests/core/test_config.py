@@ -188,6 +188,8 @@ def test_a_bad_environment_variable_is_named_in_the_error(env):
         ('[model]\nkind = "http"\nendpoint = "ftp://x"', "http:// or https://"),
         ("[model]\nn_threads = -1", "whole number of at least 1"),
         ('[model]\nsummaries = "no"', "must be true or false"),
+        ("[model]\nunload_after_minutes = -1", "from 0 (never) to 1440 (default 5)"),
+        ('[model]\nunload_after_minutes = "5"', "from 0 (never) to 1440 (default 5)"),
     ],
 )
 def test_each_bad_value_is_refused_with_the_reason(data_dir, env, text, expected):
@@ -195,6 +197,12 @@ def test_each_bad_value_is_refused_with_the_reason(data_dir, env, text, expected
 
     assert expected in message
     assert str(data_dir / "settings.toml") in message
+
+
+def test_the_worker_gives_its_memory_back_after_5_idle_minutes_unless_the_setting_says_otherwise(data_dir, env):
+    assert load_settings(env=env).model.unload_after_minutes == 5.0
+    write(data_dir, "[model]\nunload_after_minutes = 0\n")
+    assert load_settings(env=env).model.unload_after_minutes == 0.0
 
 
 def test_a_changed_copy_is_validated_too(env):

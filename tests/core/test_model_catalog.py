@@ -7,20 +7,23 @@ What could be checked on the machine that wrote the catalog (no internet, only p
   the bundled demo entry is the installed file (its size equals the file's byte count); the RAM formula against
   the RSS of a real llama.cpp load of the bundled SmolLM2, its Q8_0 re-quantization and the suite's tiny GGUF,
   context filled (more context sizes in ``bench/model_bench.py``);
-* NOT checked here (written from the publishers' model cards, from memory): the hub repositories and file names
-  exist, their commits (``revision`` is ``main``, pinned to the hub's commit on the first request of a download),
-  the byte sizes (``approx_bytes``; ``size_bytes`` and ``sha256`` stay ``null`` so the downloader takes both from
-  the hub's LFS metadata), the licences and their URLs, the languages, the trained context lengths and the layer
-  shapes of the downloadable models, and how well each writes Portuguese.
+* NOT checked here (no internet on the machine that wrote the catalog; the facts come from the publishers' hub
+  pages as gathered for the catalog, "seen" or only "reported" by other projects): that the hub repositories, files
+  and pinned commits exist, the byte sizes and sha256 of the entries marked ``reported`` (a download checks them
+  against the hub's own metadata of the pinned commit and logs whether they agreed), the licences and their URLs,
+  the languages, the trained context lengths and the layer shapes of the downloadable models, and how well each
+  writes Portuguese. ``studyjobs models check`` asks the hub for all of it on a machine with the internet.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from core.app.model_catalog import CATALOG_PATH, Architecture, CatalogError, load_catalog, ram_needed
+from core.app.model_downloads import download_params
 from daemon.llm.memory_probe import measure_rss_growth
 from daemon.llm.models import BUNDLED_FILENAME, bundled_model_path
 from daemon.llm.sampling import SamplingSettings
@@ -29,14 +32,16 @@ from daemon.llm.testing import TinyModelShape, requantize, write_tiny_model
 GB = 1_000_000_000
 
 
-def test_the_catalog_offers_four_to_six_downloads_of_one_to_five_gigabytes_and_the_bundled_demo() -> None:
+def test_the_catalog_offers_a_default_a_lighter_and_a_16_gb_download_and_the_bundled_demo() -> None:
     models = load_catalog()
     downloads = [model for model in models if not model.bundled]
-    assert 4 <= len(downloads) <= 6
+    assert 3 <= len(downloads) <= 6
     assert all(0.9 * GB <= model.approx_bytes <= 5 * GB for model in downloads)
     assert all(model.filename.lower().endswith(".gguf") and "q4_k_m" in model.filename.lower() for model in downloads)
-    families = {family for model in downloads for family in ("qwen", "llama", "gemma", "phi") if family in model.id}
-    assert len(families) >= 3
+    default = downloads[0]
+    assert default.approx_bytes < 3 * GB and default.commercial_use  # the 8 GB recommendation
+    assert any(model.approx_bytes < default.approx_bytes for model in downloads)  # a lighter one
+    assert any(model.approx_bytes > 4 * GB for model in downloads)  # one for 16 GB
 
 
 def test_every_entry_names_its_source_licence_languages_context_and_what_it_is_good_for() -> None:
@@ -47,6 +52,48 @@ def test_every_entry_names_its_source_licence_languages_context_and_what_it_is_g
         assert model.context_length >= 8192, model.id
         assert 20 <= len(model.good_for) <= 120 and model.good_for.endswith("."), model.id
         assert model.sha256 is None or len(model.sha256) == 64, model.id
+
+
+def test_every_download_pins_a_commit_and_carries_its_size_and_sha256_with_where_they_come_from() -> None:
+    for model in load_catalog():
+        if model.bundled:
+            continue
+        assert re.fullmatch(r"[0-9a-f]{40}", model.revision), model.id
+        assert model.size_bytes is None or model.size_bytes == model.approx_bytes, model.id
+        assert model.sha256 is not None and model.checked in ("seen", "reported"), model.id
+
+
+def test_a_download_whose_facts_are_only_reported_is_checked_against_the_hubs_metadata_and_compared_in_the_log() -> (
+    None
+):
+    for model in load_catalog():
+        params = download_params(model)
+        if model.checked == "reported":
+            assert params["sha256"] is None and params["size_bytes"] is None
+            assert params["reported"] == {"size_bytes": model.size_bytes, "sha256": model.sha256}
+        else:
+            assert params["sha256"] == model.sha256 and params["reported"] is None
+
+
+def test_no_catalog_model_is_gated_or_licensed_for_research_only() -> None:
+    for model in load_catalog():
+        assert model.commercial_use, model.id
+        assert not model.repo.startswith(("meta-llama/", "google/gemma-3")), model.id
+
+
+def test_each_entry_says_how_it_must_run_and_a_model_that_thinks_by_default_is_told_not_to() -> None:
+    models = {model.id: model for model in load_catalog()}
+    assert models["qwen3.5-4b-q4_k_m"].run.chat_template_kwargs == {"enable_thinking": False}
+    assert models["qwen3.5-4b-q4_k_m"].run.min_llama_cpp_python == "0.3.17"
+    for model in models.values():
+        assert 4096 <= model.run.max_context <= model.context_length, model.id
+        assert model.run.gguf_architecture, model.id
+
+
+def test_a_download_that_does_not_pin_a_commit_is_refused(tmp_path: Path) -> None:
+    broken = _edited_catalog(tmp_path, '"revision": "ae44f08e1392f39c0e474af10c3ff8355c8b6688"', '"revision": "main"')
+    with pytest.raises(CatalogError, match=r"models\[1\].*revision"):
+        load_catalog(broken)
 
 
 def test_every_entrys_sampling_settings_are_the_daemons_own() -> None:
@@ -86,7 +133,7 @@ def test_a_malformed_entry_is_refused_naming_the_entry_and_the_field(tmp_path: P
 
 def test_the_ram_needed_grows_with_the_context_and_orders_the_models_sensibly() -> None:
     models = {model.id: model for model in load_catalog()}
-    qwen3b, qwen7b = models["qwen2.5-3b-instruct-q4_k_m"], models["qwen2.5-7b-instruct-q4_k_m"]
+    qwen3b, qwen7b = models["qwen3-4b-instruct-2507-q4_k_m"], models["qwen2.5-7b-instruct-q4_k_m"]
     assert qwen3b.ram_needed(4096) < qwen3b.ram_needed(8192) < qwen7b.ram_needed(8192)
     assert all(model.ram_needed(8192) > (model.size_bytes or model.approx_bytes) for model in models.values())
 

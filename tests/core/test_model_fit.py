@@ -90,7 +90,7 @@ def test_the_context_setting_is_kept_up_to_the_trained_context_even_when_it_does
 
 
 def test_a_catalog_entry_fits_from_its_published_shape_without_a_file() -> None:
-    entry = next(model for model in load_catalog() if model.id == "qwen2.5-3b-instruct-q4_k_m")
+    entry = next(model for model in load_catalog() if model.id == "qwen3-4b-instruct-2507-q4_k_m")
     fit = fit_model(entry, memory=PLENTY)
     assert fit.fits and fit.n_ctx == MAX_AUTO_CONTEXT
     assert fit.needed == entry.ram_needed(MAX_AUTO_CONTEXT, 256)

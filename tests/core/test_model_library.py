@@ -46,13 +46,27 @@ def test_each_entry_fits_or_not_by_its_ram_and_the_first_download_that_fits_is_r
     assert all(state.fits for state in roomy)
     assert recommended(roomy) is not None and recommended(roomy).model.id == catalog[1].id  # type: ignore[union-attr]
     assert all(state.n_ctx == min(8192, state.model.context_length) for state in roomy)
-    smallest = catalog[1].ram_needed(MIN_CONTEXT, DAEMON_N_BATCH)  # the smallest download, at the smallest context
+    downloads = catalog[1:]
+    lightest = min(downloads, key=lambda model: model.ram_needed(MIN_CONTEXT, DAEMON_N_BATCH))
+    assert lightest.id != catalog[1].id, "the catalog has a lighter choice than its default"
+    smallest = lightest.ram_needed(MIN_CONTEXT, DAEMON_N_BATCH)  # the lightest download, at the smallest context
     tight = model_states(settings, catalog, ram=smallest)
-    assert tight[0].fits and tight[1].fits and tight[1].n_ctx == MIN_CONTEXT  # the demo fits nearly anywhere
-    assert recommended(tight) is not None and recommended(tight).model.id == catalog[1].id  # type: ignore[union-attr]
+    assert tight[0].fits and not tight[1].fits  # the demo fits nearly anywhere; the default needs more
+    chosen = recommended(tight)
+    assert chosen is not None and chosen.model.id == lightest.id and chosen.n_ctx == MIN_CONTEXT
     too_small = model_states(settings, catalog, ram=smallest - 1)
     assert too_small[0].fits and not any(state.fits for state in too_small[1:])
     assert recommended(too_small) is None
+
+
+def test_a_model_whose_licence_forbids_commercial_use_is_never_recommended(tmp_path: Path) -> None:
+    settings = Settings.defaults(tmp_path)
+    catalog = load_catalog()
+    research_only = [dataclasses.replace(model, commercial_use=model.bundled) for model in catalog[:2]]
+    states = model_states(settings, [*research_only, *catalog[2:]], ram=64 * GB)
+    chosen = recommended(states)
+    assert chosen is not None and chosen.model.id == catalog[2].id
+    assert recommended(model_states(settings, research_only, ram=64 * GB)) is None
 
 
 def test_the_bundled_demo_is_in_use_on_a_fresh_install_and_a_downloaded_entry_after_use(tmp_path: Path) -> None:

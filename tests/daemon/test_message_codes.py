@@ -10,6 +10,7 @@ from core.app.messages import CATALOG, has_message, message, normalize_language
 from daemon.jobs.generate import QUOTE_REASONS, _quote_reason
 from daemon.llm import errors as llm_errors
 from daemon.llm.checks import CHECK_CODES
+from daemon.llm.voice import VOICE_CODES
 from daemon.readers import EXTRACTION_CODES
 
 PROGRESS = (
@@ -95,7 +96,7 @@ def test_unknown_codes_languages_and_values_never_raise() -> None:
 
 
 def test_every_check_a_section_can_fail_is_named_in_both_languages() -> None:
-    assert {*CHECK_CODES, "ungrounded"} == set(QUOTE_REASONS)
+    assert {*CHECK_CODES, "ungrounded", *VOICE_CODES} == set(QUOTE_REASONS)
     for language in ("en", "pt_BR"):
         generic = message("section_from_quotes", language, number=3, title="Vetores")
         for reason in QUOTE_REASONS:
@@ -104,7 +105,16 @@ def test_every_check_a_section_can_fail_is_named_in_both_languages() -> None:
 
 
 def test_a_section_that_failed_several_checks_is_named_by_the_most_telling_one() -> None:
-    assert QUOTE_REASONS[:3] == ("echoed_prompt", "ungrounded", "repeated_sentence") and QUOTE_REASONS[-1] == "copied"
+    assert QUOTE_REASONS[:6] == (
+        "echoed_prompt",
+        "first_person",
+        "chatter",
+        "question",
+        "ungrounded",
+        "repeated_sentence",
+    )
+    assert QUOTE_REASONS[-1] == "copied"
+    assert _quote_reason(("ungrounded", "first_person")) == "first_person"  # it narrated: that says more
     assert _quote_reason(("too_short", "ungrounded", "echoed_prompt")) == "echoed_prompt"
     assert _quote_reason(("copied", "wrong_language", "ungrounded")) == "ungrounded"
     assert _quote_reason(("copied", "repeated_words")) == "repeated_words"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from modelcatalog import TINY_ID, TINY_NAME, write_test_catalog
+from modelcatalog import COMMIT, TINY_ID, TINY_NAME, write_test_catalog
 
 from core.app.config import Settings, load_settings
 from core.app.guide_time import CALIBRATED_SPEEDS_PATH, guide_seconds
@@ -64,13 +64,14 @@ def test_the_real_catalog_shows_size_ram_languages_licence_and_a_fits_or_too_big
 ) -> None:
     page = ModelPage(settings, window.store, window.tasks, window.models.feed, ram=3 * GB)
     qtbot.addWidget(page)
-    qwen, phi, demo = page.card("qwen2.5-3b-instruct-q4_k_m"), page.card("phi-3.5-mini-instruct-q4_k_m"), None
+    qwen, big = page.card("ministral-3-3b-instruct-2512-q4_k_m"), page.card("qwen2.5-7b-instruct-q4_k_m")
     demo = page.card("smollm2-135m-demo")
-    assert "Fits this computer" in qwen.badges.text() and "Too big for this computer" in phi.badges.text()
+    assert "Fits this computer" in qwen.badges.text() and "Too big for this computer" in big.badges.text()
     # the RAM figure is core.app.model_fit's (tested there); the card shows it in the user's words
     assert "2.1 GB" in qwen.facts.text() and re.search(r"needs 2\.\d GB of RAM", qwen.facts.text())
-    assert "pt" in qwen.facts.text() and "Qwen Research License" in qwen.facts.text()
-    assert qwen.good_for.text().startswith("Laptops with 8 GB") and "A guide of 50 pages" in qwen.timing.text()
+    assert "pt" in qwen.facts.text() and "licence: Apache 2.0 (commercial use allowed)" in qwen.facts.text()
+    assert 'href="https://www.apache.org/licenses/LICENSE-2.0"' in qwen.facts.text()
+    assert qwen.good_for.text().startswith("Lighter laptops") and "A guide of 50 pages" in qwen.timing.text()
     assert "Demo · works offline" in demo.badges.text() and "In use" in demo.badges.text()
     assert page.current.text() == "Model in use: SmolLM2 135M (demo)"
     assert not qwen.buttons["download"].isHidden() and qwen.buttons["use"].isHidden()
@@ -138,7 +139,7 @@ def test_removing_a_stopped_download_deletes_its_partial_file(
     card = page.card(TINY_ID)
     card.buttons["download"].click()
     run(wait_until(lambda: not card.buttons["cancel"].isHidden(), message="the queued download"))
-    part = partial_path(models_dir(settings.data_dir), REPO, "main", FILE)
+    part = partial_path(models_dir(settings.data_dir), REPO, COMMIT, FILE)
     part.parent.mkdir(parents=True)
     part.write_bytes(b"x" * 1000)
     card.buttons["cancel"].click()
@@ -246,14 +247,15 @@ def test_the_model_page_and_the_welcome_speak_portuguese(
         panel = WelcomePanel(settings, window.store, window.tasks, window.models.feed, ram=64 * GB)
         qtbot.addWidget(page)
         qtbot.addWidget(panel)
-        qwen = page.card("qwen2.5-3b-instruct-q4_k_m")
+        qwen = page.card("ministral-3-3b-instruct-2512-q4_k_m")
         assert "Cabe neste computador" in qwen.badges.text() and re.search(
             r"2,1 GB · precisa de 2,\d GB de RAM", qwen.facts.text()
         )
         assert qwen.buttons["download"].text() == "Baixar" and "Um guia de 50 páginas" in qwen.timing.text()
-        assert "Grande demais" in page.card("phi-3.5-mini-instruct-q4_k_m").badges.text()
+        assert "Grande demais" in page.card("qwen2.5-7b-instruct-q4_k_m").badges.text()
+        assert "licença: Apache 2.0 (uso comercial permitido)" in qwen.facts.text()
         assert page.current.text() == "Modelo em uso: SmolLM2 135M (demo)"
-        assert panel.offer.text().startswith("Recomendado para este computador: Qwen2.5 3B Instruct")
+        assert panel.offer.text().startswith("Recomendado para este computador: Qwen3 4B Instruct 2507")
         assert "Notebooks com 8 GB de RAM: guias claros" in panel.offer.text()
         for model in load_catalog():  # every catalog line has its Portuguese
             assert good_for_text(model) != model.good_for
@@ -267,7 +269,7 @@ def test_the_welcome_gives_the_recommended_downloads_guide_time_from_the_calibra
 ) -> None:
     panel = WelcomePanel(settings, window.store, window.tasks, window.models.feed, ram=8 * GB)
     qtbot.addWidget(panel)
-    assert panel.choice is not None and panel.choice.model.id == "qwen2.5-3b-instruct-q4_k_m"
+    assert panel.choice is not None and panel.choice.model.id == "qwen3-4b-instruct-2507-q4_k_m"
     model = panel.choice.model
     figure = guide_seconds(
         model.size_bytes or model.approx_bytes, data_dir=settings.data_dir, threads=settings.model.n_threads

@@ -17,6 +17,10 @@ EN: dict[str, str] = {
         "The language model file can't be used: it is damaged or it is not a GGUF model. Choose another model "
         "file in Settings."
     ),
+    "model_architecture_unsupported": (
+        "The model {file} is a {architecture} model, which this version of StudyJobs cannot run yet. Choose "
+        "another model in Settings, or update StudyJobs."
+    ),
     "cpu_unsupported": (
         "This computer's processor cannot run the built-in language model (it needs a processor with AVX2, made "
         "in 2013 or later). Choose a model server in Settings."
@@ -111,6 +115,10 @@ PT_BR: dict[str, str] = {
     "model_unreadable": (
         "O arquivo do modelo de linguagem não pode ser usado: está danificado ou não é um modelo GGUF. Escolha "
         "outro arquivo de modelo nas Configurações."
+    ),
+    "model_architecture_unsupported": (
+        "O modelo {file} é um modelo {architecture}, que esta versão do StudyJobs ainda não consegue executar. "
+        "Escolha outro modelo nas Configurações, ou atualize o StudyJobs."
     ),
     "cpu_unsupported": (
         "O processador deste computador não consegue executar o modelo de linguagem embutido (é preciso um "

@@ -31,6 +31,18 @@ EN: dict[str, str] = {
         "Section {number} ({title}) was written from quotes of the document: "
         "the model's text said what its pages do not say."
     ),
+    "section_from_quotes:first_person": (
+        "Section {number} ({title}) was written from quotes of the document: "
+        "the model's text told what the model itself was doing instead of what the pages say."
+    ),
+    "section_from_quotes:chatter": (
+        "Section {number} ({title}) was written from quotes of the document: "
+        "the model's text talked to the reader instead of summarising the pages."
+    ),
+    "section_from_quotes:question": (
+        "Section {number} ({title}) was written from quotes of the document: "
+        "the model's text asked questions instead of summarising the pages."
+    ),
     "section_from_quotes:repeated_sentence": (
         "Section {number} ({title}) was written from quotes of the document: the model's text repeated a sentence."
     ),
@@ -96,6 +108,18 @@ PT_BR: dict[str, str] = {
     "section_from_quotes:ungrounded": (
         "A seção {number} ({title}) foi feita com citações do documento: "
         "o texto do modelo dizia o que suas páginas não dizem."
+    ),
+    "section_from_quotes:first_person": (
+        "A seção {number} ({title}) foi feita com citações do documento: "
+        "o texto do modelo contava o que o próprio modelo fazia em vez do que as páginas dizem."
+    ),
+    "section_from_quotes:chatter": (
+        "A seção {number} ({title}) foi feita com citações do documento: "
+        "o texto do modelo conversava com o leitor em vez de resumir as páginas."
+    ),
+    "section_from_quotes:question": (
+        "A seção {number} ({title}) foi feita com citações do documento: "
+        "o texto do modelo fazia perguntas em vez de resumir as páginas."
     ),
     "section_from_quotes:repeated_sentence": (
         "A seção {number} ({title}) foi feita com citações do documento: o texto do modelo repetia uma frase."

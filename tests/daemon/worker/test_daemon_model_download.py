@@ -37,7 +37,9 @@ def hub(tiny_gguf: Path) -> Iterator[FakeHub]:
 
 def _catalog_entry() -> CatalogModel:  # the bundled entry's facts, pointed at the loopback hub's file
     bundled = next(model for model in load_catalog() if model.bundled)
-    return dataclasses.replace(bundled, id="tiny", repo=REPO, filename=FILE_NAME, revision="main", size_bytes=None)
+    return dataclasses.replace(
+        bundled, id="tiny", repo=REPO, filename=FILE_NAME, revision="main", size_bytes=None, sha256=None
+    )
 
 
 async def _enqueue(url: str) -> uuid.UUID:

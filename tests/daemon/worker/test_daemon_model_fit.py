@@ -15,10 +15,11 @@ from workerhome import DaemonHome, run
 
 from core.app.database import make_app_store, open_app_database
 from core.app.messages import render
-from core.app.model_catalog import load_catalog
+from core.app.model_catalog import RunSettings, load_catalog
 from core.app.model_downloads import enqueue_download, installed_path, models_dir
 from core.stored_messages import decode
 from daemon.downloads.testing import FakeHub
+from daemon.llm.testing import write_tiny_model
 
 REPO = "tests/tiny-GGUF"
 FILE_NAME = "tiny-q8_0.gguf"
@@ -30,9 +31,18 @@ def hub(tiny_gguf: Path) -> Iterator[FakeHub]:
         yield running
 
 
-async def _enqueue(url: str) -> uuid.UUID:
+async def _enqueue(url: str, run_settings: RunSettings | None = None) -> uuid.UUID:
     bundled = next(model for model in load_catalog() if model.bundled)
-    entry = dataclasses.replace(bundled, id="tiny", repo=REPO, filename=FILE_NAME, revision="main", size_bytes=None)
+    entry = dataclasses.replace(
+        bundled,
+        id="tiny",
+        repo=REPO,
+        filename=FILE_NAME,
+        revision="main",
+        size_bytes=None,
+        sha256=None,
+        run=run_settings or bundled.run,
+    )
     db = await open_app_database(url)
     try:
         return (await enqueue_download(make_app_store(db), entry)).id
@@ -90,3 +100,42 @@ def test_a_download_that_does_not_fit_the_free_memory_now_is_kept_checked_but_no
     stored = decode(row.message)
     assert stored is not None and stored.code == "model_downloaded_untested"
     assert stored.values["available_mb"] == 1 and "1 MB" in render(row.message, "en")
+
+
+def test_a_model_file_of_an_architecture_llama_cpp_cannot_run_fails_its_guide_once_naming_it(
+    home: DaemonHome, tmp_path: Path
+) -> None:
+    model = write_tiny_model(tmp_path / "future.gguf", architecture="qwen9-omni")
+    home.settings["model"] = {"kind": "gguf", "gguf_path": str(model), "n_threads": 1}
+    home.write_settings()
+    daemon = home.start()
+    source = tmp_path / "notas.md"
+    source.write_text("# Fotossíntese\n\nAs plantas transformam luz em energia química.\n", encoding="utf-8")
+    (ingest,) = add(home, source)
+    ended = wait_ended(home, [ingest], timeout=120)
+    generate = [j for j in ended.jobs.values() if j.kind == "generate" and j.parent_id == ingest]
+    assert generate
+    row = wait_ended(home, [generate[0].id], timeout=120).jobs[generate[0].id]
+    assert row.status == "failed" and row.attempts == 1
+    stored = decode(row.error)
+    assert stored is not None and stored.code == "model_architecture_unsupported"
+    assert stored.values == {"architecture": "qwen9-omni", "file": "future.gguf"}
+    assert "qwen9-omni" in render(row.error, "pt_BR") and "cannot run yet" in render(row.error, "en")
+    assert daemon.poll() is None  # no crash, no restart loop: the worker keeps running
+
+
+def test_a_catalog_download_of_an_architecture_llama_cpp_cannot_run_is_refused_before_a_byte_is_fetched(
+    home: DaemonHome, hub: FakeHub
+) -> None:
+    home.settings.update(hub_url=hub.url)
+    home.write_settings()
+    home.start()
+    bundled = next(model for model in load_catalog() if model.bundled)
+    future = dataclasses.replace(bundled.run, gguf_architecture="qwen9-omni")
+    job_id = run(_enqueue(database_url_of(home), run_settings=future))
+    row = wait_ended(home, [job_id], timeout=60).jobs[job_id]
+    assert row.status == "failed" and row.attempts == 1
+    stored = decode(row.error)
+    assert stored is not None and stored.code == "model_architecture_unsupported"
+    assert stored.values == {"architecture": "qwen9-omni", "file": FILE_NAME}
+    assert hub.requests == []
