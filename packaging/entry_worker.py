@@ -18,7 +18,7 @@ def main() -> int:
     if sys.argv[1:2] == ["--self-test"]:
         from bundle_selftest import check_model, run_self_test
 
-        return run_self_test("studyjobs-worker", [check_model])
+        return run_self_test("studyjobs-worker", [check_model], guide=True)
     if sys.argv[1:2] == [MODEL_CHECK_FLAG]:  # the self-test's model check, in a process of its own
         from bundle_selftest import run_model_check
 

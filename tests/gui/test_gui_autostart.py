@@ -68,6 +68,12 @@ def test_a_plain_command_is_written_without_quotes() -> None:
     assert "X-GNOME-Autostart-enabled=true\n" in entry
 
 
+def test_the_entry_names_its_program_in_try_exec_so_a_removed_app_is_skipped_at_login() -> None:
+    entry = autostart.render_desktop_entry("/home/ana maria/Study Jobs/studyjobs-worker", WORKER_ARGS)
+    assert "TryExec=/home/ana maria/Study Jobs/studyjobs-worker\n" in entry
+    assert "TryExec=/opt/a\\\\b/worker\n" in autostart.render_desktop_entry("/opt/a\\b/worker", [])  # \\ escaped
+
+
 def test_a_path_with_spaces_is_quoted_and_percent_is_doubled() -> None:
     entry = autostart.render_desktop_entry("/home/ana maria/Study Jobs/studyjobs-worker", ["--note=100%"])
     assert _exec_line(entry) == '"/home/ana maria/Study Jobs/studyjobs-worker" --note=100%%'

@@ -111,3 +111,13 @@ def test_the_installers_name_the_same_executables(manifest: ModuleType) -> None:
     assert f"{manifest.GUI_NAME}.exe" in iss and f"{manifest.WORKER_NAME}.exe" in iss
     assert f'ValueName: "{RUN_VALUE_NAME}"' in iss  # the same Run value gui.autostart manages
     assert manifest.WORKER_NAME in dmg and LAUNCH_AGENT_LABEL in (PACKAGING / "macos" / "uninstall.sh").read_text()
+
+
+def test_the_files_read_from_package_folders_at_run_time_are_bundled(manifest: ModuleType) -> None:
+    from daemon.llm.checks import DICTIONARY_LANGUAGES
+
+    bundled = {(Path(source).name, folder) for source, folder in manifest.data_files()}
+    assert set(manifest.SPELLING_LANGUAGES) == DICTIONARY_LANGUAGES
+    assert {(f"{lang}.json.gz", "spellchecker/resources") for lang in DICTIONARY_LANGUAGES} <= bundled
+    assert {("dispatch.lua", "dramatiq/brokers/redis"), ("maxstack.lua", "dramatiq/brokers/redis")} <= bundled
+    assert ("photosynthesis.pdf", "resources/selftest") in bundled

@@ -31,21 +31,22 @@ def _self_test(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 @pytest.mark.timeout(320)
-def test_the_worker_self_test_runs_the_model_on_a_prompt_and_runs_a_job(tmp_path: Path) -> None:
+def test_the_worker_self_test_runs_the_model_on_a_prompt_and_writes_a_guide_of_the_shipped_pdf(tmp_path: Path) -> None:
     result = _self_test("entry_worker.py", tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     line = result.stdout.strip()
     assert line.startswith("StudyJobs self-test passed (studyjobs-worker")
-    assert "SmolLM2-135M-Instruct.Q4_1.gguf" in line and "prompt tokens" in line and "job done" in line
+    assert "SmolLM2-135M-Instruct.Q4_1.gguf" in line and "prompt tokens" in line
+    assert "study guide of photosynthesis.pdf" in line
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(320)
-def test_the_gui_self_test_loads_qt_and_runs_a_job(tmp_path: Path) -> None:
+def test_the_gui_self_test_loads_qt_and_reads_the_shipped_pdf(tmp_path: Path) -> None:
     result = _self_test("entry_gui.py", tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().startswith("StudyJobs self-test passed (StudyJobs")
-    assert "Qt offscreen+svg" in result.stdout
+    assert "Qt offscreen+svg" in result.stdout and "photosynthesis.pdf read in" in result.stdout
 
 
 def test_a_failing_check_reports_one_line_and_exit_code_1(tmp_path: Path) -> None:
