@@ -4,8 +4,8 @@ Windows has no ``setrlimit``. The reader process creates one job object when it 
 it (nested jobs: Windows 8 and later) and, before each document, sets the job's per-process limits: committed
 memory (``ProcessMemoryLimit``: an allocation past it fails, so Python raises ``MemoryError``) and user-mode CPU
 time (``PerProcessUserTimeLimit``, counted from the process's start: the time used so far plus the document's
-budget; past it Windows ends the process). CI exercises it in the installed worker under Wine
-(``tests/packaging/test_packaging_windows.py``).
+budget; past it Windows ends the process). Reached by the installed worker's PDF reading in
+``tests/packaging/test_packaging_windows.py`` (under Wine, not yet in ``.ci/run``).
 """
 
 from __future__ import annotations
