@@ -21,6 +21,11 @@ if [ ! -f "$SYSTEM/kernel32.dll" ]; then
     WINEARCH=win64 wineboot -i </dev/null >/dev/null 2>&1 || true
     wineserver -w
     [ -f "$SYSTEM/kernel32.dll" ] || { echo "wine_prefix: wineboot did not create $PREFIX" >&2; exit 1; }
+    # Wine links Documents, Desktop … to the Linux user's home folders: make them the prefix's own, so that what the
+    # program writes there (study guides) stays inside the prefix and a test sees only its own files.
+    for link in "$PREFIX"/drive_c/users/*/*; do
+        if [ -L "$link" ]; then rm "$link" && mkdir "$link"; fi
+    done
 fi
 for source in "$HERE"/wine/*.c; do
     name=$(basename "$source" .c)
