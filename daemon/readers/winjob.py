@@ -4,7 +4,8 @@ Windows has no ``setrlimit``. The reader process creates one job object when it 
 it (nested jobs: Windows 8 and later) and, before each document, sets the job's per-process limits: committed
 memory (``ProcessMemoryLimit``: an allocation past it fails, so Python raises ``MemoryError``) and user-mode CPU
 time (``PerProcessUserTimeLimit``, counted from the process's start: the time used so far plus the document's
-budget; past it Windows ends the process). Not exercised by this project's CI, which runs on Linux.
+budget; past it Windows ends the process). Reached by the installed worker's PDF reading in
+``tests/packaging/test_packaging_windows.py`` (under Wine, not yet in ``.ci/run``).
 """
 
 from __future__ import annotations
@@ -61,6 +62,17 @@ def _kernel32() -> ctypes.WinDLL:  # type: ignore[name-defined,unused-ignore]
     return ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined,unused-ignore]
 
 
+def _current_process() -> wintypes.HANDLE:
+    """This process's pseudo-handle, ``(HANDLE)-1``, as a full 64-bit handle.
+
+    Without ``restype``, ctypes reads ``GetCurrentProcess``'s result as a C ``int`` and passes it back as one:
+    ``0xFFFFFFFF``, which is no handle (Wine refuses it with ``ERROR_INVALID_HANDLE``)."""
+    get_current_process = _kernel32().GetCurrentProcess
+    get_current_process.restype = wintypes.HANDLE
+    get_current_process.argtypes = ()
+    return wintypes.HANDLE(get_current_process())
+
+
 def _own_job() -> int:
     """The job object this process is in (created and joined on first use)."""
     global _job
@@ -70,7 +82,8 @@ def _own_job() -> int:
         handle = kernel32.CreateJobObjectW(None, None)
         if not handle:
             raise ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined,unused-ignore]
-        if not kernel32.AssignProcessToJobObject(wintypes.HANDLE(handle), kernel32.GetCurrentProcess()):
+        kernel32.AssignProcessToJobObject.argtypes = (wintypes.HANDLE, wintypes.HANDLE)
+        if not kernel32.AssignProcessToJobObject(wintypes.HANDLE(handle), _current_process()):
             raise ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined,unused-ignore]
         _job = int(handle)
     return _job
@@ -107,7 +120,7 @@ def _committed_bytes() -> int:
     counters = _Counters()
     counters.cb = ctypes.sizeof(counters)
     psapi = ctypes.WinDLL("psapi", use_last_error=True)  # type: ignore[attr-defined,unused-ignore]
-    if not psapi.GetProcessMemoryInfo(_kernel32().GetCurrentProcess(), ctypes.byref(counters), counters.cb):
+    if not psapi.GetProcessMemoryInfo(_current_process(), ctypes.byref(counters), counters.cb):
         return 0
     return int(counters.PagefileUsage)
 

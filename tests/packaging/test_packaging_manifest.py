@@ -55,6 +55,21 @@ def test_the_resources_the_app_loads_are_all_bundled(manifest: ModuleType) -> No
     assert migrations and {(name, "core/app/migrations/versions") for name in migrations} <= bundled
 
 
+def test_all_of_resources_is_bundled_except_the_translation_sources(manifest: ModuleType) -> None:
+    bundled = {Path(source) for source, _ in manifest.data_files()}
+    every = {p for p in (ROOT / "resources").rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert {p for p in every if p.suffix != ".ts"} <= bundled
+    assert not {p for p in bundled if p.suffix == ".ts"}
+    for source, folder in manifest.resource_files():
+        assert Path(source).parent.relative_to(ROOT).as_posix() == folder  # the same place as in the source tree
+
+
+def test_the_spelling_dictionaries_and_dramatiqs_redis_scripts_are_bundled(manifest: ModuleType) -> None:
+    bundled = {(Path(source).name, folder) for source, folder in manifest.data_files()}
+    assert {("en.json.gz", "spellchecker/resources"), ("pt.json.gz", "spellchecker/resources")} <= bundled
+    assert ("dispatch.lua", "dramatiq/brokers/redis") in bundled
+
+
 def test_the_bundled_folders_match_where_the_code_looks(manifest: ModuleType) -> None:
     from core.app.database import MIGRATIONS_DIR
     from core.app.pipeline_time import PLANS_DIR
@@ -104,12 +119,13 @@ def test_the_spec_names_two_executables_and_the_entry_scripts_exist(manifest: Mo
 
 
 def test_the_installers_name_the_same_executables(manifest: ModuleType) -> None:
-    iss = (PACKAGING / "windows" / "studyjobs.iss").read_text("utf-8")
+    nsi = (PACKAGING / "windows" / "studyjobs.nsi").read_text("utf-8")
     dmg = (PACKAGING / "macos" / "build_dmg.sh").read_text("utf-8")
     from gui.autostart import LAUNCH_AGENT_LABEL, RUN_VALUE_NAME
 
-    assert f"{manifest.GUI_NAME}.exe" in iss and f"{manifest.WORKER_NAME}.exe" in iss
-    assert f'ValueName: "{RUN_VALUE_NAME}"' in iss  # the same Run value gui.autostart manages
+    assert manifest.GUI_NAME == "StudyJobs" and '!define APP "StudyJobs"' in nsi  # StudyJobs.exe
+    assert f"{manifest.WORKER_NAME}.exe" in nsi
+    assert f'!define RUN_VALUE "{RUN_VALUE_NAME}"' in nsi  # the same Run value gui.autostart manages
     assert manifest.WORKER_NAME in dmg and LAUNCH_AGENT_LABEL in (PACKAGING / "macos" / "uninstall.sh").read_text()
 
 
@@ -117,7 +133,6 @@ def test_the_files_read_from_package_folders_at_run_time_are_bundled(manifest: M
     from daemon.llm.checks import DICTIONARY_LANGUAGES
 
     bundled = {(Path(source).name, folder) for source, folder in manifest.data_files()}
-    assert set(manifest.SPELLING_LANGUAGES) == DICTIONARY_LANGUAGES
     assert {(f"{lang}.json.gz", "spellchecker/resources") for lang in DICTIONARY_LANGUAGES} <= bundled
     assert {("dispatch.lua", "dramatiq/brokers/redis"), ("maxstack.lua", "dramatiq/brokers/redis")} <= bundled
     assert ("photosynthesis.pdf", "resources/selftest") in bundled
