@@ -348,6 +348,58 @@ def pdf_corpus(max_pages: int = 700) -> list[Path]:
     return kept
 
 
+# -- models ------------------------------------------------------------------------------------------------------
+
+
+def bench_generator(model: Path | None, threads: int) -> tuple[Any, bool]:
+    """The generator the model benchmarks (``guide_quality.py``, ``structure_bench.py``) write with: ``model`` (a
+    GGUF file; ``None``: the bundled SmolLM2 with its tuned sampling and 8,192 tokens of context) at 4,096 tokens
+    of context, and whether it writes summaries by the model catalog's word (a file outside the catalog does)."""
+    from core.app.model_catalog import load_catalog
+    from daemon.llm.llamacpp import LlamaCppGenerator
+    from daemon.llm.models import BUNDLED_CONTEXT, bundled_model_path
+    from daemon.llm.sampling import BUNDLED_SAMPLING, DEFAULT_SAMPLING
+
+    path = model or bundled_model_path()
+    summaries = next((m.writes_summaries for m in load_catalog() if m.filename == path.name), True)
+    sampling = DEFAULT_SAMPLING if model else BUNDLED_SAMPLING
+    n_ctx = 4096 if model else BUNDLED_CONTEXT
+    return LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=threads, sampling=sampling), summaries
+
+
+def model_settings(spec: str | None, *, server_model: str | None = None, threads: int | None = None) -> Any:
+    """This computer's settings (:func:`core.app.config.load_settings`) with the ``model`` setting naming ``spec``:
+    a catalog id (its downloaded file, or the bundled demo), a GGUF file, a server's URL (``http://…``, with
+    ``server_model`` as the model's name there), or ``None`` for the bundled model. The worker builds its model from
+    such settings (:func:`daemon.runtime.model_choice`)."""
+    import dataclasses
+
+    from core.app.config import load_settings
+    from core.app.model_library import library_catalog, model_setting
+
+    settings = load_settings()
+    model = settings.model
+    if spec is None:
+        model = dataclasses.replace(model, kind="bundled")
+    elif spec.startswith(("http://", "https://")):
+        if not server_model:
+            raise SystemExit("a server URL needs --server-model NAME (the model's name on the server)")
+        model = dataclasses.replace(model, kind="http", endpoint=spec, model_name=server_model)
+    elif Path(spec).expanduser().is_file():
+        model = dataclasses.replace(model, kind="gguf", gguf_path=Path(spec).expanduser().resolve())
+    else:
+        entry = next((m for m in library_catalog() if m.id == spec), None)
+        if entry is None:
+            known = ", ".join(m.id for m in library_catalog())
+            raise SystemExit(f"{spec!r} is neither a file, a URL nor a catalog id ({known})")
+        model = model_setting(settings, entry)
+        if model.kind == "gguf" and not (model.gguf_path and model.gguf_path.is_file()):
+            raise SystemExit(f"{spec} is not downloaded: studyjobs models download {spec}")
+    if threads:
+        model = dataclasses.replace(model, n_threads=threads)
+    return dataclasses.replace(settings, model=model)
+
+
 # -- PostgreSQL and Redis ----------------------------------------------------------------------------------------
 
 

@@ -60,10 +60,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import llama_cpp
+from bench_support import bench_generator
 from llama_cpp import Llama
 
 from core.app.document_structure import DocumentStructure, paragraphs
-from core.app.model_catalog import load_catalog
 from daemon.llm.base import TokenProgress
 from daemon.llm.checks import TextChecker, plain_text, word_tokens
 from daemon.llm.grounding import grounding
@@ -71,9 +71,7 @@ from daemon.llm.guard import guide_sentence_keys
 from daemon.llm.guide import GuidePlan, GuideProgress, GuideWriter, StudyGuide
 from daemon.llm.guide_matter import left_out_pages
 from daemon.llm.llamacpp import LlamaCppGenerator, default_n_threads, shared_model
-from daemon.llm.models import BUNDLED_CONTEXT, bundled_model_path
 from daemon.llm.prompts import detect_language, supported_language
-from daemon.llm.sampling import BUNDLED_SAMPLING, DEFAULT_SAMPLING
 from daemon.readers import read_document
 from tests.daemon.corpus import fetch_corpus
 
@@ -82,6 +80,8 @@ DOCUMENTS = {
     "pt-lshort": ("texlive-lang-portuguese", "lshort-portuguese/pt-lshort.pdf"),
     "en-r-intro": ("r-doc-pdf", "R-intro.pdf"),
     "en-r-faq": ("r-doc-pdf", "R-FAQ.pdf"),
+    "pt-latexsheet": ("texlive-lang-portuguese", "latexcheat-ptbr/latexsheet-ptbr.pdf"),
+    "en-camlidl": ("camlidl-doc", "camlidl-1.04.doc.pdf"),
 }
 DEFAULT_DOCS = "pt-beamer,pt-lshort,en-r-intro"
 _PROMPT_OVERHEAD = 160  # the section prompt's instructions and chat template (``daemon.llm.guide``)
@@ -118,6 +118,8 @@ def corpus_path(key: str) -> Path:
     corpus = fetch_corpus()
     if package == "r-doc-pdf":
         return corpus.r_manual(name.removesuffix(".pdf"))
+    if package == "camlidl-doc":
+        return corpus.camlidl_pdf
     return corpus.portuguese_pdf(name)
 
 
@@ -445,13 +447,10 @@ async def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="  %(name)s: %(message)s", stream=sys.stdout)
     logging.getLogger("daemon.llm.guard").setLevel(logging.INFO)  # each rejected text and the checks it failed
-    path = args.model or bundled_model_path()
-    catalog = next((m.writes_summaries for m in load_catalog() if m.filename == path.name), True)
+    generator, catalog = bench_generator(args.model, args.threads)
     summaries = {"on": True, "off": False}.get(args.summaries, catalog)
-    sampling = DEFAULT_SAMPLING if args.model else BUNDLED_SAMPLING
-    n_ctx = 4096 if args.model else BUNDLED_CONTEXT
-    generator = LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=args.threads, sampling=sampling)
-    bare = BareLoop(path, args.threads, n_ctx, args.bare_context)
+    path = generator.model_path
+    bare = BareLoop(path, args.threads, generator.n_ctx, args.bare_context)
     wall, cpu = await path_ratio(generator, bare, args.rounds) if args.rounds else ([0.0], [0.0])
     print(
         f"model {path.name}, {args.threads} thread(s); the writer's decode path ÷ the bare loop on the same "

@@ -27,53 +27,24 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pypdfium2 as pdfium
+from bench_support import bench_generator
 
 from core.app.document_structure import DocumentStructure, paragraphs
-from core.app.model_catalog import load_catalog
-from daemon.llm.base import ChatMessage, TextGenerator
+from daemon.llm.base import TextGenerator
 from daemon.llm.guide import GuideWriter
-from daemon.llm.llamacpp import LlamaCppGenerator, default_n_threads
-from daemon.llm.models import BUNDLED_CONTEXT, bundled_model_path
-from daemon.llm.sampling import BUNDLED_SAMPLING, DEFAULT_SAMPLING
+from daemon.llm.llamacpp import default_n_threads
+from daemon.llm.recording import RecordingGenerator
 from daemon.readers import read_document
 from tests.daemon.corpus import Corpus, fetch_corpus, fetch_package
 
 DOCUMENTS = ("pt-faq-text", "en-devref-epub", "pt-xypic-pdf")
 CHARS_PER_PAGE = 2500
-
-
-class Counted:
-    """The generator, counting the calls made to it."""
-
-    def __init__(self, inner: TextGenerator) -> None:
-        self.inner = inner
-        self.calls = 0
-
-    @property
-    def context_window(self) -> int:
-        return self.inner.context_window
-
-    async def count_tokens(self, text: str) -> int:
-        return await self.inner.count_tokens(text)
-
-    async def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> str:
-        self.calls += 1
-        return await self.inner.chat(messages, **kwargs)
-
-    async def chat_structured(self, messages: Sequence[ChatMessage], schema: Any, **kwargs: Any) -> Any:
-        self.calls += 1
-        return await self.inner.chat_structured(messages, schema, **kwargs)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 @dataclass
@@ -135,7 +106,7 @@ async def run(key: str, generator: TextGenerator, summaries: bool, cap: int | No
     if cap is not None and cap < pages:
         text, structure = first_pages(text, structure, pages, cap)
         pages = float(cap)
-    counted = Counted(generator)
+    counted = RecordingGenerator(generator)
     writer = GuideWriter(counted, summaries=summaries)
     started = time.perf_counter()
     guide = await writer.write(
@@ -144,7 +115,7 @@ async def run(key: str, generator: TextGenerator, summaries: bool, cap: int | No
     seconds = time.perf_counter() - started
     titles = [section.title for section in guide.sections]
     repeated = sum(n - 1 for n in Counter(titles).values() if n > 1)
-    return Row(key, pages, len(structure.chapters), len(titles), counted.calls, repeated, seconds, titles)
+    return Row(key, pages, len(structure.chapters), len(titles), counted.record.calls, repeated, seconds, titles)
 
 
 def table(rows: list[Row]) -> str:
@@ -169,11 +140,8 @@ async def main() -> None:
     parser.add_argument("--pages", type=int, default=None, help="write from the first N pages only")
     parser.add_argument("--no-structure", action="store_true", help="ignore the reader's structure (the baseline)")
     args = parser.parse_args()
-    path = args.model or bundled_model_path()
-    summaries = next((m.writes_summaries for m in load_catalog() if m.filename == path.name), True)
-    sampling = DEFAULT_SAMPLING if args.model else BUNDLED_SAMPLING
-    n_ctx = 4096 if args.model else BUNDLED_CONTEXT
-    generator = LlamaCppGenerator(path, n_ctx=n_ctx, n_threads=args.threads, sampling=sampling)
+    generator, summaries = bench_generator(args.model, args.threads)
+    path = generator.model_path
     print(
         f"model {path.name}, {args.threads} thread(s), summaries {'on' if summaries else 'off'}, "
         f"structure {'ignored' if args.no_structure else 'used'}",

@@ -34,7 +34,7 @@ from daemon.llm.local_model import unload_all
 from daemon.llm.sampling import SamplingSettings, catalog_sampling, sampling_from
 from daemon.readers.isolated import release_idle_readers
 
-__all__ = ["RunningJob", "Runtime", "current", "install"]
+__all__ = ["RunningJob", "Runtime", "current", "install", "model_choice"]
 
 log = logging.getLogger(__name__)
 
@@ -149,20 +149,8 @@ class Runtime:
         assert self._generator_lock is not None
         async with self._generator_lock:
             if self._generator is None:
-                model = self.settings.model
                 api_key = await asyncio.to_thread(self._api_key)  # the keyring may wait on D-Bus
-                choice = ModelChoice(
-                    kind=model.kind,  # type: ignore[arg-type]
-                    path=model.gguf_path,
-                    endpoint=model.endpoint,
-                    model_name=model.model_name,
-                    n_threads=model.n_threads,
-                    n_ctx=model.context or None,
-                    api_key=api_key,
-                    request_timeout=self.settings.limits.request_seconds,
-                    sampling=sampling_from(model, _catalog_base(self.settings)),
-                    run=_catalog_run(self.settings),
-                )
+                choice = model_choice(self.settings, api_key)
                 self._generator = hanging_from_env(create_generator(choice))  # a test knob; unset: the model
             return self._generator
 
@@ -319,6 +307,24 @@ def _catalog_entry(settings: Settings) -> CatalogModel | None:
     except CatalogError:
         log.warning("the model catalog cannot be read; the model's defaults apply", exc_info=True)
         return None
+
+
+def model_choice(settings: Settings, api_key: str | None = None) -> ModelChoice:
+    """The model the ``model`` setting names, as the worker runs it: threads, context, the server's timeout, and a
+    catalog model's sampling and run settings (``bench/guide_eval.py`` runs a model through this too)."""
+    model = settings.model
+    return ModelChoice(
+        kind=model.kind,  # type: ignore[arg-type]
+        path=model.gguf_path,
+        endpoint=model.endpoint,
+        model_name=model.model_name,
+        n_threads=model.n_threads,
+        n_ctx=model.context or None,
+        api_key=api_key,
+        request_timeout=settings.limits.request_seconds,
+        sampling=sampling_from(model, _catalog_base(settings)),
+        run=_catalog_run(settings),
+    )
 
 
 def _catalog_run(settings: Settings) -> RunSettings | None:

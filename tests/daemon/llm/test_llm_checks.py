@@ -4,15 +4,13 @@ models (the tiny deterministic GGUF, one variant that repeats a phrase, and the 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from core.app.config import ModelSettings, SettingsError
-from daemon.llm.base import ChatMessage, TextGenerator
+from daemon.llm.base import TextGenerator
 from daemon.llm.checks import (
     DICTIONARY_LANGUAGES,
     TextChecker,
@@ -28,6 +26,7 @@ from daemon.llm.guide import GuideWriter
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.models import create_generator
 from daemon.llm.prompts import LANGUAGES, PROMPTS, supported_language
+from daemon.llm.recording import RecordingGenerator
 from daemon.llm.sampling import BUNDLED_SAMPLING, retry_sampling, sampling_from
 from daemon.llm.testing import expected_phrase_reply, write_tiny_model
 from daemon.readers import read_document
@@ -234,38 +233,12 @@ def test_the_second_try_samples_differently() -> None:
     assert retry_sampling(retry_sampling(second)).temperature <= 0.5
 
 
-class Counting:
-    """A real generator that counts the chats it was asked for."""
-
-    def __init__(self, inner: LlamaCppGenerator) -> None:
-        self.inner = inner
-        self.chats = 0
-        self.sampling = inner.sampling
-
-    @property
-    def context_window(self) -> int:
-        return self.inner.context_window
-
-    async def count_tokens(self, text: str) -> int:
-        return await self.inner.count_tokens(text)
-
-    async def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> str:
-        self.chats += 1
-        return await self.inner.chat(messages, **kwargs)
-
-    async def chat_structured(self, *args: Any, **kwargs: Any) -> Any:
-        return await self.inner.chat_structured(*args, **kwargs)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
-
-
 async def test_a_model_that_repeats_itself_is_asked_twice_then_the_section_is_made_of_quotes(tmp_path: Path) -> None:
     model = write_tiny_model(tmp_path / "repeating.gguf", phrase=REPEATING)
-    counting = Counting(LlamaCppGenerator(model, n_ctx=2048, n_threads=1, sampling=BUNDLED_SAMPLING))
+    counting = RecordingGenerator(LlamaCppGenerator(model, n_ctx=2048, n_threads=1, sampling=BUNDLED_SAMPLING))
     generator: TextGenerator = counting
     guide = await GuideWriter(generator, section_tokens=60, outline_tokens=300).write(f"{ENGLISH}\n\n{ENGLISH}")
-    assert counting.chats == 2 * len(guide.sections)
+    assert counting.record.chats == 2 * len(guide.sections)
     assert all(s.origin == "quotes" for s in guide.sections)
     assert guide.sections[0].model_text == expected_phrase_reply(REPEATING, 60)
     assert guide.sections[0].body.startswith(f"### Key passages\n\n{QUOTES_NOTE['en']}")
@@ -275,14 +248,14 @@ async def test_a_model_that_repeats_itself_is_asked_twice_then_the_section_is_ma
 
 async def test_a_model_text_that_passes_the_check_goes_into_the_guide_as_written(tmp_path: Path) -> None:
     model = write_tiny_model(tmp_path / "fluent.gguf", phrase=FLUENT)
-    counting = Counting(LlamaCppGenerator(model, n_ctx=2048, n_threads=1))
+    counting = RecordingGenerator(LlamaCppGenerator(model, n_ctx=2048, n_threads=1))
     generator: TextGenerator = counting
     guide = await GuideWriter(generator, section_tokens=len(FLUENT), outline_tokens=300).write(ENGLISH)
     (section,) = guide.sections
     assert section.origin == "model"
     assert section.body.startswith("### Summary\n\n" + "".join(FLUENT) + "\n\n### Key terms\n\n")
     assert section.body.endswith("\n\n*Sources: paragraphs 1*")
-    assert counting.chats == 1
+    assert counting.record.chats == 1
 
 
 # The English section prompt's system message, one token per piece: a tiny model that says it again.
@@ -305,11 +278,11 @@ async def test_a_model_that_echoes_its_prompt_is_asked_twice_then_the_section_is
 ) -> None:
     assert "".join(ECHOING).strip() == PROMPTS["en"].section_system
     model = write_tiny_model(tmp_path / "echoing.gguf", phrase=ECHOING)
-    counting = Counting(LlamaCppGenerator(model, n_ctx=2048, n_threads=1))
+    counting = RecordingGenerator(LlamaCppGenerator(model, n_ctx=2048, n_threads=1))
     generator: TextGenerator = counting
     guide = await GuideWriter(generator, section_tokens=len(ECHOING), outline_tokens=300).write(ENGLISH)
     (section,) = guide.sections
-    assert counting.chats == 2
+    assert counting.record.chats == 2
     assert section.origin == "quotes" and "echoed_prompt" in section.problems
     assert section.model_text == expected_phrase_reply(ECHOING, len(ECHOING)).strip()
     assert "Explain the key ideas" not in guide.markdown

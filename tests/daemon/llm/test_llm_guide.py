@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from daemon.llm.base import ChatMessage, ModelT, TextGenerator
 from daemon.llm.checks import word_tokens
 from daemon.llm.errors import GenerationStoppedError
 from daemon.llm.extractive import quoted_section
@@ -21,6 +18,7 @@ from daemon.llm.guide_outline import repair_outline
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.models import create_generator
 from daemon.llm.prompts import PROMPTS, detect_language
+from daemon.llm.recording import RecordingGenerator
 from daemon.llm.testing import expected_tiny_reply
 
 ENGLISH = """Photosynthesis is the process by which green plants, algae and some bacteria convert light energy
@@ -45,32 +43,6 @@ TINY_TITLE = expected_tiny_reply(100)  # the tiny model's titles run to the sche
 PASSAGE_TITLE = "Energy, process and light"
 """What a section of ``ENGLISH`` is titled: the tiny model's title fails its check, so the passage's most frequent
 content words title it."""
-
-
-class Recording:
-    """A real generator that also keeps the messages it was sent (to check the prompts' language)."""
-
-    def __init__(self, inner: TextGenerator) -> None:
-        self.inner = inner
-        self.sent: list[Sequence[ChatMessage]] = []
-
-    @property
-    def context_window(self) -> int:
-        return self.inner.context_window
-
-    async def count_tokens(self, text: str) -> int:
-        return await self.inner.count_tokens(text)
-
-    async def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> str:
-        self.sent.append(messages)
-        return await self.inner.chat(messages, **kwargs)
-
-    async def chat_structured(self, messages: Sequence[ChatMessage], schema: type[ModelT], **kwargs: Any) -> ModelT:
-        self.sent.append(messages)
-        return await self.inner.chat_structured(messages, schema, **kwargs)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 @pytest.fixture
@@ -131,11 +103,11 @@ async def test_tiny_model_guide_is_exact_and_its_garbled_text_is_replaced_by_quo
 
 
 async def test_portuguese_document_gets_portuguese_prompts_and_title(tiny: LlamaCppGenerator) -> None:
-    recording = Recording(tiny)
+    recording = RecordingGenerator(tiny)
     guide = await GuideWriter(recording, section_tokens=10).write(PORTUGUESE)
     assert guide.language == "pt"
     assert guide.markdown.startswith("# Guia de estudo\n")
-    prompts = [m["content"] for messages in recording.sent for m in messages]
+    prompts = [m["content"] for messages in recording.record.sent for m in messages]
     assert all(detect_language(p) == "pt" for p in prompts)
     assert any("trechos" in p for p in prompts)
 
@@ -199,12 +171,12 @@ async def test_each_part_is_handed_over_as_soon_as_it_is_written_and_the_parts_j
 
 
 async def test_sections_an_earlier_attempt_wrote_are_not_asked_of_the_model_again(tiny_model: Path) -> None:
-    recording = Recording(LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1))
+    recording = RecordingGenerator(LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1))
     writer = GuideWriter(recording, section_tokens=10, outline_tokens=300)
     plan = await writer.outline("\n\n".join(f"Paragraph {i} talks about topic {i}. " * 12 for i in range(12)))
     assert len(plan.sections) > 2
     first = await writer.write_sections(plan)
-    asked_first = len(recording.sent)
+    asked_first = len(recording.record.sent)
     parts: list[int] = []
 
     async def on_part(position: int, _title: str, _markdown: str, _origin: str) -> None:
@@ -212,7 +184,7 @@ async def test_sections_an_earlier_attempt_wrote_are_not_asked_of_the_model_agai
 
     again = await writer.write_sections(plan, on_part=on_part, written={1: "Kept from before."})
     # Each section the tiny model writes fails its check: two calls per section.
-    assert len(recording.sent) - asked_first == 2 * (len(plan.sections) - 1)
+    assert len(recording.record.sent) - asked_first == 2 * (len(plan.sections) - 1)
     assert again.sections[0].body == "Kept from before."
     assert [s.body for s in again.sections[1:]] == [s.body for s in first.sections[1:]]
     assert parts == [0, *range(2, len(plan.sections) + 2)]
