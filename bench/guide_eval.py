@@ -12,17 +12,20 @@ Debian's ``texlive-lang-portuguese``, ``camlidl-doc`` and ``r-doc-pdf``), named 
 Printed per document:
 
 * **sections**, **words** — the guide's sections and words (its sections' bodies);
+* **model calls** — outline and section calls (a second try of a rejected text counted);
 * **kept** — sections whose summary is the model's (the rest quote their passages);
 * **grounded** — of the kept summaries' sentences, those whose content words the pages they cite hold
   (:func:`daemon.llm.grounding.sentence_support`, the guide's own check); each kept sentence that fails is printed
-  (the check should have rejected it);
+  (the check should have rejected it); **grounded, all written** — the same over every summary the model wrote,
+  those its check rejected too (each section's last try);
 * **non-words** — share of the guide's words in no dictionary of its language nor in the document;
 * **repeated** — sentences said more than once in the guide;
 * **language** — detected in the guide's text (the document's in brackets);
 * **seconds** — outline and sections, reading the document not counted;
 * **÷ floor** — seconds ÷ the model's floor: the document's tokens ÷ the prompt speed + the tokens the model wrote
   ÷ its decode speed, both measured in this run (a probe prompt before the first document and after the last, the
-  mean of the two). What the pipeline costs beyond reading the document once and writing its answers.
+  mean of the two). What the pipeline costs beyond reading the document once and writing its answers; far below 1
+  when the model reads little or nothing (a document with chapters and no summaries asks the model nothing).
 
 ``--summaries auto`` (the default) writes summaries as the worker does, by the model catalog's word (the bundled
 SmolLM2 writes none); ``on`` / ``off`` force them.
@@ -86,6 +89,9 @@ class EvalRow:
     kept: int
     sentences: int
     grounded: int
+    written: int
+    written_grounded: int
+    calls: int
     nonwords: float
     repeated: int
     seconds: float
@@ -115,12 +121,13 @@ async def probe_speed(generator: TextGenerator, tokens: int, tag: str) -> Speed:
     return Speed(prompt_tokens / (first - started), (n1 - n0) / (last - first) if last > first else 0.0)
 
 
-def summary_support(plan: GuidePlan, guide: StudyGuide) -> list[tuple[str, SentenceSupport]]:
-    """Each sentence of each kept summary (the model's text, not quotes) with its support by the passages of the
-    pages it cites: the guide's own measure (:func:`daemon.llm.grounding.sentence_support`)."""
+def summary_support(plan: GuidePlan, guide: StudyGuide, *, kept: bool) -> list[tuple[str, SentenceSupport]]:
+    """Each sentence of each summary the model wrote (``kept``: only those the guide kept, not the ones its check
+    replaced by quotes) with its support by the passages of the pages it cites: the guide's own measure
+    (:func:`daemon.llm.grounding.sentence_support`)."""
     found = []
     for section in guide.sections:
-        if section.origin != "model" or not section.model_text:
+        if not section.model_text or (kept and section.origin != "model"):
             continue
         numbers = list(section.passages)
         sources = [plan.passages[n - 1] for n in numbers]
@@ -142,7 +149,8 @@ async def run_document(key: str, cap: int, generator: TextGenerator, summaries: 
     guide = await writer.write_sections(plan, title=key)
     seconds = time.perf_counter() - started
     bodies = [section.body for section in guide.sections]
-    supports = summary_support(plan, guide)
+    supports = summary_support(plan, guide, kept=True)
+    written = summary_support(plan, guide, kept=False)
     for title, support in supports:
         if not support.ok:
             print(f"{key}: KEPT SUMMARY SENTENCE NOT GROUNDED in “{title}”: {support.sentence}", flush=True)
@@ -158,6 +166,9 @@ async def run_document(key: str, cap: int, generator: TextGenerator, summaries: 
         kept=sum(section.origin == "model" for section in guide.sections),
         sentences=len(supports),
         grounded=sum(support.ok for _title, support in supports),
+        written=len(written),
+        written_grounded=sum(support.ok for _title, support in written),
+        calls=recording.record.calls,
         nonwords=nonword_rate(TextChecker(language), bodies, text),
         repeated=sum(n - 1 for n in counts.values() if n > 1),
         seconds=seconds,
@@ -166,17 +177,22 @@ async def run_document(key: str, cap: int, generator: TextGenerator, summaries: 
     )
 
 
+def share(part: int, whole: int, none: str) -> str:
+    return f"{part}/{whole} ({part / whole:.0%})" if whole else none
+
+
 def table(rows: list[EvalRow]) -> str:
     lines = [
-        "| document | pages | sections | words | kept | grounded | non-words | repeated | language | seconds "
-        "| ÷ floor |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| document | pages | sections | words | model calls | kept | grounded | grounded, all written | non-words "
+        "| repeated | language | seconds | ÷ floor |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
     ]
     for r in rows:
-        grounded = f"{r.grounded}/{r.sentences} ({r.grounded / r.sentences:.0%})" if r.sentences else "— (none kept)"
         lines.append(
-            f"| {r.name} | {r.pages} | {r.sections} | {r.words} | {r.kept} | {grounded} | {r.nonwords:.1%} "
-            f"| {r.repeated} | {r.detected} (doc {r.language}) | {r.seconds:.0f} | {r.seconds / r.floor:.2f} |"
+            f"| {r.name} | {r.pages} | {r.sections} | {r.words} | {r.calls} | {r.kept} "
+            f"| {share(r.grounded, r.sentences, '— (none kept)')} | {share(r.written_grounded, r.written, '— (none)')} "
+            f"| {r.nonwords:.1%} | {r.repeated} | {r.detected} (doc {r.language}) | {r.seconds:.1f} "
+            f"| {r.seconds / r.floor:.2f} |"
         )
     return "\n".join(lines)
 

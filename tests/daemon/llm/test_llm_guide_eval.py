@@ -13,9 +13,10 @@ from tests.daemon.corpus import Corpus
 
 ROOT = Path(__file__).resolve().parents[3]
 COLUMNS = [
-    "document", "pages", "sections", "words", "kept", "grounded", "non-words", "repeated", "language", "seconds",
-    "÷ floor",
+    "document", "pages", "sections", "words", "model calls", "kept", "grounded", "grounded, all written",
+    "non-words", "repeated", "language", "seconds", "÷ floor",
 ]  # fmt: skip
+SHARE = re.compile(r"(\d+)/(\d+) \(\d+%\)|— \(none kept\)|— \(none\)")
 
 
 def test_guide_eval_prints_its_table_for_one_short_document(corpus: Corpus, tmp_path: Path) -> None:
@@ -34,11 +35,13 @@ def test_guide_eval_prints_its_table_for_one_short_document(corpus: Corpus, tmp_
     assert cells["pages"] == "1"
     assert int(cells["sections"]) >= 1
     assert int(cells["words"]) > 20
-    assert 0 <= int(cells["kept"]) <= int(cells["sections"])
-    grounded = re.fullmatch(r"(\d+)/(\d+) \(\d+%\)|— \(none kept\)", cells["grounded"])
-    assert grounded is not None, cells["grounded"]
-    if grounded[1] is not None:
-        assert int(grounded[1]) <= int(grounded[2])
+    assert 0 <= int(cells["kept"]) <= int(cells["sections"]) <= int(cells["model calls"])  # summaries on
+    for column in ("grounded", "grounded, all written"):
+        grounded = SHARE.fullmatch(cells[column])
+        assert grounded is not None, cells[column]
+        if grounded[1] is not None:
+            assert int(grounded[1]) <= int(grounded[2])
+    assert cells["grounded, all written"] != "— (none)"  # with summaries on the model wrote each section
     assert 0.0 <= float(cells["non-words"].rstrip("%")) <= 100.0
     assert int(cells["repeated"]) >= 0
     assert cells["language"] == "pt (doc pt)"
