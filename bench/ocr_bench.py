@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -47,18 +48,22 @@ from tests.daemon.readers.scans import (
 )
 
 _MIN_CHARS = 1500
+_MATHS = re.compile("[\u0370-\u03ff\u2200-\u22ff\u00b5]")
+_MAX_SYMBOLS = 2
 
 
 def prose_pages(source: Path, count: int) -> list[int]:
     """``count`` 0-based pages of prose spread over the document: 1,500 characters or more of text layer, no
-    table-of-contents leaders, few lines of code (lines with braces or backslashes)."""
+    table-of-contents leaders, few lines of code (lines with braces or backslashes), no formulas (Greek letters
+    or mathematical operators: a formula's text layer is its symbols in drawing order, not a text to read)."""
     with PDFIUM_LOCK:
         total = len(pdfium.PdfDocument(str(source)))
     candidates = []
     for index in range(total // 10, total - total // 10):
         text = reference_text(source, [index])
         code = sum(1 for line in text.splitlines() if "\\" in line or "{" in line or "<-" in line)
-        if len(text) >= _MIN_CHARS and "…" not in text and code <= 1:
+        formulas = len(_MATHS.findall(text))
+        if len(text) >= _MIN_CHARS and "…" not in text and code <= 1 and formulas <= _MAX_SYMBOLS:
             candidates.append(index)
     step = max(1, len(candidates) // count)
     return candidates[::step][:count]
