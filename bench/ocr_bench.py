@@ -9,7 +9,8 @@ same pages is made too. Each is read the way the worker reads it: in a reader pr
 
 * character error rate of the recognised text against the text layer (whitespace normalised; the reference is
   cleaned by the same page cleanup as the reader's);
-* accented words right (words with a letter outside ASCII found as often as the reference has them);
+* accented words right (the reference's words of Latin letters with an accent, found as often in the recognised
+  text);
 * seconds per page (wall time of the read in the reader process, the process's start not counted) and CPU
   seconds per page of the reader process;
 * the reader process's peak resident memory;
@@ -120,7 +121,7 @@ def measure(pool: ReaderPool, path: Path, reference: str, pages: int) -> str:
     accents = f"{100 * right / accented:.1f} % of {accented}" if accented else "none in the text"
     peak = report.child_peak_rss_kib // 1024 if report else 0
     return (
-        f"error {100 * error_rate(document.text, reference):.2f} %, accented words right {accents}, "
+        f"error {100 * error_rate(document.text, reference):.2f} %, accented words (Latin letters) right {accents}, "
         f"{seconds / pages:.2f} s/page wall, {cpu / pages:.2f} CPU s/page, language {document.language}, "
         f"reader peak {peak} MiB"
     )
