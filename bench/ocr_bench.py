@@ -9,7 +9,8 @@ same pages is made too. Each is read the way the worker reads it: in a reader pr
 
 * character error rate of the recognised text against the text layer (whitespace normalised; the reference is
   cleaned by the same page cleanup as the reader's);
-* accented words right (words with a letter outside ASCII found as often as the reference has them);
+* accented words right (the reference's words of Latin letters with an accent, found as often in the recognised
+  text);
 * seconds per page (wall time of the read in the reader process, the process's start not counted) and CPU
   seconds per page of the reader process;
 * the reader process's peak resident memory;
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -47,18 +49,22 @@ from tests.daemon.readers.scans import (
 )
 
 _MIN_CHARS = 1500
+_MATHS = re.compile("[\u0370-\u03ff\u2200-\u22ff\u00b5]")
+_MAX_SYMBOLS = 2
 
 
 def prose_pages(source: Path, count: int) -> list[int]:
     """``count`` 0-based pages of prose spread over the document: 1,500 characters or more of text layer, no
-    table-of-contents leaders, few lines of code (lines with braces or backslashes)."""
+    table-of-contents leaders, few lines of code (lines with braces or backslashes), no formulas (Greek letters
+    or mathematical operators: a formula's text layer is its symbols in drawing order, not a text to read)."""
     with PDFIUM_LOCK:
         total = len(pdfium.PdfDocument(str(source)))
     candidates = []
     for index in range(total // 10, total - total // 10):
         text = reference_text(source, [index])
         code = sum(1 for line in text.splitlines() if "\\" in line or "{" in line or "<-" in line)
-        if len(text) >= _MIN_CHARS and "…" not in text and code <= 1:
+        formulas = len(_MATHS.findall(text))
+        if len(text) >= _MIN_CHARS and "…" not in text and code <= 1 and formulas <= _MAX_SYMBOLS:
             candidates.append(index)
     step = max(1, len(candidates) // count)
     return candidates[::step][:count]
@@ -115,7 +121,7 @@ def measure(pool: ReaderPool, path: Path, reference: str, pages: int) -> str:
     accents = f"{100 * right / accented:.1f} % of {accented}" if accented else "none in the text"
     peak = report.child_peak_rss_kib // 1024 if report else 0
     return (
-        f"error {100 * error_rate(document.text, reference):.2f} %, accented words right {accents}, "
+        f"error {100 * error_rate(document.text, reference):.2f} %, accented words (Latin letters) right {accents}, "
         f"{seconds / pages:.2f} s/page wall, {cpu / pages:.2f} CPU s/page, language {document.language}, "
         f"reader peak {peak} MiB"
     )

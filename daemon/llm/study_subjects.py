@@ -7,12 +7,15 @@ A term is no subject when it
 * is a generic word that only points at something else in the text ("a figura", "a resposta", "as opções",
   "default value"), or a word that needs the thing it acts on ("o killer" of what?);
 * is a fragment: it starts or ends with a preposition, conjunction or adverb ("as hello", "the package in question",
-  "um sistema live normalmente");
+  "um sistema live normalmente"), or has one inside other than "of"/"de" (which make a compound: "donativos de
+  patrocinadores");
 * is code or a command line (``R CMD``, ``apt-get install``, ``x_1``, a path, an option).
 
-And a sentence gives no aid when it is a command line or code, or when what it says leans on a demonstrative
-("Unstable é a solução para este grupo de pessoas": which group?). Lists by language; a language without its own
-list uses the English one. Pure functions; thread-safe.
+A short word makes a generic word no more specific only in lower case: "R list" and "C type" name things. A
+sentence gives no aid when it is a command line or code (a web address alone is neither), or when what it says
+leans on a demonstrative ("Unstable é a solução para este grupo de pessoas": which group?) — unless the
+demonstrative points back at a word of the same sentence ("… várias línguas …, se essas línguas …"). Lists by
+language; a language without its own list uses the English one. Pure functions; thread-safe.
 """
 
 from __future__ import annotations
@@ -65,6 +68,8 @@ _LINKS = {
         "às num numa sobre entre até não normalmente geralmente também apenas só então muito"
     ),
 }
+_COMPOUND = {"en": _words("of"), "pt": _words("de do da dos das")}
+"""Prepositions that join the nouns of one term ("sistema de arquivos"), so not a fragment inside it."""
 _DEMONSTRATIVES = {
     "en": _words("this these those such"),
     "pt": _words("este esta estes estas esse essa esses essas isto isso aquele aquela aqueles aquelas tal tais"),
@@ -77,6 +82,7 @@ _COMMAND_WORDS = re.compile(
 )
 _CODE_MARKS = re.compile(r"[`{}\\]|\w_\w|\w/\w+/|\w\.\w+\(|==|!=|:=|->|&&|\|\|")
 """In a sentence: code's characters, an identifier with underscores, a path, a call, an operator."""
+_ADDRESS = re.compile(r"\bhttps?://\S+")
 _CODE_SENTENCE = re.compile(r"(?:^|\s)(?:\$|#|>>>)\s+\S|\s--?[a-z][\w-]*|\w\(\)")
 
 
@@ -87,23 +93,32 @@ def _lists(language: str) -> str:
 def looks_like_code(sentence: str) -> bool:
     """Whether ``sentence`` is code or a command line (a prompt, an option, a command and its argument, code's
     characters); brackets and parentheses of prose are fine."""
-    return bool(_CODE_MARKS.search(sentence) or _COMMAND_WORDS.search(sentence) or _CODE_SENTENCE.search(sentence))
+    prose = _ADDRESS.sub("", sentence)
+    return bool(_CODE_MARKS.search(prose) or _COMMAND_WORDS.search(sentence) or _CODE_SENTENCE.search(prose))
 
 
 def study_subject(term: str, language: str) -> bool:
     """Whether ``term`` (without its article) names something to study (see the module docstring)."""
     code = _lists(language)
-    words = [w.strip(".,;:!?\"'“”«»()").casefold() for w in term.split()]
-    words = [w for w in words if w]
+    originals = [w.strip(".,;:!?\"'“”«»()") for w in term.split()]
+    originals = [w for w in originals if w]
+    words = [w.casefold() for w in originals]
     if not words or _CODE_TERM.search(term) or _COMMAND_WORDS.search(term):
         return False
     if words[0] in _POINTERS[code] or any(w in _POINTERS[code] for w in words):
         return False
-    if words[0] in _LINKS[code] or words[-1] in _LINKS[code] or any(w in _LINKS[code] for w in words[1:-1]):
+    inside = [w for w in words[1:-1] if w not in _COMPOUND[code]]
+    if words[0] in _LINKS[code] or words[-1] in _LINKS[code] or any(w in _LINKS[code] for w in inside):
         return False
-    if words[-1] in _GENERIC[code] and all(w in _GENERIC[code] or len(w) <= 3 or _adjective(w) for w in words):
+    if words[-1] in _GENERIC[code] and all(_filler(w, o, code) for w, o in zip(words, originals, strict=True)):
         return False  # "a resposta", "default value", "a short insight"
     return not (len(words) == 1 and len(words[0]) < 2)
+
+
+def _filler(word: str, original: str, code: str) -> bool:
+    """Whether ``word`` (``original`` as written) adds nothing to a generic word: another generic word, a short
+    lower-case word, one of the vague adjectives."""
+    return word in _GENERIC[code] or (len(word) <= 3 and original.islower()) or _adjective(word)
 
 
 def _adjective(word: str) -> bool:
@@ -116,5 +131,9 @@ def _adjective(word: str) -> bool:
 def leans_on_context(sentence: str, language: str) -> bool:
     """Whether ``sentence`` says what it says through a demonstrative ("para este grupo de pessoas"), so that
     alone, as an answer, it does not say which thing it means."""
-    words = {w.strip(".,;:!?\"'“”«»()").casefold() for w in sentence.split()}
-    return not words.isdisjoint(_DEMONSTRATIVES[_lists(language)])
+    words = [w.strip(".,;:!?\"'“”«»()").casefold() for w in sentence.split()]
+    demonstratives = _DEMONSTRATIVES[_lists(language)]
+    for at, word in enumerate(words):
+        if word in demonstratives and not (at + 1 < len(words) and words[at + 1] in words[:at]):
+            return True
+    return False

@@ -11,6 +11,9 @@ pages (PDFium is not thread-safe: :mod:`daemon.readers.pdf` does it under its lo
 time; :meth:`PageRecogniser.pages` gives the texts back in page order as they are done. A stop request is seen
 between pages; a page being recognised runs to its end (in the worker, a stop ends the reader process at once).
 
+The models have no "•": a list bullet comes back as a lone "e", "«" or "*" at the start of its line, which is told
+from a word by the wide gap after it and given back as "•" (:func:`_bullet_lines`).
+
 Threading rules: a :class:`PageRecogniser` is used by one thread (the reader's), which must call
 :meth:`PageRecogniser.close` (a ``with`` block does); its own threads are joined there.
 """
@@ -78,9 +81,39 @@ def _engine(languages: str) -> Any:
 
 def _recognise(engine: Any, image: Any) -> str:
     engine.SetImage(image)
+    engine.Recognize()
     text: str = engine.GetUTF8Text()
+    for line in _bullet_lines(engine):
+        text = text.replace(line, "• " + line.split(" ", 1)[1], 1)
     engine.Clear()
     return text
+
+
+_MISREAD_BULLETS = frozenset("e«*°o©¢")
+"""What Tesseract's models, which have no "•", read a list bullet as."""
+_BULLET_GAP = 1.5
+"""A bullet stands apart: the gap after it is at least this many times its width (a word's space is less)."""
+
+
+def _bullet_lines(engine: Any) -> list[str]:
+    """The recognised lines (with their line end) that start with a list bullet read as a letter or mark: a lone
+    :data:`_MISREAD_BULLETS` character, no wider than high, set apart from the word after it by a wide gap."""
+    from tesserocr import RIL, iterate_level
+
+    found: list[str] = []
+    mark: tuple[str, int, int, int] | None = None  # a line's first word if it may be a bullet: line, width, height, end
+    for word in iterate_level(engine.GetIterator(), RIL.WORD):
+        box = word.BoundingBox(RIL.WORD)
+        if word.IsAtBeginningOf(RIL.TEXTLINE):
+            lone = box is not None and word.GetUTF8Text(RIL.WORD) in _MISREAD_BULLETS
+            mark = (word.GetUTF8Text(RIL.TEXTLINE), box[2] - box[0], box[3] - box[1], box[2]) if lone else None
+            continue
+        if mark is not None and box is not None:
+            line, width, height, end = mark
+            if width <= height + 1 and box[0] - end >= _BULLET_GAP * width:
+                found.append(line)
+        mark = None
+    return found
 
 
 class PageRecogniser:

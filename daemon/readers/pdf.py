@@ -190,10 +190,10 @@ def read_pdf(data: bytes, progress: Progress, *, language: str | None = None) ->
         with pdfium_lock():
             document.close()
     paragraphs, spans = pages_to_paragraphs(pages)
+    chapters = _chapters(bookmarks, fonts, paragraphs, spans)  # may cut a glued heading off its paragraph
     text = "\n\n".join(paragraphs)
     _check_words(text, page_count, drawn, recognition_possible=not scanned or recognised is not None)
     first_line = next((lines[0] for lines in pages if lines), None)
-    chapters = _chapters(bookmarks, fonts, paragraphs, spans)
     return ReaderOutput(
         text=text,
         format="pdf",
@@ -285,7 +285,8 @@ def _chapters(
     paragraphs: list[str],
     spans: list[tuple[int, int]],
 ) -> list[Chapter]:
-    """The document's chapters: its bookmarks when it has any, else the headings its fonts set apart."""
+    """The document's chapters: its bookmarks when it has any, else the headings its fonts set apart (a heading
+    glued to the end of a paragraph is cut off it: ``paragraphs`` and ``spans`` may change)."""
     if bookmarks:
         return _bookmark_chapters(spans, without_wrappers(bookmarks))
     return place_headings(font_headings(fonts), paragraphs, spans)

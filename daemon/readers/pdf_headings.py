@@ -7,8 +7,8 @@ characters, set at least 15 % larger than the body and bold, or at least 30 % la
 or more pages (running headers) are none. Consecutive heading lines of one size on one page are one wrapped
 heading; a title that opens with a symbol (``\\LARGE``, code) is none, and a size that one heading alone uses
 beyond the first page is a specimen, not a level. The levels follow the sizes, largest first (at most three).
-:func:`place_headings` puts each heading at the paragraph of its page that starts with its text, or after the one
-that ends with it (a heading whose paragraph is not found is left out).
+:func:`place_headings` puts each heading at the paragraph of its page that starts with its text, or cuts it off the
+end of the paragraph it was glued to (a heading whose paragraph is not found is left out).
 
 Only run for a PDF without bookmarks: the document's own outline wins. Costs four PDFium calls per character.
 """
@@ -150,11 +150,11 @@ def _is_heading(text: str, size: float, bold: bool, base: float) -> bool:
 
 
 def place_headings(
-    headings: Sequence[tuple[str, int, int]], paragraphs: Sequence[str], spans: Sequence[tuple[int, int]]
+    headings: Sequence[tuple[str, int, int]], paragraphs: list[str], spans: list[tuple[int, int]]
 ) -> list[Chapter]:
     """Each heading at the first paragraph on its page that starts with its text, in order; a heading the
-    paragraphs glued to the end of the one before starts at the paragraph after it. Empty when fewer than two
-    are placed."""
+    paragraphs glued to the end of the one before is cut off it into a paragraph of its own (``paragraphs`` and
+    ``spans`` are changed in place). Empty when fewer than two are placed."""
     chapters: list[Chapter] = []
     start = 0
     for title, page, level in headings:
@@ -166,9 +166,30 @@ def place_headings(
             if last < page or not wanted:
                 continue
             key = _key(paragraphs[index])
-            at = index if key.startswith(wanted[:40]) else index + 1 if key.endswith(wanted) else None
-            if at is not None and at < len(paragraphs):
-                chapters.append(Chapter(title, at, level))
-                start = at + 1
-                break
+            if key.startswith(wanted[:40]):
+                at = index
+            elif key.endswith(wanted):
+                at = _cut_heading(paragraphs, spans, index, len(wanted))
+            else:
+                continue
+            chapters.append(Chapter(title, at, level))
+            start = at + 1
+            break
     return chapters if len(chapters) >= 2 else []
+
+
+def _cut_heading(paragraphs: list[str], spans: list[tuple[int, int]], index: int, length: int) -> int:
+    """Cut the last ``length`` letters and digits (with what lies between them) off paragraph ``index`` into a
+    paragraph of their own after it; returns the heading's paragraph."""
+    text = paragraphs[index]
+    counted = 0
+    cut = len(text)
+    while cut > 0 and counted < length:
+        cut -= 1
+        counted += len(_key(text[cut]))
+    body, heading = text[:cut].rstrip(), text[cut:].strip()
+    if not body:
+        return index
+    paragraphs[index : index + 1] = [body, heading]
+    spans[index : index + 1] = [spans[index], (spans[index][1], spans[index][1])]
+    return index + 1

@@ -29,6 +29,16 @@ YIELD = [
      "package.", "What is the Debian Package Tracker?"),
     ("devref", "en", "Porting is the act of building Debian packages for architectures that are different from the "
      "original architecture of the package maintainer's binary package.", "What is Porting?"),  # alone, its case
+    ("rintro", "en", "An R list is an object consisting of an ordered collection of objects known as its components.",
+     "What is an R list?"),  # a one-letter name is no filler
+    ("faq", "pt", "Donativos de patrocinadores permitem a Debian ter máquinas, assim como outro hardware, organizar "
+     "conferências e sprints de desenvolvimento, entre outras coisas.",
+     "Para que servem donativos de patrocinadores?"),  # "de" joins a compound
+    ("lshort", "pt", "O Unicode é o caminho a seguir se precisa de incluir várias línguas num único documento, "
+     "especialmente se essas línguas não usam caracteres latinos.", "O que é o Unicode?"),  # "essas" points back
+    ("devref", "en", "A non-functional e-mail address is a violation of Debian Policy [https://www.debian.org/doc/"
+     "debian-policy/ch-binary.html#the-maintainer-of-a-package].",
+     "What is a non-functional e-mail address?"),  # a web address is no code
 ]  # fmt: skip
 # (document, language, sentence): what each would have given is no subject, or no answer on its own
 NO_YIELD = [
@@ -50,6 +60,15 @@ NO_YIELD = [
      "subject."),  # a generic word
     ("rintro", "en", "The command R CMD allows the invocation of various tools which are useful in conjunction with "
      "R, but not intended to be called “directly”."),  # a command
+    ("faq", "pt", "De nota particular é o facto que os spammers são conhecidos por abusar dos endereços de e-mail "
+     "postados nas nossas listas de mail."),  # a fragment
+    ("faq", "pt", "Em geral é um conceito brilhante, se mo perguntar."),  # a fragment
+    ("lshort", "pt", "O LATEX permite que se faça isto com comandos especiais que tomam o título como seu "
+     "argumento."),  # "isto" points outside the sentence
+    ("devref", "en", "The vim source package is an example of how to manage this using a hand-crafted debian/rules "
+     "file."),  # "this" points outside the sentence
+    ("devref", "en", "An example is a package that is SVGA-specific (only available for i386 and amd64), or uses "
+     "other hardware-specific features not supported on all architectures."),  # a generic word
 ]  # fmt: skip
 
 
@@ -80,7 +99,9 @@ def test_a_section_with_nothing_good_gets_no_aids_and_no_objectives() -> None:
 @pytest.mark.parametrize(
     ("term", "language"),
     [("figura", "pt"), ("isto", "pt"), ("our case", "en"), ("killer", "pt"), ("as hello", "en"), ("it", "en"),
-     ("apt-get install", "en"), ("R CMD", "en"), ("x_1", "en"), ("/etc/apt/sources.list", "pt"), ("--help", "en")],
+     ("apt-get install", "en"), ("R CMD", "en"), ("x_1", "en"), ("/etc/apt/sources.list", "pt"), ("--help", "en"),
+     ("package in question", "en"), ("de nota particular", "pt"), ("alternativa ao aptitude", "pt"),
+     ("good example", "en")],
 )  # fmt: skip
 def test_pronouns_generic_words_fragments_and_code_are_no_subjects(term: str, language: str) -> None:
     assert not study_subject(term, language)
@@ -92,6 +113,9 @@ def test_names_and_terms_of_a_field_are_subjects() -> None:
         ("ambiente quote", "pt"),
         ("factor", "en"),
         ("Debian Package Tracker", "en"),
+        ("R list", "en"),
+        ("sistema de arquivos", "pt"),
+        ("system of equations", "en"),
     ]:
         assert study_subject(term, language)
     assert looks_like_code("Para instalar, execute $ apt-get install beamer no terminal.")

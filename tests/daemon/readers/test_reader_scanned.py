@@ -15,11 +15,18 @@ from daemon.readers.isolated import ReaderPool
 from daemon.readers.limits import RECOGNITION_MEMORY_BYTES
 from daemon.readers.ocr import TESSDATA_ENV
 from tests.daemon.corpus import Corpus
-from tests.daemon.readers.scans import accented_words_right, error_rate, reference_text, scanned_pdf
+from tests.daemon.readers.scans import (
+    accented_words_right,
+    clean_pdf,
+    error_rate,
+    reference_text,
+    scanned_pdf,
+)
 
 PORTUGUESE = "lshort-portuguese/pt-lshort.pdf"
 PORTUGUESE_PAGE = 30  # 0-based: a page of prose with 49 accented words
 ENGLISH_PAGE = 8  # of R-intro: a page of prose
+BULLETS_PAGE = 18  # 0-based, of pt-lshort: prose with two lists of bullets
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +48,18 @@ def test_a_scanned_portuguese_page_is_recognised_within_the_error_goal(scanned_p
     assert document.language == "pt"
     assert DocumentStructure.from_json(document.structure).recognised == (1,)
     assert recognising == [(0, 1), (1, 1)]
+
+
+@pytest.mark.slow
+def test_list_bullets_the_models_read_as_letters_come_out_as_bullets(corpus: Corpus, tmp_path: Path) -> None:
+    """Tesseract's models have no "•" and read it as "e"; a lone mark set apart at a line's start is a bullet. The
+    page of pt-lshort has two lists of bullets ("Exemplos: • O tamanho …") and lines that start with words."""
+    source = corpus.portuguese_pdf(PORTUGUESE)
+    document = read_document(clean_pdf(source, [BULLETS_PAGE], tmp_path / "lista.pdf"))
+    reference = reference_text(source, [BULLETS_PAGE])
+    assert document.text.count("• ") == reference.count("• ") >= 4
+    assert "Exemplos: • O tamanho" in " ".join(document.text.split())
+    assert error_rate(document.text, reference) <= 0.01
 
 
 @pytest.mark.slow
