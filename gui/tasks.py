@@ -11,14 +11,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from typing import Any, TypeVar
 
 from gui.error_dialog import ErrorReporter
 
-__all__ = ["Rerun", "TaskGroup"]
+__all__ = ["Rerun", "TaskGroup", "run_loop_until"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def run_loop_until(loop: asyncio.AbstractEventLoop, work: Awaitable[T]) -> T:
+    """Run the qasync ``loop`` until ``work`` ends; its result. Use instead of ``loop.run_until_complete``.
+
+    qasync's ``run_until_complete`` processes Qt's events once more after the loop has stopped, so a coroutine step
+    queued then runs with no running loop (asyncio's primitives fail: "no running event loop"). Here nothing runs
+    once the loop stops: what is queued runs the next time the loop runs.
+    """
+    future = asyncio.ensure_future(work, loop=loop)
+
+    def stop(_future: asyncio.Future[T]) -> None:
+        loop.stop()
+
+    future.add_done_callback(stop)
+    try:
+        loop.run_forever()
+    finally:
+        future.remove_done_callback(stop)
+    if not future.done():
+        raise RuntimeError("the event loop stopped before the work was done")
+    return future.result()
 
 
 class TaskGroup:
