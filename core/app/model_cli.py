@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.app.config import Settings
+from core.app.exit_codes import EXIT_FAILED, EXIT_OK
 from core.app.messages import render
 from core.app.model_catalog import CatalogModel
 from core.app.model_library import (
@@ -39,7 +40,6 @@ from core.store import JobStore
 
 __all__ = ["add_models_parser", "models_command"]
 
-EXIT_OK, EXIT_FAILED = 0, 1
 _GB = 1e9
 
 
