@@ -20,9 +20,9 @@ class JobStatus(StrEnum):
 TERMINAL_JOB_STATUSES: frozenset[JobStatus] = frozenset({JobStatus.DONE, JobStatus.FAILED, JobStatus.CANCELLED})
 """A job in one of these never changes again, except by a manual ``retry``."""
 
-CANCELLABLE_JOB_STATUSES: frozenset[JobStatus] = frozenset({JobStatus.QUEUED, JobStatus.RUNNING})
-"""A job in one of these can still be stopped."""
-
 OPEN_JOB_STATUSES: tuple[str, ...] = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
-"""The same two, as the plain values a row holds, for ``status in OPEN_JOB_STATUSES`` and ``column.in_(…)``: a job
-that is "queued or running" is open (waiting or being worked on)."""
+"""The plain values a row holds, for ``status in OPEN_JOB_STATUSES`` and ``column.in_(…)``: a job that is "queued or
+running" is open (waiting or being worked on). The one spelling of that pair."""
+
+CANCELLABLE_JOB_STATUSES: frozenset[JobStatus] = frozenset(JobStatus(s) for s in OPEN_JOB_STATUSES)
+"""A job in one of these can still be stopped: the open ones, as members of :class:`JobStatus`."""

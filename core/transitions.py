@@ -77,7 +77,7 @@ from sqlalchemy.sql.elements import BindParameter
 from core.db import AsyncDatabaseManager
 from core.models import BaseJobModel
 from core.retry import Backoff
-from core.status import JobStatus
+from core.status import OPEN_JOB_STATUSES, JobStatus
 from core.types import UTCDateTime, utcnow
 
 __all__ = ["Row", "Transitions"]
@@ -281,7 +281,7 @@ class Transitions:
         extra = {} if reason is None else {"message": reason}
         return await self._returning(
             job_id,
-            (self.model.status.in_((_QUEUED, _RUNNING)),),
+            (self.model.status.in_(OPEN_JOB_STATUSES),),
             status=_CANCELLED,
             payload=None,
             finished_at=utcnow(),
@@ -327,7 +327,7 @@ class Transitions:
 
     def _open_or_held(self, attempt: int | None) -> tuple[ColumnElement[bool], ...]:
         """Queued or running; with ``attempt``, running under this claim."""
-        return (self.model.status.in_((_QUEUED, _RUNNING)),) if attempt is None else self._held(attempt)
+        return (self.model.status.in_(OPEN_JOB_STATUSES),) if attempt is None else self._held(attempt)
 
     async def _returning(self, job_id: uuid.UUID, where: Sequence[ColumnElement[bool]], **values: Any) -> Row | None:
         """One conditional UPDATE of one row that returns the row as written (without its payload)."""

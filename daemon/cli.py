@@ -20,6 +20,7 @@ from typing import Any
 from core.app import cli as store_cli
 from core.app.adding import add_document, path_problem
 from core.app.config import Settings
+from core.app.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from core.app.guide_languages import GUIDE_LANGUAGES
 from core.app.launch import worker_command
 from core.app.messages import render
@@ -34,7 +35,6 @@ from core.store import JobStore
 
 __all__ = ["main", "start_daemon_in_background"]
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 BAR_WIDTH = 24
 
 

@@ -36,6 +36,7 @@ from gui.i18n import ICONS_DIR, install_translations
 from gui.main_window import MainWindow
 from gui.platform_check import EXIT_MISSING_LIBRARIES, check_desktop
 from gui.single_instance import SingleInstance
+from gui.tasks import run_loop_until
 from gui.theme import apply_palette
 from gui.tray import Tray
 
@@ -96,8 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     asyncio.set_event_loop(loop)
     try:
         first_run = not settings.settings_path.exists()  # a fresh install: the welcome panel, once
-        return loop.run_until_complete(
-            _run(app, settings, instance, files, start_daemon=not args.no_daemon, first_run=first_run)
+        return run_loop_until(
+            loop, _run(app, settings, instance, files, start_daemon=not args.no_daemon, first_run=first_run)
         )
     finally:
         instance.close()

@@ -1,8 +1,8 @@
 """The model downloads as the window sees them: the ``download_model`` jobs, re-read when the store changes.
 
 One :class:`DownloadFeed` per window feeds the Model page, the welcome panel and the status bar's note. Like the
-documents table (:mod:`gui.job_feed`) it asks the database every :attr:`DownloadFeed.interval` whether anything was
-committed (``PRAGMA data_version`` on SQLite; on other backends it re-reads every tick) and only then reads the
+documents table (:mod:`gui.job_feed`) it follows :meth:`core.store.JobStore.watch_table` (no query while nothing was
+committed on SQLite; a ``LISTEN`` and every ``slow_interval`` seconds on PostgreSQL) and only then reads the
 download jobs (:func:`core.app.model_library.download_jobs`: one small query). A running download's row changes with
 every progress write, so its bar, bytes, rate and time left are as fresh as the worker's last write.
 
@@ -14,15 +14,17 @@ UI thread only; the queries run on the window's task group.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from core.app.model_library import download_jobs
 from core.progress import eta_seconds
+from core.status import OPEN_JOB_STATUSES
 from core.store import JobStore
-from gui.tasks import TaskGroup
+from gui.tasks import Rerun, TaskGroup
 from gui.texts import eta_text
 
 __all__ = ["DownloadFeed", "DownloadNote"]
@@ -30,6 +32,12 @@ __all__ = ["DownloadFeed", "DownloadNote"]
 
 class DownloadFeed(QObject):
     """Follows the download jobs of ``store``.
+
+    Args:
+        store: The job store (on the qasync loop).
+        tasks: Where the watch and the reads run.
+        interval: Seconds between looks of the store's change hub.
+        slow_interval: Seconds between reads where commits cannot be seen (PostgreSQL without a notification).
 
     Signals:
         changed: The download jobs by catalog id (``dict[str, Job]``), after every read that saw a change.
@@ -40,47 +48,37 @@ class DownloadFeed(QObject):
 
     changed = Signal(object)
 
-    def __init__(self, store: JobStore[Any], tasks: TaskGroup, *, interval: float = 0.25) -> None:
+    def __init__(
+        self, store: JobStore[Any], tasks: TaskGroup, *, interval: float = 0.25, slow_interval: float = 0.25
+    ) -> None:
         super().__init__()
         self.store, self.tasks = store, tasks
+        self.interval, self.slow_interval = interval, slow_interval
         self.jobs: dict[str, Any] = {}
-        self._version: int | None = None
-        self._busy = False
-        self._dirty = True
-        self._timer = QTimer(self)
-        self._timer.setInterval(round(interval * 1000))
-        self._timer.timeout.connect(self._tick)
+        self._reads = Rerun(tasks, self._read, name="downloads-read")
+        self._follow: asyncio.Task[Any] | None = None
 
     def start(self) -> None:
         """Read now and keep reading on changes."""
-        self._dirty = True
-        self._timer.start()
-        self._tick()
+        if self._follow is None or self._follow.done():
+            self._follow = self.tasks.start(self._follow_table(), name="downloads-follow")
 
     def stop(self) -> None:
         """Stop reading (the window is hidden or closing)."""
-        self._timer.stop()
+        if self._follow is not None:
+            self._follow.cancel()
+            self._follow = None
 
     def refresh_now(self) -> None:
-        """Read at the next tick even if the database did not say it changed."""
-        self._dirty = True
+        """Read now even if the store did not say it changed."""
+        self._reads.request()
 
-    def _tick(self) -> None:
-        if self._busy:
-            return
-        version = self.store.db.data_version()
-        if version is not None and version == self._version and not self._dirty:
-            return
-        self._busy, self._dirty = True, False
-        task = self.tasks.start(self._read(version), name="downloads-read")
-        if task is None:
-            self._busy = False
-        else:
-            task.add_done_callback(lambda _t: setattr(self, "_busy", False))
+    async def _follow_table(self) -> None:
+        async for _ in self.store.watch_table(interval=self.interval, blind_interval=self.slow_interval):
+            self._reads.request()
 
-    async def _read(self, version: int | None) -> None:
+    async def _read(self) -> None:
         jobs = await download_jobs(self.store)
-        self._version = version
         if _shape(jobs) != _shape(self.jobs):
             self.jobs = jobs
             self.changed.emit(jobs)
@@ -105,7 +103,7 @@ class DownloadNote(QPushButton):
 
     def show_jobs(self, jobs: dict[str, Any]) -> None:
         """Say how the running (or waiting) download is doing; hide when none is."""
-        active = [job for job in jobs.values() if job.status in ("queued", "running")]
+        active = [job for job in jobs.values() if job.status in OPEN_JOB_STATUSES]
         if not active:
             self.setVisible(False)
             return

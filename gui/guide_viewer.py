@@ -3,9 +3,10 @@
 :meth:`GuideViewer.show_job` takes the selected row's job id (a document's root job, or a ``generate`` job);
 the viewer finds the guide job (:func:`core.app.guides.guide_job_for`) and shows what is written
 (:func:`core.app.guides.read_guide`): headings, lists and emphasis through ``QTextBrowser.setMarkdown``. While the
-viewer is visible, a QTimer asks the database whether anything was committed (``PRAGMA data_version`` on SQLite;
-every ``slow_interval`` seconds elsewhere) and reads the guide again only then, so new sections appear as the
-worker stores them; the reader's scroll position is kept (and the end followed when the reader was at the end).
+viewer is visible it follows :func:`core.watch.watch_table` over the jobs table (the store's change hub: no query
+while nothing was committed on SQLite; every ``slow_interval`` seconds elsewhere) and reads the guide again only
+then, so new sections appear as the worker stores them (a section is a commit to the file, not a job row); the
+reader's scroll position is kept (and the end followed when the reader was at the end).
 A finished guide is only looked at again every ``slow_interval`` seconds, for a newer one ("Write again").
 
 Beside it, "Open in another app" hands the file to the system, "Save as…" writes the Markdown where the user
@@ -20,12 +21,14 @@ tasks of the window's :class:`~gui.tasks.TaskGroup`.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtGui import QDesktopServices, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -40,7 +43,9 @@ from PySide6.QtWidgets import (
 
 from core.app.guide_rewrite import rewrite_section
 from core.app.guides import GuideText, guide_job_for, guide_wanted, read_guide
+from core.app.schema import Job
 from core.db import AsyncDatabaseManager
+from core.watch import watch_table
 from gui.export_dialog import ExportDialog
 from gui.guide_files import GuideFiles, Opener
 from gui.section_cursor import section_under_cursor
@@ -91,13 +96,12 @@ class GuideViewer(GuideFiles, QWidget):
         self.export_dialog: ExportDialog | None = None
         self._shown_markdown = ""
         self._generation = 0
-        self._version: int | None = None
         self.last_read = 0.0  # time.monotonic() of the last read started
         self._busy = False
+        self._loading: asyncio.Task[Any] | None = None
+        self._follow: asyncio.Task[Any] | None = None
+        self.interval = interval
         self._make_widgets()
-        self._timer = QTimer(self)
-        self._timer.setInterval(round(interval * 1000))
-        self._timer.timeout.connect(self._tick)
         self._show_guide(None)
 
     def _make_widgets(self) -> None:
@@ -168,11 +172,10 @@ class GuideViewer(GuideFiles, QWidget):
         """Read the guide again now (nothing happens when no row is shown or the viewer is hidden)."""
         if self.job_id is None or not self.isVisible():
             return
-        self._version = self.db.data_version()
         self.last_read = time.monotonic()
         self._busy = True
         generation = self._generation
-        task = self.tasks.start(self._load(generation, self.job_id), name="guide-load")
+        task = self._loading = self.tasks.start(self._load(generation, self.job_id), name="guide-load")
         if task is None:
             self._busy = False
         else:
@@ -248,24 +251,34 @@ class GuideViewer(GuideFiles, QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         """Read the guide again and follow it while visible."""
         super().showEvent(event)
-        self._timer.start()
-        self.reload()
+        if self._follow is None or self._follow.done():
+            self._follow = self.tasks.start(self._follow_changes(), name="guide-follow")
 
     def hideEvent(self, event: QHideEvent) -> None:
         """Stop following while hidden (another tab, the window in the tray)."""
         super().hideEvent(event)
-        self._timer.stop()
+        if self._follow is not None:
+            self._follow.cancel()
+            self._follow = None
 
-    def _tick(self) -> None:
-        if self._busy or self.job_id is None or not self.wanted:
-            return
-        version = self.db.data_version()
-        if version is not None and version == self._version:
-            return
-        finished = self.guide is not None and self.guide.complete  # only a newer guide (Write again) can replace it
-        wait = self.slow_interval if version is None or finished else 0.0
-        if time.monotonic() - self.last_read >= wait:
-            self.reload()
+    async def _follow_changes(self) -> None:
+        """Read the guide at once, then after each commit; a finished guide at most every ``slow_interval``
+        seconds (only a newer guide, "Write again", can replace it). Changes during a read are read after it."""
+        changes = watch_table(self.db, Job, interval=self.interval, blind_interval=self.slow_interval)
+        async with contextlib.aclosing(changes):
+            async for _ in changes:
+                if self.job_id is None or not self.wanted:
+                    continue
+                finished = self.guide is not None and self.guide.complete
+                wait = self.last_read + self.slow_interval - time.monotonic() if finished else 0.0
+                if wait > 0:
+                    await asyncio.sleep(wait)  # a pace, not a wait for a condition: the next read follows anyway
+                loading = self._loading
+                if not (self._busy and loading is not None):
+                    self.reload()
+                    loading = self._loading if self._busy else None
+                if loading is not None:
+                    await asyncio.wait([loading])
 
     def rewrite_current_section(self) -> bool:
         """Queue the job that writes the section under the cursor of the finished guide shown again (the

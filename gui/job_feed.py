@@ -26,7 +26,7 @@ from core.app.pipelines import DOCUMENT_FILTERS, Pipelines
 from core.status import OPEN_JOB_STATUSES
 from core.store import JobStore
 from gui.jobs_model import JobRow, JobsModel
-from gui.tasks import TaskGroup
+from gui.tasks import Rerun, TaskGroup
 
 __all__ = ["FILTERS", "JobFeed"]
 
@@ -77,9 +77,8 @@ class JobFeed(QObject):
         self.search = ""
         self.interval = interval
         self.slow_interval = slow_interval
-        self._busy = False
-        self._again = False
         self._generation = 0
+        self._checks = Rerun(tasks, lambda: self._check(self._generation), name="jobs-check")
         self._follow: asyncio.Task[Any] | None = None
         self.count_interval = 2.0
         self._counted: tuple[tuple[Any, ...], float] = ((), 0.0)
@@ -139,7 +138,7 @@ class JobFeed(QObject):
 
     def refresh_now(self) -> None:
         """Run a change check now, whether or not the store saw a change."""
-        self._request_check()
+        self._checks.request()
 
     # -- work ---------------------------------------------------------------------------------------------
 
@@ -174,25 +173,7 @@ class JobFeed(QObject):
     async def _follow_table(self) -> None:
         """Check the rows each time the store says the table may have changed (at once, too)."""
         async for _ in self.store.watch_table(interval=self.interval, blind_interval=self.slow_interval):
-            self._request_check()
-
-    def _request_check(self) -> None:
-        """Start a change check, or, while one runs, one more after it."""
-        if self._busy:
-            self._again = True
-            return
-        self._busy = True
-        task = self.tasks.start(self._check(self._generation), name="jobs-check")
-        if task is None:
-            self._busy = False
-        else:
-            task.add_done_callback(self._checked)
-
-    def _checked(self, _task: asyncio.Task[Any]) -> None:
-        self._busy = False
-        if self._again:
-            self._again = False
-            self._request_check()
+            self._checks.request()
 
     async def _check(self, generation: int) -> None:
         # at least a page: every row added since the last look fits in the head (up to ``head_size`` of them)

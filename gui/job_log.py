@@ -22,6 +22,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QToolButton, QVBoxLayout, QWidget
 
 from core.app.logs import job_log_lines
+from core.status import OPEN_JOB_STATUSES
 from gui.jobs_model import JobRow
 from gui.tasks import TaskGroup
 
@@ -107,7 +108,7 @@ class JobLogSection(QWidget):
             self.timer.stop()
             return
         changed = job.id != self.job_id
-        was_open = self.status in ("queued", "running")
+        was_open = self.status in OPEN_JOB_STATUSES
         self.job_id, self.status = job.id, job.status
         if changed:
             self.lines = []
@@ -133,7 +134,7 @@ class JobLogSection(QWidget):
         self._keep_reading()
 
     def _keep_reading(self) -> None:
-        if self.expanded and self.status in ("queued", "running"):
+        if self.expanded and self.status in OPEN_JOB_STATUSES:
             if not self.timer.isActive():
                 self.timer.start()
         else:

@@ -31,6 +31,7 @@ from core.app.config import Settings
 from core.app.model_library import writes_summaries
 from core.app.pipelines import Pipelines
 from core.db import AsyncDatabaseManager
+from core.status import OPEN_JOB_STATUSES
 from core.store import JobStore
 from gui.actions import WindowSlots, add_menus, add_toolbar, make_actions
 from gui.add_dialog import AddDialog, file_picker
@@ -356,7 +357,7 @@ class MainWindow(WindowCommands, QMainWindow):
 
     def _update_actions(self, row: JobRow | None) -> None:
         statuses = {r.status for r in self.selected_rows()}
-        self.cancel_action.setEnabled(bool(statuses & {"queued", "running"}))
+        self.cancel_action.setEnabled(bool(statuses.intersection(OPEN_JOB_STATUSES)))
         self.retry_action.setEnabled(bool(statuses & {"failed", "cancelled"}))
         self.remove_action.setEnabled(bool(statuses & {"done", "failed", "cancelled"}))
         self.write_again_action.setEnabled(row is not None and row.guide is not None and row.status == "done")
@@ -376,7 +377,7 @@ class MainWindow(WindowCommands, QMainWindow):
             if i is not None and i in changed and not self.follower.active:
                 row = self.model.rows[i]
                 self._show(row)
-                if row.status in ("queued", "running") and self.isVisible():
+                if row.status in OPEN_JOB_STATUSES and self.isVisible():
                     self.follower.follow(row.id)
             elif i is not None and self.view.currentIndex().row() != i:
                 self.view.setCurrentIndex(self.model.index(i, 0))

@@ -23,6 +23,7 @@ from typing import Any
 from core.app.config import Settings, SettingsError, load_settings, redact_url
 from core.app.counters import counter_text
 from core.app.database import MigrationError, make_app_store, open_app_database
+from core.app.exit_codes import EXIT_DATABASE, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from core.app.export.command import add_export_parser, export_command
 from core.app.messages import render
 from core.app.model_cli import add_models_parser, models_command
@@ -37,8 +38,6 @@ from core.store import JobStore
 from core.stored_messages import decode
 
 __all__ = ["main"]
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
 
 
 def _run_fields(run: PartSnapshot | DocumentView, language: str) -> dict[str, Any]:

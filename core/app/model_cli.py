@@ -15,13 +15,13 @@ A worker is started when none runs (hook given by the daemon's command line).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from core.app.config import Settings
+from core.app.exit_codes import EXIT_FAILED, EXIT_OK
 from core.app.messages import render
 from core.app.model_catalog import CatalogModel
 from core.app.model_library import (
@@ -40,7 +40,6 @@ from core.store import JobStore
 
 __all__ = ["add_models_parser", "models_command"]
 
-EXIT_OK, EXIT_FAILED = 0, 1
 _GB = 1e9
 
 
@@ -101,7 +100,7 @@ def _line(state: ModelState) -> str:
         where = "bundled demo, works offline"
     elif state.downloaded:
         where = "downloaded"
-    elif state.job is not None and state.job.status in ("queued", "running", "failed", "cancelled"):
+    elif state.job is not None and state.job.status in (*OPEN_JOB_STATUSES, "failed", "cancelled"):
         where = f"download {state.job.status} {state.job.progress * 100:.0f}%"
     else:
         where = "not downloaded"
@@ -172,23 +171,26 @@ async def _remove(
 
 
 async def _follow(store: JobStore[Job], job_id: Any, *, quiet: bool, language: str, interval: float = 0.2) -> Any:
+    """Print the download's progress line on each change (:meth:`JobStore.watch`) until it ends; its last row."""
     tty = sys.stdout.isatty() and not quiet
     shown = ""
-    while True:
-        job = await store.get(job_id)
-        info = _job_dict(job, language)
-        line = _progress_line(info)
+    job: Any = None
+    async for job in store.watch(job_id, interval=interval, emit_on=_FOLLOWED):  # ends with the job's last row
+        line = _progress_line(_job_dict(job, language))
         if not quiet and line != shown:
             sys.stdout.write(("\r\x1b[K" if tty else "") + line + ("" if tty else "\n"))
             sys.stdout.flush()
             shown = line
-        if job.status not in OPEN_JOB_STATUSES:
-            if tty:
-                sys.stdout.write("\n")
-            if not quiet and info["error"]:
-                print(info["error"], file=sys.stderr)
-            return job
-        await asyncio.sleep(interval)
+    if tty:
+        sys.stdout.write("\n")
+    error = _job_dict(job, language)["error"]
+    if not quiet and error:
+        print(error, file=sys.stderr)
+    return job
+
+
+_FOLLOWED = ("status", "progress", "message", "detail")
+"""The columns whose change prints a new progress line."""
 
 
 def _progress_line(info: dict[str, Any]) -> str:

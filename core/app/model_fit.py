@@ -23,6 +23,7 @@ from typing import Any
 
 from core.app.gguf_header import ArrayInfo, GGUFHeaderError, read_metadata
 from core.app.memory import MemoryStatus, memory_status
+from core.app.messages import CodedError
 from core.app.model_catalog import DEFAULT_N_UBATCH, Architecture, CatalogModel, load_catalog, ram_needed
 
 __all__ = [
@@ -54,12 +55,12 @@ DAEMON_N_BATCH = DEFAULT_N_UBATCH
 """The micro-batch the daemon loads local models with (``n_batch = n_ubatch``); the compute buffer grows with it."""
 
 
-class ModelFileError(ValueError):
-    """The file is missing, unreadable or not a GGUF model (``code``: ``model_missing`` or ``model_unreadable``)."""
+class ModelFileError(CodedError):
+    """The file is missing, unreadable or not a GGUF model (``code``: ``model_missing`` or ``model_unreadable``;
+    ``detail``: the path and what was wrong with it, for the log)."""
 
     def __init__(self, code: str, path: Path, detail: str) -> None:
-        super().__init__(f"{path}: {detail}")
-        self.code = code
+        super().__init__(code, detail=f"{path}: {detail}")
         self.path = path
 
 

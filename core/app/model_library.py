@@ -57,7 +57,6 @@ log = logging.getLogger(__name__)
 
 ENV_CATALOG = "STUDYJOBS_CATALOG"
 """Replaces the catalog file (tests: a catalog that names the suite's tiny model)."""
-_ACTIVE = OPEN_JOB_STATUSES
 
 
 def catalog_path(env: Any = None) -> Path:
@@ -101,7 +100,7 @@ class ModelState:
     @property
     def downloading(self) -> bool:
         """Whether its download is queued or running."""
-        return self.job is not None and self.job.status in _ACTIVE
+        return self.job is not None and self.job.status in OPEN_JOB_STATUSES
 
     @property
     def downloaded(self) -> bool:
@@ -201,7 +200,7 @@ async def start_download(store: Any, model: CatalogModel) -> Any:
     except LookupError:
         existing = None
     if existing is not None:
-        if existing.status in _ACTIVE:
+        if existing.status in OPEN_JOB_STATUSES:
             return existing
         if existing.status in ("failed", "cancelled"):
             retried = await store.retry(job_id)
@@ -221,7 +220,7 @@ async def remove_model(store: Any, settings: Settings, model: CatalogModel) -> i
         job = await store.get(job_id)
     except LookupError:
         job = None
-    if job is not None and job.status in _ACTIVE:
+    if job is not None and job.status in OPEN_JOB_STATUSES:
         await store.cancel(job_id)
     freed = remove_model_files(settings.data_dir, model.repo, model.revision, model.filename)
     if job is not None:

@@ -27,12 +27,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from core.status import OPEN_JOB_STATUSES, JobStatus
+from core.status import JobStatus
 
-__all__ = ["OPEN_STATUSES", "PART_COLUMNS", "PartSnapshot", "pipeline_status"]
-
-OPEN_STATUSES = OPEN_JOB_STATUSES
-"""The statuses of a document that is not over yet."""
+__all__ = ["PART_COLUMNS", "PartSnapshot", "pipeline_status"]
 
 PART_COLUMNS = (
     "id", "kind", "status", "title", "stage", "progress", "message", "detail", "phases", "params", "result_id",

@@ -13,9 +13,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from core.app.pipeline_parts import OPEN_STATUSES, PartSnapshot, pipeline_status
+from core.app.pipeline_parts import PartSnapshot, pipeline_status
 from core.progress import ETA_AT, EXPECTED_SECONDS, FOLLOW_UP_SECONDS, PhasePlan, eta_seconds
-from core.status import JobStatus
+from core.status import OPEN_JOB_STATUSES, JobStatus
 
 __all__ = [
     "PLANS_DIR",
@@ -125,9 +125,9 @@ def document_time_left(root: PartSnapshot, guide: PartSnapshot | None, now: date
     detail = root.detail
     wants_guide = guide is not None or not bool(root.params.get("only_extract", False))
     status = pipeline_status(root.status, wants_guide, guide.status if guide is not None else None)
-    if status not in OPEN_STATUSES:
+    if status not in OPEN_JOB_STATUSES:
         return None
-    if root.status in OPEN_STATUSES:
+    if root.status in OPEN_JOB_STATUSES:
         left = eta_seconds(root, now) if root.status == JobStatus.RUNNING else expected_seconds(root, "ingest")
         if left is None or not wants_guide:
             return left

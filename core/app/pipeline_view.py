@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from core.app.pipeline_parts import OPEN_STATUSES, PartSnapshot, pipeline_status
+from core.app.pipeline_parts import PartSnapshot, pipeline_status
 from core.app.pipeline_time import document_time_left, expected_seconds, guide_share_seconds, shipped_plan
-from core.status import JobStatus
+from core.status import OPEN_JOB_STATUSES, JobStatus
 
 __all__ = ["DocumentView", "PipelinePhase", "document_view", "views_of"]
 
@@ -208,7 +208,7 @@ def document_view(root: PartSnapshot, guide: PartSnapshot | None) -> DocumentVie
     if root.status == JobStatus.DONE and wants_guide and status != JobStatus.DONE:
         progress = split + _part_progress(guide) * (1.0 - split)
     active = root if root.status != JobStatus.DONE or not wants_guide else guide
-    ended = status not in OPEN_STATUSES
+    ended = status not in OPEN_JOB_STATUSES
     return DocumentView(
         id=root.id,
         title=root.title,

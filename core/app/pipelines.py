@@ -49,7 +49,6 @@ PARENT_COLUMN = "parent_id"
 GENERATE_KIND = "generate"
 """The kind of a document's guide part (a child of its root)."""
 
-_OPEN = OPEN_JOB_STATUSES
 _ENDED_BADLY = (JobStatus.FAILED.value, JobStatus.CANCELLED.value)
 
 
@@ -238,7 +237,7 @@ class Pipelines:
         if view is None:
             return None
         stopped = await self.store.cancel(view.id, reason=reason) is not None
-        for child_id in await self._children(view.id, _OPEN):
+        for child_id in await self._children(view.id, OPEN_JOB_STATUSES):
             stopped = await self.store.cancel(child_id, reason=reason) is not None or stopped
         return await self.get(view.id) if stopped else None
 
@@ -274,7 +273,9 @@ class Pipelines:
         root_id = view.id
         own = or_(Job.id == root_id, Job.parent_id == root_id)
         busy = aliased(Job, name="busy")
-        still_open = select(busy.id).where(or_(busy.id == root_id, busy.parent_id == root_id), busy.status.in_(_OPEN))
+        still_open = select(busy.id).where(
+            or_(busy.id == root_id, busy.parent_id == root_id), busy.status.in_(OPEN_JOB_STATUSES)
+        )
         result = await self.db.execute(delete(Job).where(own, ~still_open.exists()))
         return bool(result.rowcount)
 
@@ -288,7 +289,7 @@ class Pipelines:
         view = await self.get(document_id)
         if view is None or view.root.status != JobStatus.DONE or view.guide is None:
             return None
-        if view.guide.status in _OPEN:
+        if view.guide.status in OPEN_JOB_STATUSES:
             return None
         last = view.guide
         detail = {k: v for k, v in last.detail.items() if k in ("document_id", "ingest_job_id", "expected_seconds")}
@@ -305,7 +306,9 @@ class Pipelines:
         stopped = 0
         while True:
             async with self.db.get_session_context() as session:
-                ids = list((await session.scalars(select(Job.id).where(Job.status.in_(_OPEN)).limit(500))).all())
+                ids = list(
+                    (await session.scalars(select(Job.id).where(Job.status.in_(OPEN_JOB_STATUSES)).limit(500))).all()
+                )
             progress = [job_id for job_id in ids if await self.store.cancel(job_id, reason=reason) is not None]
             stopped += len(progress)
             if not ids or not progress:

@@ -238,7 +238,7 @@ def _test_load(path: Path, stop: threading.Event) -> Fit | None:
     try:
         fit = fit_at(path, _TEST_CONTEXT, n_batch=_TEST_BATCH)
     except ModelFileError as error:
-        log.warning("the downloaded model %s has no readable GGUF header: %s", path.name, error)
+        log.warning("the downloaded model %s has no readable GGUF header: %s", path.name, error.detail)
         path.unlink(missing_ok=True)
         raise UserFacingError("model_unloadable", file=path.name) from error
     try:

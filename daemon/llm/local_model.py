@@ -66,7 +66,7 @@ def check_model_file(path: Path) -> None:
 def _file_error(error: ModelFileError) -> ModelMissingError | ModelUnreadableError:
     if error.code == "model_missing":
         return ModelMissingError(f"The model file {error.path} does not exist.")
-    return ModelUnreadableError(f"The file {error.path} is not a GGUF model StudyJobs can read.", detail=str(error))
+    return ModelUnreadableError(f"The file {error.path} is not a GGUF model StudyJobs can read.", detail=error.detail)
 
 
 def check_fits(path: Path, *, n_ctx: int, n_batch: int) -> Fit:

@@ -1,7 +1,8 @@
 """Fixtures for the GUI tests: the offscreen platform, a qasync loop per test, a real app database on a temp file.
 
 Tests are plain synchronous functions. Async work runs through ``run(coro)``, which drives the qasync loop until
-the coroutine ends; inside a coroutine, wait with ``until(...)`` (asyncio sleeps, never ``qtbot.wait*``).
+the coroutine ends; inside a coroutine, wait with ``until(...)`` (asyncio sleeps, never ``qtbot.wait*``). A test
+fails when a coroutine step ran with no running event loop ("no running event loop" in the log).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
 import asyncio
 import dataclasses
+import logging
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from core.app.schema import Job
 from core.db import AsyncDatabaseManager
 from core.store import JobStore
 from gui.main_window import MainWindow
+from gui.tasks import run_loop_until
 
 Run = Callable[..., Any]
 
@@ -46,7 +49,8 @@ def qloop(qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> Iterator[qasyn
 
     pytest-qt processes Qt's events between a test's phases; there qasync would step the loop's tasks with no
     running loop (asyncio's primitives then fail), so those events are processed through the loop instead, as the
-    app always does."""
+    app always does; and the loop is driven by :func:`gui.tasks.run_loop_until`, as the app's is (qasync's own
+    ``run_until_complete`` processes events once more after the loop stopped)."""
     qapp.setQuitOnLastWindowClosed(False)
     loop = qasync.QEventLoop(qapp, already_running=False)
     asyncio.set_event_loop(loop)
@@ -55,11 +59,11 @@ def qloop(qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> Iterator[qasyn
         if loop.is_closed() or loop.is_running():
             qapp.processEvents()
         else:
-            loop.run_until_complete(asyncio.sleep(0))
+            run_loop_until(loop, asyncio.sleep(0))
 
     monkeypatch.setattr(pytestqt.plugin, "_process_events", process_events)
     yield loop
-    loop.run_until_complete(asyncio.sleep(0))
+    run_loop_until(loop, asyncio.sleep(0))
     loop.close()
     asyncio.set_event_loop(None)
 
@@ -69,7 +73,7 @@ def run(qloop: qasync.QEventLoop) -> Run:
     """``run(coro, timeout=30)``: drive the qasync loop until ``coro`` ends and return its result."""
 
     def runner(coro: Awaitable[Any], timeout: float = 30.0) -> Any:
-        return qloop.run_until_complete(asyncio.wait_for(coro, timeout))
+        return run_loop_until(qloop, asyncio.wait_for(coro, timeout))
 
     return runner
 
@@ -132,3 +136,31 @@ def make_window(app_db: AsyncDatabaseManager, store: JobStore[Job], settings: Se
 def window(make_window: Any) -> MainWindow:
     """A shown main window over the test database."""
     return make_window()
+
+
+class _LoopErrors(logging.Handler):
+    """Keeps the log records that say a coroutine ran outside its event loop."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.found: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" {record.exc_info[1]}"
+        if "no running event loop" in text:
+            self.found.append(f"{record.name}: {record.getMessage().splitlines()[0]}")
+
+
+@pytest.fixture(autouse=True)
+def no_step_outside_the_loop() -> Iterator[None]:
+    """Fail the test when anything logged "no running event loop" during it (its fixtures' teardown included)."""
+    handler = _LoopErrors()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+    assert handler.found == [], f"a coroutine ran with no running event loop: {handler.found}"

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.app.config import Settings
+from core.app.exit_codes import EXIT_FAILED, EXIT_OK
 from core.app.export.formats import FORMATS
 from core.app.pipelines import Pipelines
 from core.app.schema import Job
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PDF_TIMEOUT", "add_export_parser", "export_command"]
 
-EXIT_OK, EXIT_FAILED = 0, 1
 PDF_TIMEOUT = 600.0
 """Seconds the PDF subprocess may take (a long guide lays out in seconds)."""
 
