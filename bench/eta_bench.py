@@ -60,9 +60,9 @@ from bench_support import GENERATE_SIZES, ROOT, BenchHome, held_out, open_store,
 
 from core.app.job_ids import generate_job_id_for
 from core.app.pipelines import Pipelines
+from core.app.speeds import CALIBRATED_SPEEDS_PATH, ModelKey
 from core.errors import JobNotFoundError
 from daemon.llm.models import bundled_model_path
-from daemon.speeds import CALIBRATED_SPEEDS_PATH, ModelKey
 
 CACHE = Path.home() / ".cache" / "studyjobs" / "models"
 POINTS = (0.10, 0.25, 0.50)

@@ -138,9 +138,7 @@ class GuideViewer(GuideFiles, QWidget):
         )
         self.export_button.clicked.connect(lambda _checked=False: self._guard(self.export))
         self.rewrite_button = QPushButton(QCoreApplication.translate("GuideViewer", "Rewrite this section"))
-        self.rewrite_button.setToolTip(
-            QCoreApplication.translate("GuideViewer", "Write the section where the cursor is again, with other words")
-        )
+        self.rewrite_button.setToolTip(self._rewrite_tip())
         self.rewrite_button.clicked.connect(lambda _checked=False: self._guard(self.rewrite_current_section))
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.save_button)
@@ -229,6 +227,24 @@ class GuideViewer(GuideFiles, QWidget):
         self.save_button.setEnabled(bool(markdown))
         self.export_button.setEnabled(guide is not None and guide.complete)
         self.rewrite_button.setEnabled(guide is not None and guide.complete)
+        self.rewrite_button.setToolTip(self._rewrite_tip())
+
+    def _rewrite_tip(self) -> str:
+        """What "Rewrite this section" does, or why it cannot with the model in use (it writes no summaries)."""
+        if not self.summaries():
+            return self._no_summaries_text()
+        return QCoreApplication.translate(
+            "GuideViewer", "Write the section where the cursor is again, with other words"
+        )
+
+    @staticmethod
+    def _no_summaries_text() -> str:
+        return QCoreApplication.translate(
+            "GuideViewer",
+            "The model chosen in Settings quotes the document instead of writing summaries, so this section "
+            "would come out the same. To have it written in other words, choose a model that writes "
+            "summaries in Settings → Model.",
+        )
 
     @staticmethod
     def _writing_text(sections: int) -> str:
@@ -286,14 +302,7 @@ class GuideViewer(GuideFiles, QWidget):
         model that writes no summaries). The new guide replaces this one
         here once it is done."""
         if not self.summaries():
-            self._note(
-                QCoreApplication.translate(
-                    "GuideViewer",
-                    "The model chosen in Settings quotes the document instead of writing summaries, so this section "
-                    "would come out the same. To have it written in other words, choose a model that writes "
-                    "summaries in Settings → Model.",
-                )
-            )
+            self._note(self._no_summaries_text())
             return False
         guide, found = self.guide, section_under_cursor(self.browser)
         if guide is None or not guide.complete or found is None or found[0] > guide.sections:

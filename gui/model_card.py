@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLocale, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from core.app.guide_time import guide_seconds
+from core.app.guide_time import Basis, guide_seconds
 from core.app.model_catalog import CatalogModel
 from core.app.model_library import ModelState
 from core.progress import eta_seconds
@@ -36,18 +36,31 @@ def size_text(count: float) -> str:
     )
 
 
-def guide_time_text(model: CatalogModel, data_dir: Any, threads: int | None) -> str:
-    """ "A guide of 50 pages: about 40 min" for ``model`` on this computer (``""`` when no speeds are known)."""
+def guide_time_text(model: CatalogModel, data_dir: Any, threads: int | None, n_ctx: int | None = None) -> str:
+    """ "A guide of 50 pages: about 40 min" for ``model`` on this computer, computed by the worker's own estimate
+    (:func:`core.app.guide_time.guide_seconds`), with where its speeds come from (``""`` when there is no figure)."""
     figure = guide_seconds(
-        model.size_bytes or model.approx_bytes, data_dir=data_dir, threads=threads, summaries=model.writes_summaries
+        model.size_bytes or model.approx_bytes,
+        model_file=model.filename,
+        data_dir=data_dir,
+        threads=threads,
+        n_ctx=n_ctx,
+        summaries=model.writes_summaries,
     )
     if figure is None:
         return ""
-    seconds, measured = figure
-    text = QCoreApplication.translate("ModelCard", "A guide of 50 pages: {time}").format(time=eta_text(seconds))
-    if not measured:
-        text += " " + QCoreApplication.translate("ModelCard", "(estimated from the bundled model's speed)")
-    return text
+    text = QCoreApplication.translate("ModelCard", "A guide of 50 pages: {time}").format(time=eta_text(figure.seconds))
+    return f"{text} {_basis_text(figure.basis)}"
+
+
+def _basis_text(basis: str) -> str:
+    if basis == Basis.MEASURED:
+        return QCoreApplication.translate("ModelCard", "(from this model's own speed, measured on this computer)")
+    if basis == Basis.BUNDLED_HERE:
+        return QCoreApplication.translate(
+            "ModelCard", "(scaled from this computer's speed with the bundled model; this model has not run here yet)"
+        )
+    return QCoreApplication.translate("ModelCard", "(estimated from the bundled model's speed)")
 
 
 class ModelCard(QFrame):

@@ -103,10 +103,13 @@ class ModelPage(QWidget):
                 QCoreApplication.translate("ModelPage", "The model catalog cannot be read: {error}").format(error=error)
             )
         self.problem.setVisible(bool(self.problem.text()))
+        states = self._states()
         self._timings = {
-            m.id: guide_time_text(m, settings.data_dir, settings.model.n_threads) for m in self.catalog if not m.demo
+            state.model.id: guide_time_text(state.model, settings.data_dir, settings.model.n_threads, state.n_ctx)
+            for state in states
+            if not state.model.demo
         }
-        for state in self._states():
+        for state in states:
             card = ModelCard(state)
             card.action.connect(self._act)
             self.cards[state.model.id] = card

@@ -148,7 +148,7 @@ class WelcomePanel(QFrame):
                 "stays in use. Settings → Model lists them all.",
             ).format(ram=size_text(self._ram))
         model = self.choice.model
-        timing = guide_time_text(model, self.settings.data_dir, self.settings.model.n_threads)
+        timing = guide_time_text(model, self.settings.data_dir, self.settings.model.n_threads, self.choice.n_ctx)
         text = QCoreApplication.translate(
             "WelcomePanel", "Recommended for this computer: {name} — a {size} download that needs {ram} of RAM."
         ).format(

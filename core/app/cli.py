@@ -265,6 +265,10 @@ def main(
         return EXIT_USAGE
     if direct and args.command in direct:
         return direct[args.command](settings, args)
+    if args.command == "models" and getattr(args, "models_action", None) == "check":
+        from core.app.model_check import check_command  # httpx: only for this command
+
+        return check_command(settings, args)
     try:
         return asyncio.run(_run(args, settings, commands or COMMANDS))
     except JobNotFoundError:

@@ -5,6 +5,8 @@
 * ``studyjobs models download ID [--wait]`` — queue the model's download (a ``download_model`` job run by the
   worker; the one already queued is followed, a failed or cancelled one resumes). ``--wait`` follows it with a bar
   until it ends (exit 1 when it fails or is cancelled).
+* ``studyjobs models check`` — ask the model hub (the ``hub_url`` setting) about every entry: its file at the
+  pinned commit, size, sha256, licence and gate (:mod:`core.app.model_check`; runs without the database).
 * ``studyjobs models remove ID`` — delete the model's file and any partial download (a running download is
   cancelled first). The model in use cannot be removed: choose another first.
 
@@ -55,6 +57,9 @@ def add_models_parser(
     download.add_argument("--no-start", action="store_true", help="do not start a worker when none is running")
     remove = actions.add_parser("remove", parents=[common], help="delete a downloaded model and free the disk")
     remove.add_argument("model_id", metavar="ID", help="the model's id (see `studyjobs models`)")
+    actions.add_parser(
+        "check", parents=[common], help="ask the model hub about every catalog entry (needs the internet)"
+    )
 
 
 def _state_dict(state: ModelState, language: str) -> dict[str, Any]:

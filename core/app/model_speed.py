@@ -1,6 +1,6 @@
 """How a local model's speed on this computer follows from its file size and thread count.
 
-The worker's estimates (``daemon.speeds.prior_speeds``) and the figure on the welcome panel and the Model page
+The worker's estimates (``core.app.speeds.prior_speeds``) and the figure on the welcome panel and the Model page
 (:func:`core.app.guide_time.guide_seconds`) both take a model's speeds from another model's, measured: the
 bundled model's calibrated speeds (``resources/plans/generate-speeds.json``) or the speeds remembered on this
 computer. These functions give the factor between the two.
@@ -31,6 +31,7 @@ __all__ = [
     "PROMPT_FIXED_BYTES",
     "THREAD_EXPONENT",
     "decode_size_factor",
+    "default_threads",
     "prompt_size_factor",
     "size_factor",
     "thread_factor",
@@ -59,6 +60,12 @@ def prompt_size_factor(model_bytes: int, measured_bytes: int) -> float:
 def decode_size_factor(model_bytes: int, measured_bytes: int) -> float:
     """:func:`size_factor` for writing tokens."""
     return size_factor(model_bytes, measured_bytes, DECODE_FIXED_BYTES)
+
+
+def default_threads() -> int:
+    """The threads a local model runs with when the settings give none: cores − 1, at least 1 (leave one core to
+    the event loop, the GUI and the database)."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def thread_factor(threads: int, measured_threads: int, cores: int | None = None) -> float:

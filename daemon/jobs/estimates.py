@@ -1,8 +1,9 @@
 """The time-left estimate of a job's guide on a runtime's model, and what a finished guide teaches the next ones.
 
-:func:`generate_estimate` makes a :class:`daemon.estimate.GenerateEstimate` for the model the runtime would use
-now (its remembered speeds, else the calibrated ones scaled for its file size and thread count); :func:`remember`
-blends what a finished ``generate`` job measured into ``<data folder>/speeds.json`` (:class:`daemon.speeds.
+:func:`generate_estimate` makes a :class:`core.app.guide_estimate.GenerateEstimate` for the model the runtime would use
+now (:func:`core.app.speeds.speeds_for`: its remembered speeds, else the bundled model's on this computer or the
+calibrated ones, scaled for its file size and thread count); :func:`remember`
+blends what a finished ``generate`` job measured into ``<data folder>/speeds.json`` (:class:`core.app.speeds.
 SpeedBook`). Both run on the job's event loop.
 """
 
@@ -12,12 +13,12 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from daemon.estimate import GenerateEstimate
+from core.app.guide_estimate import GenerateEstimate
+from core.app.speeds import ModelKey, speed_book, speeds_for
 from daemon.llm.errors import LLMError
-from daemon.llm.guide import GuideWriter
-from daemon.speeds import ModelKey, SpeedBook, prior_speeds
+from daemon.llm.guide import GuideWriter, split_passages
 
-__all__ = ["generate_estimate", "remember"]
+__all__ = ["generate_estimate", "prepare_text", "remember"]
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ async def generate_estimate(runtime: Any) -> tuple[GenerateEstimate, GuideWriter
         return None
     writer = GuideWriter(generator, summaries=runtime.summaries)
     path = getattr(generator, "model_path", None)
-    book = SpeedBook(Path(runtime.settings.data_dir) / "speeds.json")
+    data_dir = Path(runtime.settings.data_dir)
     if isinstance(path, Path):
         threads = int(getattr(generator, "n_threads", 1) or 1)
         try:
@@ -42,12 +43,12 @@ async def generate_estimate(runtime: Any) -> tuple[GenerateEstimate, GuideWriter
         except OSError:
             return None
         assert key is not None
-        speeds = book.recall(key) or prior_speeds(key.size, threads)
+        speeds, _basis = speeds_for(data_dir, key.name, key.size, threads)
         loaded = bool(getattr(generator, "loaded", False))
         return GenerateEstimate(speeds, writer, model_bytes=key.size, loaded=loaded), writer, key
     name = str(getattr(generator, "model_name", "") or "server")
     key = ModelKey(f"server:{name}", 0, 0)
-    return GenerateEstimate(book.recall(key), writer, model_bytes=0, loaded=True), writer, key
+    return GenerateEstimate(speed_book(data_dir).recall(key), writer, model_bytes=0, loaded=True), writer, key
 
 
 def remember(runtime: Any, key: ModelKey | None, estimate: GenerateEstimate) -> None:
@@ -55,5 +56,10 @@ def remember(runtime: Any, key: ModelKey | None, estimate: GenerateEstimate) -> 
     learned = estimate.learned()
     if key is None or learned is None:
         return
-    SpeedBook(Path(runtime.settings.data_dir) / "speeds.json").remember(key, learned)
+    speed_book(Path(runtime.settings.data_dir)).remember(key, learned)
     log.debug("remembered the speeds of %s: %s", key, learned)
+
+
+def prepare_text(estimate: GenerateEstimate, text: str) -> None:
+    """Give ``estimate`` the document's text: its characters and its passages as the writer cuts them."""
+    estimate.prepare(chars=len(text), passages=len(split_passages(text)))

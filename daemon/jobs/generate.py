@@ -26,14 +26,15 @@ from sqlalchemy.orm import undefer
 from core.app.counters import OUTLINE, SECTIONS
 from core.app.document_structure import DocumentStructure, page_ranges
 from core.app.files import write_atomically
+from core.app.guide_estimate import GenerateEstimate
 from core.app.pipeline_time import plan_for
 from core.app.schema import DOCUMENT_STAGES, Document, StudyGuide
+from core.app.speeds import Speeds
 from core.progress import PhasePlan
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
-from daemon.estimate import GenerateEstimate
 from daemon.jobs.context import JobContext, UserFacingError
-from daemon.jobs.estimates import generate_estimate, remember
+from daemon.jobs.estimates import generate_estimate, prepare_text, remember
 from daemon.jobs.failures import is_disk_full
 from daemon.jobs.guide_parts import GuideParts
 from daemon.llm import GuideProgress, GuideWriter
@@ -43,7 +44,6 @@ from daemon.llm.guide import StudyGuide as WrittenGuide
 from daemon.llm.guide_matter import left_out_pages
 from daemon.llm.prompts import Language, detect_language, supported_language
 from daemon.plans import quoting_plan
-from daemon.speeds import Speeds
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ async def run_generate(ctx: JobContext) -> uuid.UUID:
     made = await generate_estimate(ctx.runtime)
     estimate, key = (made[0], made[2]) if made is not None else (None, None)
     if estimate is not None:
-        estimate.prepare(text)
+        prepare_text(estimate, text)
     summaries = ctx.runtime.summaries  # the bundled demo model quotes key passages instead
     tracker = _tracker(ctx, len(text), estimate, summaries)
     await _mark(ctx, document.id, ("outline",), StageStatus.RUNNING)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from core.app.counters import PAGES, PARTS
 from core.app.formats import ADDED_KEY, changed_since_added, document_format
+from core.app.guide_estimate import GenerateEstimate
 from core.app.job_ids import document_id_for, generate_job_id_for
 from core.app.pipeline_time import plan_for, reader_family
 from core.app.pipelines import queue_guide
@@ -26,9 +27,8 @@ from core.app.schema import DOCUMENT_STAGES, Document
 from core.progress import EXPECTED_SECONDS, FOLLOW_UP_SECONDS
 from core.stages import StageStatus
 from core.tracker import ProgressTracker
-from daemon.estimate import GenerateEstimate
 from daemon.jobs.context import JobContext, UserFacingError
-from daemon.jobs.estimates import generate_estimate
+from daemon.jobs.estimates import generate_estimate, prepare_text
 from daemon.jobs.recognising import Recognising
 from daemon.plans import with_wait
 from daemon.readers import ExtractedDocument
@@ -93,7 +93,7 @@ async def run_ingest(ctx: JobContext) -> uuid.UUID:
         raise UserFacingError("no_text")
     if follow_up is not None:
         if len(text) <= _COUNTED_CHARS:
-            follow_up.prepare(text)
+            prepare_text(follow_up, text)
         else:  # counting a book's passages would take a noticeable part of reading it (36 ms for 560 kB)
             follow_up.prepare(chars=len(text))
         tracker.note(**{FOLLOW_UP_SECONDS: _expected(follow_up)})

@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from core.app.document_structure import DocumentStructure
 from core.app.guide_markdown import HEAD_POSITION, head_markdown, join_guide, section_markdown
+from core.app.guide_progress import MAX_SECTIONS_PER_CHUNK, OUTLINE_TOKENS, SECTION_TOKENS
 from core.app.guides import CLOSING_ORIGIN
 from daemon.llm.base import TextGenerator, TokenProgress
 from daemon.llm.checks import normalize_sentence
@@ -109,9 +110,9 @@ class GuideWriter:
         self,
         generator: TextGenerator,
         *,
-        section_tokens: int = 400,
-        outline_tokens: int = 400,
-        max_sections_per_chunk: int = 5,
+        section_tokens: int = SECTION_TOKENS,
+        outline_tokens: int = OUTLINE_TOKENS,
+        max_sections_per_chunk: int = MAX_SECTIONS_PER_CHUNK,
         temperature: float = 0.0,
         summaries: bool = True,
     ) -> None:
@@ -121,6 +122,11 @@ class GuideWriter:
         self.outline_tokens = outline_tokens
         self.max_sections_per_chunk = max_sections_per_chunk
         self.temperature = temperature
+
+    @property
+    def context_window(self) -> int:
+        """The model's context window in tokens (``core.app.guide_progress.GuideShape``)."""
+        return self.generator.context_window
 
     async def write(
         self,

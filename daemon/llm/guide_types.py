@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
 
+from core.app.guide_progress import PROMPT_OVERHEAD_TOKENS, GuideProgress
 from daemon.llm.prompts import Language
 
 __all__ = [
@@ -18,37 +18,6 @@ __all__ = [
     "ProgressCallback",
     "StudyGuide",
 ]
-
-PROMPT_OVERHEAD_TOKENS = 160
-"""Tokens a prompt holds beyond its passages: instructions, chat template and passage labels, with a margin."""
-
-
-@dataclass(frozen=True, slots=True)
-class GuideProgress:
-    """A progress report.
-
-    Attributes:
-        phase: ``"outline"`` (one step per chunk) or ``"section"`` (one step per section).
-        step: 1-based index of the current step within the phase.
-        steps: Number of steps in the phase (sections are known once the outline is done).
-        tokens: Tokens generated so far in this step.
-        token_budget: The step's ``max_tokens``: the answer is at most this long.
-        title: The section being written (phase ``"section"``).
-        prompt_tokens: The step's prompt in tokens: counted before it is sent (step start), exact once the model
-            reports it.
-        prompt_read: Of the step's prompt, the tokens the model has read so far, where it tells (a local model,
-            between the batches it reads the prompt in, ``tokens`` 0); else 0.
-    """
-
-    phase: Literal["outline", "section"]
-    step: int
-    steps: int
-    tokens: int
-    token_budget: int
-    title: str | None = None
-    prompt_tokens: int = 0
-    prompt_read: int = 0
-
 
 ProgressCallback = Callable[[GuideProgress], None]
 

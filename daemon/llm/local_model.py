@@ -8,7 +8,6 @@ safe from any thread. Loading blocks for up to seconds: call them from a worker 
 from __future__ import annotations
 
 import ctypes
-import os
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ from llama_cpp import Llama
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from core.app.model_fit import Fit, ModelFileError, fit_at, fit_model, refusal
+from core.app.model_speed import default_threads
 from daemon.llm.base import ChatMessage
 from daemon.llm.cpu import missing_cpu_features
 from daemon.llm.errors import CPUUnsupportedError, ModelMissingError, ModelTooBigError, ModelUnreadableError
@@ -41,8 +41,8 @@ _CHATML = (
 
 
 def default_n_threads() -> int:
-    """Cores − 1, at least 1: leave one core to the event loop, the GUI and the database."""
-    return max(1, (os.cpu_count() or 1) - 1)
+    """Cores − 1, at least 1 (:func:`core.app.model_speed.default_threads`)."""
+    return default_threads()
 
 
 def check_model_file(path: Path) -> None:

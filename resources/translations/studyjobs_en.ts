@@ -777,6 +777,14 @@ StudyJobs reads {kinds} files.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>(from this model&apos;s own speed, measured on this computer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(scaled from this computer&apos;s speed with the bundled model; this model has not run here yet)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>(estimated from the bundled model&apos;s speed)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -780,6 +780,14 @@ O StudyJobs lê arquivos {kinds}.</translation>
         <translation>Um guia de 50 páginas: {time}</translation>
     </message>
     <message>
+        <source>(from this model&apos;s own speed, measured on this computer)</source>
+        <translation>(pela velocidade deste modelo, medida neste computador)</translation>
+    </message>
+    <message>
+        <source>(scaled from this computer&apos;s speed with the bundled model; this model has not run here yet)</source>
+        <translation>(calculado pela velocidade deste computador com o modelo incluído; este modelo ainda não rodou aqui)</translation>
+    </message>
+    <message>
         <source>(estimated from the bundled model&apos;s speed)</source>
         <translation>(estimado pela velocidade do modelo incluído)</translation>
     </message>

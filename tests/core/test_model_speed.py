@@ -1,13 +1,11 @@
 """A model's speed from its file size and thread count, relative to a measured model: one rule for the worker's
-estimate and the welcome panel's figure, fitted to llama.cpp's speeds on models of 85 MB to 1.9 GB."""
+estimate and the welcome panel's figure (both through ``core.app.speeds.speeds_for``, tests/core/test_guide_time.py),
+fitted to llama.cpp's speeds on models of 85 MB to 1.9 GB."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from core.app.guide_time import PAGE_CHARS, GuideSpeeds, guide_seconds
 from core.app.model_speed import (
     DECODE_FIXED_BYTES,
     PROMPT_FIXED_BYTES,
@@ -64,33 +62,3 @@ def test_threads_help_up_to_all_cores_but_one() -> None:
     assert thread_factor(8, 1, cores=4) == thread_factor(3, 1, cores=4)
     assert thread_factor(2, 1, cores=2) == 1.0  # the other core runs the desktop
     assert thread_factor(1, 2, cores=4) == pytest.approx(2**-0.8)
-
-
-def _guide_speeds(prompt_rate: float, decode_rate: float) -> GuideSpeeds:
-    figures = {
-        "prompt_rate": prompt_rate, "outline_decode_rate": decode_rate, "section_decode_rate": decode_rate,
-        "outline_tokens": 50.0, "section_tokens": 600.0, "sections_per_chunk": 1.5, "chars_per_token": 2.3,
-        "load_bytes_per_second": 1e15,
-    }  # fmt: skip
-    return GuideSpeeds(figures, CALIBRATED_BYTES, 1, measured_here=False)
-
-
-@pytest.mark.parametrize(("phase", "rates"), [("prompt", (50.0, 1e12)), ("decode", (1e12, 20.0))])
-def test_the_guide_time_scales_each_phase_by_its_own_factor(phase: str, rates: tuple[float, float]) -> None:
-    speeds = _guide_speeds(*rates)
-    small = guide_seconds(CALIBRATED_BYTES, threads=1, speeds=speeds)
-    big = guide_seconds(2 * 10**9, threads=1, speeds=speeds)
-    assert small is not None and big is not None
-    factor = (prompt_size_factor if phase == "prompt" else decode_size_factor)(2 * 10**9, CALIBRATED_BYTES)
-    assert big[0] == pytest.approx(small[0] / factor, rel=1e-6)
-
-
-def test_a_model_that_writes_no_summaries_is_timed_for_its_outline_alone() -> None:
-    speeds = _guide_speeds(50.0, 20.0)
-    writing = guide_seconds(CALIBRATED_BYTES, threads=1, speeds=speeds)
-    quoting = guide_seconds(CALIBRATED_BYTES, threads=1, speeds=speeds, summaries=False)
-    assert writing is not None and quoting is not None
-    tokens = 50 * PAGE_CHARS / 2.3
-    chunks = math.ceil(tokens / (8192 - 1024))
-    sections = round(chunks * 1.5)
-    assert writing[0] - quoting[0] == pytest.approx(tokens / 50.0 + sections * 600.0 / 20.0, rel=1e-6)

@@ -66,6 +66,7 @@ def test_the_section_under_the_cursor_is_queued_to_be_written_again(
     assert job.params["rewrite_of"] == str(child) and job.params["rewrite_position"] == 2
     assert job.parent_id == root and job.status == "queued"
     assert viewer.note.isVisible() and viewer.note.text() == "“Chloroplasts” will be written again."
+    assert viewer.rewrite_button.toolTip() == "Write the section where the cursor is again, with other words"
 
 
 def test_before_the_first_section_nothing_is_queued_and_the_tab_says_what_to_do(
@@ -101,4 +102,5 @@ def test_with_a_model_that_writes_no_summaries_nothing_is_queued_and_the_tab_say
 
     run(scenario())
     assert viewer.note.isVisible() and "choose a model that writes summaries in Settings" in viewer.note.text()
+    assert viewer.rewrite_button.toolTip() == viewer.note.text()  # the reason shows before a click too
     assert run(_rewrite_jobs(app_db)) == []

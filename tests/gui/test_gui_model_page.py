@@ -20,11 +20,13 @@ import pytest
 from modelcatalog import COMMIT, TINY_ID, TINY_NAME, write_test_catalog
 
 from core.app.config import Settings, load_settings
-from core.app.guide_time import CALIBRATED_SPEEDS_PATH, guide_seconds
+from core.app.guide_time import guide_seconds
 from core.app.model_catalog import load_catalog
 from core.app.model_downloads import installed_path, models_dir, partial_path
-from core.app.model_library import download_jobs, model_setting
+from core.app.model_library import download_jobs, model_setting, model_states
 from core.app.model_servers import ServerTarget
+from core.app.model_speed import default_threads
+from core.app.speeds import Basis, ModelKey, calibration, speed_book
 from gui.catalog_texts import good_for_text
 from gui.i18n import install_translations
 from gui.model_page import ModelPage
@@ -264,6 +266,15 @@ def test_the_model_page_and_the_welcome_speak_portuguese(
         install_translations(qapp, "en")
 
 
+def _guide_figure(settings: Settings, model: Any, n_ctx: int) -> Any:
+    """The worker's estimate of a 50-page guide with ``model`` (``core.app.guide_time``; the daemon's own estimate
+    gives the same seconds: ``tests/daemon/llm/test_llm_estimate.py``)."""
+    return guide_seconds(
+        model.size_bytes or model.approx_bytes, model_file=model.filename, data_dir=settings.data_dir,
+        threads=settings.model.n_threads, n_ctx=n_ctx, summaries=model.writes_summaries,
+    )  # fmt: skip
+
+
 def test_the_welcome_gives_the_recommended_downloads_guide_time_from_the_calibrated_speeds_and_its_size(
     qtbot: Any, window: Any, settings: Settings
 ) -> None:
@@ -271,12 +282,38 @@ def test_the_welcome_gives_the_recommended_downloads_guide_time_from_the_calibra
     qtbot.addWidget(panel)
     assert panel.choice is not None and panel.choice.model.id == "qwen3-4b-instruct-2507-q4_k_m"
     model = panel.choice.model
-    figure = guide_seconds(
-        model.size_bytes or model.approx_bytes, data_dir=settings.data_dir, threads=settings.model.n_threads
-    )
-    assert figure is not None and not figure[1]  # nothing measured on this computer yet
-    shown = f"A guide of 50 pages: {eta_text(figure[0])} (estimated from the bundled model's speed)"
+    figure = _guide_figure(settings, model, panel.choice.n_ctx)
+    assert figure is not None and figure.basis == Basis.CALIBRATED  # nothing has run on this computer yet
+    shown = f"A guide of 50 pages: {eta_text(figure.seconds)} (estimated from the bundled model's speed)"
     assert panel.offer.text().endswith(shown)
-    calibrated = json.loads(CALIBRATED_SPEEDS_PATH.read_text(encoding="utf-8"))["model_bytes"]
-    demo = guide_seconds(calibrated, data_dir=settings.data_dir, threads=settings.model.n_threads)
-    assert demo is not None and demo[0] < figure[0] < demo[0] * model.approx_bytes / calibrated  # below linear
+    base = calibration()
+    demo = guide_seconds(base.model_bytes, data_dir=settings.data_dir, threads=settings.model.n_threads)
+    assert demo is not None and demo.seconds < figure.seconds < demo.seconds * model.approx_bytes / base.model_bytes
+
+
+def test_the_model_pages_guide_time_is_scaled_from_the_bundled_model_here_until_the_model_has_run_here(
+    qtbot: Any, window: Any, settings: Settings
+) -> None:
+    model = next(m for m in load_catalog() if m.id == "qwen3-4b-instruct-2507-q4_k_m")
+    assert model.size_bytes is not None
+    threads = settings.model.n_threads or default_threads()
+
+    def card_timing() -> tuple[str, str]:
+        page = ModelPage(settings, window.store, window.tasks, window.models.feed, ram=8 * GB)
+        qtbot.addWidget(page)
+        (state,) = [s for s in model_states(settings, page.catalog, ram=8 * GB) if s.model.id == model.id]
+        figure = _guide_figure(settings, model, state.n_ctx)
+        return page.card(model.id).timing.text(), f"A guide of 50 pages: {eta_text(figure.seconds)}"
+
+    base = calibration()
+    bundled = ModelKey("SmolLM2-135M-Instruct.Q4_1.gguf", base.model_bytes, threads)
+    speed_book(settings.data_dir).remember(bundled, base.speeds.faster(0.25))  # this computer: 4× slower
+    text, figure = card_timing()
+    assert (
+        text == f"{figure} (scaled from this computer's speed with the bundled model; this model has not run here yet)"
+    )
+    slow = text
+    speed_book(settings.data_dir).remember(ModelKey(model.filename, model.size_bytes, threads), base.speeds)
+    text, figure = card_timing()
+    assert text == f"{figure} (from this model's own speed, measured on this computer)"
+    assert text.split(" (")[0] != slow.split(" (")[0]  # its own figures, not the scaled ones

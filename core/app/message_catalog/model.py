@@ -101,6 +101,21 @@ EN: dict[str, str] = {
         "{available_mb} MB are free on this computer, too little for any model StudyJobs offers for download. Close "
         "other programs and try again, or choose the built-in demo model or a model server in Settings."
     ),
+    # studyjobs models check (core.app.model_check).
+    "model_check_header": "model|hub answer|bytes|sha256|licence|gated",
+    "model_check_bundled": "comes with StudyJobs ({source}), not from the hub: skipped",
+    "model_check_missing": "{model}: the hub has no file {file} in {repo} at commit {revision}.",
+    "model_check_missing_answer": (
+        "{model}: the hub has no repository {repo} at commit {revision} (answer {status}), so no file {file}."
+    ),
+    "model_check_size": "{model}: the hub says the file has {actual} bytes; the catalog says {expected}.",
+    "model_check_sha256": "{model}: the sha256 differs.\n    hub     {actual}\n    catalog {expected}",
+    "model_check_licence": "{model}: the hub's licence tag is {actual}; the catalog says {expected}.",
+    "model_check_gated": "{model}: the repository is gated ({gate}): it cannot be downloaded without an account.",
+    "model_check_unreachable": "{model}: the hub could not be asked ({reason}).",
+    "model_check_legend": "✓ agrees with the catalog, ✗ does not, · the catalog has no figure (the hub's is shown).",
+    "model_check_failed": "{count} mismatch(es) between the catalog and the hub.",
+    "model_check_passed": "All {count} downloadable entries match the hub.",
 }
 
 PT_BR: dict[str, str] = {
@@ -210,4 +225,22 @@ PT_BR: dict[str, str] = {
         "baixar. Feche outros programas e tente de novo, ou escolha nas Configurações o modelo de demonstração "
         "embutido ou um servidor de modelo."
     ),
+    # studyjobs models check (core.app.model_check).
+    "model_check_header": "modelo|resposta do hub|bytes|sha256|licença|restrito",
+    "model_check_bundled": "vem com o StudyJobs ({source}), não do hub: ignorado",
+    "model_check_missing": "{model}: o hub não tem o arquivo {file} em {repo} no commit {revision}.",
+    "model_check_missing_answer": (
+        "{model}: o hub não tem o repositório {repo} no commit {revision} (resposta {status}), então nem o arquivo "
+        "{file}."
+    ),
+    "model_check_size": "{model}: o hub diz que o arquivo tem {actual} bytes; o catálogo diz {expected}.",
+    "model_check_sha256": "{model}: o sha256 é diferente.\n    hub      {actual}\n    catálogo {expected}",
+    "model_check_licence": "{model}: a licença marcada no hub é {actual}; o catálogo diz {expected}.",
+    "model_check_gated": "{model}: o repositório é restrito ({gate}): não pode ser baixado sem uma conta.",
+    "model_check_unreachable": "{model}: não foi possível consultar o hub ({reason}).",
+    "model_check_legend": (
+        "✓ confere com o catálogo, ✗ não confere, · o catálogo não tem o valor (é mostrado o do hub)."
+    ),
+    "model_check_failed": "{count} divergência(s) entre o catálogo e o hub.",
+    "model_check_passed": "Todas as {count} entradas para download conferem com o hub.",
 }

@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 
 from core.app.config import ModelSettings, Settings
+from core.app.guide_estimate import LOADED_SECONDS, GenerateEstimate
 from core.app.model_speed import decode_size_factor, prompt_size_factor, thread_factor
-from daemon.estimate import LOADED_SECONDS, GenerateEstimate
-from daemon.jobs.estimates import generate_estimate
+from core.app.speeds import ModelKey, SpeedBook, Speeds, calibration, prior_speeds
+from daemon.jobs.estimates import generate_estimate, prepare_text
 from daemon.llm.guide import GuideProgress, GuideWriter
 from daemon.llm.llamacpp import unload_all
 from daemon.llm.models import ModelChoice, create_generator
 from daemon.llm.testing import TinyModelShape, write_tiny_model
 from daemon.runtime import Runtime
-from daemon.speeds import ModelKey, SpeedBook, Speeds, calibration, prior_speeds
 
 TEXT = "\n\n".join(
     f"Paragraph {n}: plants turn light, water and carbon dioxide into sugar and oxygen in their leaves." * 3
@@ -65,7 +65,7 @@ async def test_a_cold_load_is_estimated_from_the_model_files_size_and_a_loaded_m
     assert made is not None
     cold, _writer, key = made
     assert key == ModelKey(tiny_model.name, _size(tiny_model), 1) and not cold.loaded
-    cold.prepare(TEXT)
+    prepare_text(cold, TEXT)
     speeds = prior_speeds(_size(tiny_model), 1)
     load = _size(tiny_model) / speeds.load_bytes_per_second
     cold_left = cold.remaining("load_model", 0.0, None)
@@ -75,7 +75,7 @@ async def test_a_cold_load_is_estimated_from_the_model_files_size_and_a_loaded_m
     assert made is not None
     warm = made[0]
     assert warm.loaded
-    warm.prepare(TEXT)
+    prepare_text(warm, TEXT)
     warm_left = warm.remaining("load_model", 0.0, None)
     assert cold_left is not None and warm_left is not None
     assert cold_left - warm_left == pytest.approx(load - LOADED_SECONDS, rel=1e-6)
@@ -90,7 +90,7 @@ async def test_a_bigger_model_file_gets_a_longer_estimate_for_the_same_document(
         runtime = await runtime_for(ModelSettings(kind="gguf", gguf_path=model, n_threads=1))
         made = await generate_estimate(runtime)
         assert made is not None
-        made[0].prepare(TEXT)
+        prepare_text(made[0], TEXT)
         expected.append(made[0].expected_seconds())
     small, big = expected
     assert small is not None and big is not None
@@ -128,7 +128,7 @@ async def test_a_model_with_no_basis_says_estimating_until_the_job_has_measured_
     made = await generate_estimate(runtime)
     assert made is not None
     estimate = made[0]
-    estimate.prepare(TEXT)
+    prepare_text(estimate, TEXT)
     assert estimate.prior is None
     assert estimate.expected_seconds() is None
     assert estimate.remaining("outline", 3.0, None) is None
@@ -141,7 +141,7 @@ async def test_speeds_measured_in_a_real_guide_are_remembered_for_the_same_model
     made = await generate_estimate(runtime)
     assert made is not None
     estimate, writer, key = made
-    estimate.prepare(TEXT)
+    prepare_text(estimate, TEXT)
     generator = await runtime.generator()
     await generator.load()  # type: ignore[attr-defined]
     estimate.model_loaded(0.0)
@@ -210,7 +210,7 @@ def test_a_section_written_twice_counts_both_tries_and_keeps_the_models_pace(tin
     prior = prior_speeds(_size(tiny_model), 1)
     writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))  # not loaded
     estimate = GenerateEstimate(prior, writer, model_bytes=_size(tiny_model), loaded=True)
-    estimate.prepare(TEXT)
+    prepare_text(estimate, TEXT)
     estimate.outlined([len(TEXT) // 3] * 3)
     at = _reports(estimate, 1, [400, 300], time.monotonic() - 11.0, pace=100.0)  # rejected once; 11 s in all
     at = _reports(estimate, 2, [200], at, pace=100.0)
@@ -234,7 +234,7 @@ def test_a_prompt_read_more_slowly_than_the_figures_say_slows_the_whole_estimate
     estimates = [GenerateEstimate(prior, writer, model_bytes=_size(tiny_model), loaded=True) for _ in range(2)]
     now, expected_prompt = time.monotonic(), 200 / prior.prompt_rate
     for estimate, began in zip(estimates, (now, now - 10 * expected_prompt), strict=True):
-        estimate.prepare(TEXT)
+        prepare_text(estimate, TEXT)
         estimate.outlined([len(TEXT) // 3] * 3)
         estimate.on_progress(GuideProgress("section", 1, 3, 0, 400, prompt_tokens=200), began)
     fresh, waited = (estimate.remaining("sections", 0.0, None) for estimate in estimates)
@@ -273,7 +273,7 @@ def test_a_last_section_whose_first_try_wrote_its_whole_budget_is_not_taken_for_
     prior = prior_speeds(_size(tiny_model), 1)
     writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))  # not loaded
     estimate = GenerateEstimate(prior, writer, model_bytes=_size(tiny_model), loaded=True)
-    estimate.prepare(TEXT)
+    prepare_text(estimate, TEXT)
     estimate.outlined([len(TEXT) // 2] * 2)
     at = _reports(estimate, 1, [400, 300], time.monotonic() - 16.0, pace=100.0)  # 8 s, rejected once
     at = _reports(estimate, 2, [400], at, pace=100.0)  # the last section: 5 s, its first try at the budget
@@ -290,7 +290,7 @@ def _estimate(tiny_model: Path, sections: int = 3, **speeds: float) -> GenerateE
     writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))  # not loaded
     prior = dataclasses.replace(prior_speeds(_size(tiny_model), 1), **speeds)
     estimate = GenerateEstimate(prior, writer, model_bytes=_size(tiny_model), loaded=True)
-    estimate.prepare(TEXT)
+    prepare_text(estimate, TEXT)
     estimate.outlined([len(TEXT) // sections] * sections)
     return estimate
 
@@ -364,7 +364,7 @@ def test_the_work_after_the_last_token_is_measured_and_counted_until_the_job_end
     writer = GuideWriter(create_generator(ModelChoice(kind="gguf", path=tiny_model, n_threads=1)))
     slow_end = dataclasses.replace(learned, finish_seconds=3.0)
     following = GenerateEstimate(slow_end, writer, model_bytes=_size(tiny_model), loaded=True)
-    following.prepare(TEXT)
+    prepare_text(following, TEXT)
     following.outlined([len(TEXT)])
     end = _reports(following, 1, [200], time.monotonic() - 3.0, pace=100.0)  # its last token: just now
     following.finish(end)
@@ -419,7 +419,7 @@ async def test_the_bar_stays_short_of_the_sections_end_while_the_last_section_is
     made = await generate_estimate(runtime)
     assert made is not None
     estimate, writer, _key = made
-    estimate.prepare(TEXT)
+    prepare_text(estimate, TEXT)
     generator = await runtime.generator()
     await generator.load()  # type: ignore[attr-defined]
     estimate.model_loaded(0.0)

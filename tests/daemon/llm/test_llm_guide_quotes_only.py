@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from core.app.document_structure import Chapter, DocumentStructure
-from daemon.estimate import GenerateEstimate
+from core.app.guide_estimate import GenerateEstimate
+from core.app.speeds import prior_speeds
+from daemon.jobs.estimates import prepare_text
 from daemon.llm.extractive import QUOTES_NOTE, is_whole_sentence, quoted_section, quotes_only_note
 from daemon.llm.guard import QUOTES_ONLY_MAX, guide_sentence_keys
 from daemon.llm.guide import GuideProgress, GuideWriter
@@ -18,7 +20,6 @@ from daemon.llm.guide_section import KEY_PASSAGES_HEADING, SUMMARY_HEADING
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.models import ModelChoice, create_generator
 from daemon.llm.prompts import PROMPTS
-from daemon.speeds import prior_speeds
 from tests.daemon.llm.test_llm_guide import ENGLISH, PORTUGUESE, Recording
 
 TEXT = "\n\n".join(
@@ -66,7 +67,7 @@ def test_the_time_left_of_a_writer_without_summaries_counts_no_section_writing(t
         for flag in (False, True)
     )
     for estimate in (quoting, writing):
-        estimate.prepare(TEXT)
+        prepare_text(estimate, TEXT)
     quoted_total, written_total = quoting.expected_seconds(), writing.expected_seconds()
     assert quoted_total is not None and written_total is not None
     assert quoted_total < written_total - prior.section_tokens / prior.section_decode_rate  # a section at least

@@ -3,16 +3,20 @@
 The time a ``generate`` job takes is mostly tokens: the prompts the model reads and the text it writes. A model's
 :class:`Speeds` say how fast it does both, how much it writes per step, and how the text turns into steps.
 
-Where the figures come from, best first (see :class:`daemon.estimate.GenerateEstimate`):
+Where the figures come from, best first (see :class:`core.app.guide_estimate.GenerateEstimate`):
 
 1. measured in the job itself, once it has read a prompt or written a few tokens;
-2. remembered from earlier jobs with the same model file (name and size) and thread count: after each finished
-   ``generate`` job the worker blends what it measured into ``<data folder>/speeds.json`` (:class:`SpeedBook`),
-   read again at the start of every job, so a new worker starts from what the last one learned;
-3. the calibrated figures of the bundled model (``resources/plans/generate-speeds.json``, measured on a 2-core
-   machine by ``bench/eta_bench.py --write-speeds``) scaled for this model's file size and thread count
-   (:func:`prior_speeds`, the rule of :mod:`core.app.model_speed`: a fixed part of each token's time plus a part
-   proportional to the file's bytes, fitted per phase by ``bench/model_sizes.py``).
+2. remembered from earlier jobs with the same model file (name and size): after each finished ``generate`` job the
+   worker blends what it measured into ``<data folder>/speeds.json`` (:class:`SpeedBook`), read again at the start
+   of every job, so a new worker starts from what the last one learned (another thread count is scaled to this one);
+3. the bundled model's speeds remembered on this computer, scaled for this model's file size and thread count;
+4. the calibrated figures of the bundled model (``resources/plans/generate-speeds.json``, measured on a 2-core
+   machine by ``bench/eta_bench.py --write-speeds``), scaled likewise.
+
+Scaling is :func:`prior_speeds`, the rule of :mod:`core.app.model_speed` (a fixed part of each token's time plus a
+part proportional to the file's bytes, fitted per phase by ``bench/model_sizes.py``). :func:`speeds_for` picks 2–4
+and says which (:class:`Basis`); the worker's estimate and the window's "a guide of 50 pages" both call it. This
+module is the only reader and writer of ``speeds.json``.
 
 ``speeds.json``::
 
@@ -35,11 +39,26 @@ from typing import Any
 from core.app.files import write_atomically
 from core.app.model_speed import decode_size_factor, prompt_size_factor, thread_factor
 
-__all__ = ["CALIBRATED_SPEEDS_PATH", "Calibration", "ModelKey", "SpeedBook", "Speeds", "calibration", "prior_speeds"]
+__all__ = [
+    "CALIBRATED_SPEEDS_PATH",
+    "SPEEDS_FILE",
+    "Basis",
+    "Calibration",
+    "ModelKey",
+    "SpeedBook",
+    "Speeds",
+    "calibration",
+    "prior_speeds",
+    "speed_book",
+    "speeds_for",
+]
 
 log = logging.getLogger(__name__)
 
-CALIBRATED_SPEEDS_PATH = Path(__file__).resolve().parents[1] / "resources" / "plans" / "generate-speeds.json"
+CALIBRATED_SPEEDS_PATH = Path(__file__).resolve().parents[2] / "resources" / "plans" / "generate-speeds.json"
+
+SPEEDS_FILE = "speeds.json"
+"""The remembered speeds' file name in the data folder."""
 
 REMEMBER_WEIGHT = 0.5
 """How much a new job's measurement moves a remembered figure (the rest stays)."""
@@ -211,6 +230,25 @@ class SpeedBook:
         models = data.get("models") if isinstance(data, dict) else None
         return models if isinstance(models, dict) else {}
 
+    def remembered(self, name: str | None, size: int, threads: int) -> Calibration | None:
+        """The figures remembered for a model file of ``size`` bytes (named ``name``; any name when ``None``):
+        those at ``threads`` when remembered, else those of the thread count with the most jobs."""
+        found: list[tuple[bool, int, Calibration]] = []
+        for key, entry in self._models().items():
+            parts = str(key).rsplit("|", 2)
+            if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit() or not isinstance(entry, dict):
+                continue
+            if int(parts[1]) != size or (name is not None and parts[0] != name):
+                continue
+            try:
+                speeds = Speeds.from_dict(entry)
+            except (ValueError, TypeError, KeyError):
+                continue
+            jobs = entry.get("jobs", 0)
+            jobs = jobs if isinstance(jobs, int) else 0
+            found.append((int(parts[2]) == threads, jobs, Calibration(speeds, size, int(parts[2]))))
+        return max(found, key=lambda item: item[:2])[2] if found else None
+
     def recall(self, key: ModelKey | str) -> Speeds | None:
         """What earlier jobs measured for ``key``; ``None`` when nothing (usable) is remembered."""
         entry = self._models().get(str(key))
@@ -237,3 +275,34 @@ class SpeedBook:
         except OSError:
             log.warning("could not write the speeds file %s", self.path, exc_info=True)
         return figures
+
+
+def speed_book(data_dir: Path) -> SpeedBook:
+    """The :class:`SpeedBook` of the data folder ``data_dir``."""
+    return SpeedBook(Path(data_dir) / SPEEDS_FILE)
+
+
+class Basis:
+    """Where :func:`speeds_for`'s figures come from."""
+
+    MEASURED = "measured"
+    """This model's own speeds, measured on this computer."""
+    BUNDLED_HERE = "bundled_here"
+    """This computer's speed with the bundled model, scaled to this model."""
+    CALIBRATED = "calibrated"
+    """The bundled model's calibrated speeds shipped with the app, scaled to this model and computer."""
+
+
+def speeds_for(data_dir: Path, name: str, size: int, threads: int, *, cores: int | None = None) -> tuple[Speeds, str]:
+    """The speeds to expect of the model file ``name`` of ``size`` bytes run with ``threads``, and their
+    :class:`Basis`: its own remembered speeds, else the bundled model's remembered on this computer (the file of the
+    calibration's size), else the calibrated ones; each scaled to ``size`` and ``threads``."""
+    book = speed_book(data_dir)
+    own = book.remembered(name, size, threads)
+    if own is not None:
+        return prior_speeds(size, threads, own, cores), Basis.MEASURED
+    base = calibration()
+    bundled = book.remembered(None, base.model_bytes, threads)
+    if bundled is not None:
+        return prior_speeds(size, threads, bundled, cores), Basis.BUNDLED_HERE
+    return prior_speeds(size, threads, base, cores), Basis.CALIBRATED

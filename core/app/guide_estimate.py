@@ -6,10 +6,10 @@ the prompt rate plus the tokens it will write ÷ the decode rate. A section may 
 the check, :mod:`daemon.llm.guard`; the second try reads the same prompt from llama.cpp's cache): the tokens a section
 writes are counted over every try (:attr:`Speeds.section_attempts` says how many tries a section takes), and each try's
 decode pace is measured from its own first token. The rates are those measured in this job as soon as there are some,
-before that the remembered or calibrated ones (:mod:`daemon.speeds`), moved by how fast this job runs compared to them;
-a local model says how much of a prompt it has read after every batch, so a slower or faster machine shows in the first
-prompt's first seconds. Nothing is scaled by how long a finished phase took against a calibrated figure: a phase
-calibrated near zero would multiply the estimate by hundreds. Rates are smoothed over the steps (recent ones count
+before that the remembered or calibrated ones (:mod:`core.app.speeds`), moved by how fast this job runs compared to
+them; a local model says how much of a prompt it has read after every batch, so a slower or faster machine shows in
+the first prompt's first seconds. Nothing is scaled by how long a finished phase took against a calibrated figure: a
+phase calibrated near zero would multiply the estimate by hundreds. Rates are smoothed over the steps (recent ones count
 most); the running step moves them at most 2× either way. The work after the model's last token (the last check, the
 guide's file and rows) takes :attr:`Speeds.finish_seconds`, measured in every job (for a writer without summaries, the
 bundled demo's, it includes the quoting: its sections ask the model nothing). A first try cut at its budget is often
@@ -17,11 +17,12 @@ rejected (a model that repeats itself): the further a first try runs past its ex
 (one in two near the budget); a try is expected to stop where this job's longer tries stopped (a section's try, the
 deeper into its budget, the likelier to run on into it), and one longer than expected and than every earlier one halfway
 to its budget, or at it once a try of this job ran into its budget (a model that loops does it again):
-:func:`daemon.estimate_steps.left_in_try`. An outline longer than expected lists one more section than expected so far
-(its tokens per section are the prior's), and the sections to write grow with it.
+:func:`core.app.guide_estimate_steps.left_in_try`. An outline longer than expected lists one more section than
+expected so far (its tokens per section are the prior's), and the sections to write grow with it.
 
-:class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`) and the
-``follow_up_seconds`` of the ``ingest`` job before it (:mod:`daemon.jobs.estimates`). Use from the job's loop only.
+:class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`), the
+``follow_up_seconds`` of the ``ingest`` job before it (:mod:`daemon.jobs.estimates`) and the window's "a guide of 50
+pages" (:mod:`core.app.guide_time`). One instance per job, used from one thread (the job's loop).
 """
 
 from __future__ import annotations
@@ -31,15 +32,15 @@ import time
 from collections import defaultdict
 from dataclasses import replace
 
-from daemon.estimate_steps import NEARLY_FULL
-from daemon.estimate_steps import Step as _Step
-from daemon.estimate_steps import Tally as _Tally
-from daemon.estimate_steps import left_in_try as _left_in_try
-from daemon.estimate_steps import pace as _pace
-from daemon.estimate_steps import tokens_per_listed_section as _tokens_per_listed_section
-from daemon.estimate_steps import typical_length as _typical
-from daemon.llm.guide import PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideWriter, split_passages
-from daemon.speeds import Speeds
+from core.app.guide_estimate_steps import NEARLY_FULL
+from core.app.guide_estimate_steps import Step as _Step
+from core.app.guide_estimate_steps import Tally as _Tally
+from core.app.guide_estimate_steps import left_in_try as _left_in_try
+from core.app.guide_estimate_steps import pace as _pace
+from core.app.guide_estimate_steps import tokens_per_listed_section as _tokens_per_listed_section
+from core.app.guide_estimate_steps import typical_length as _typical
+from core.app.guide_progress import PROMPT_OVERHEAD_TOKENS, GuideProgress, GuideShape
+from core.app.speeds import Speeds
 
 __all__ = ["LOADED_SECONDS", "GenerateEstimate"]
 
@@ -68,7 +69,7 @@ class GenerateEstimate:
         loaded: Whether the model is in memory already.
     """
 
-    def __init__(self, speeds: Speeds | None, writer: GuideWriter, *, model_bytes: int, loaded: bool) -> None:
+    def __init__(self, speeds: Speeds | None, writer: GuideShape, *, model_bytes: int, loaded: bool) -> None:
         self.prior = speeds
         self.writer = writer
         self.model_bytes = model_bytes
@@ -89,12 +90,12 @@ class GenerateEstimate:
 
     # -- what the job tells it ------------------------------------------------------------------------------
 
-    def prepare(self, text: str | None = None, *, chars: int | None = None, tokens: int | None = None) -> None:
-        """The document: its text (best), or only its size in characters; ``tokens`` once the model counted."""
-        if text is not None:
-            self.chars, self.passages = len(text), len(split_passages(text))
-        elif chars is not None:
-            self.chars, self.passages = chars, max(round(chars / _CHARS_PER_PASSAGE), 1)
+    def prepare(self, *, chars: int | None = None, passages: int | None = None, tokens: int | None = None) -> None:
+        """The document: its size in characters and, best, its passages as the writer cuts them (else guessed
+        from the size); ``tokens`` once the model counted."""
+        if chars is not None:
+            self.chars = chars
+            self.passages = passages if passages is not None else max(round(chars / _CHARS_PER_PASSAGE), 1)
         if tokens is not None:
             self.text_tokens = float(tokens)
 
@@ -326,10 +327,10 @@ class GenerateEstimate:
 
     def _section_room(self) -> float:
         """The most source tokens a section's prompt takes (the writer trims the rest)."""
-        return float(self.writer.generator.context_window - self.writer.section_tokens - PROMPT_OVERHEAD_TOKENS)
+        return float(self.writer.context_window - self.writer.section_tokens - PROMPT_OVERHEAD_TOKENS)
 
     def _chunks(self, speeds: Speeds) -> int:
-        budget = self.writer.generator.context_window - self.writer.outline_tokens - PROMPT_OVERHEAD_TOKENS
+        budget = self.writer.context_window - self.writer.outline_tokens - PROMPT_OVERHEAD_TOKENS
         needed = self._tokens(speeds) + _PASSAGE_LABEL_TOKENS * self.passages
         return max(math.ceil(needed / max(budget, 1)), 1)
 

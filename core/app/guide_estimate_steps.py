@@ -1,7 +1,7 @@
 """The running step of a ``generate`` job's estimate, the tallies its rates are measured with, its habits, and how
 much faster the job runs than its prior.
 
-Used by :class:`daemon.estimate.GenerateEstimate` only (from the job's loop).
+Used by :class:`core.app.guide_estimate.GenerateEstimate` only (from the job's loop).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from daemon.speeds import Speeds
+from core.app.speeds import Speeds
 
 NEARLY_FULL = 0.9
 """Of a step's token budget: a try that wrote this much was cut at its budget rather than ended by the model."""
