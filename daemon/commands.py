@@ -163,6 +163,7 @@ async def _workers(store: JobStore[Job], settings: Settings, args: argparse.Name
             "threads": w.threads,
             "last_seen": w.last_seen.isoformat(),
             "stopping": w.stopping,
+            "model_state": w.model_state,
         }
         for w in rows
     ]
