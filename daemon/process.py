@@ -148,7 +148,7 @@ def _start_worker(
     poll_ms = 100 if isinstance(broker, JobTableBroker) else 20
     worker = dramatiq.Worker(broker, worker_threads=worker_threads, worker_timeout=poll_ms)
     worker.start()
-    if not runtime.model_unloaded:  # after an idle exit, nothing waits: the first file starts its reader
+    if not runtime.replaces_idle:  # after an idle exit, nothing waits: the first file starts its reader
         default_reader_pool().warm()  # a reader process imports the readers now, not when the first file comes
     loop_thread = get_event_loop_thread()
     if loop_thread is None:

@@ -112,9 +112,11 @@ class Runtime:
         self.gave_back = threading.Event()
         """Set once the model is unloaded and the reader processes ended: the process ends with ``EXIT_IDLE`` for a
         fresh one to take its place (:mod:`daemon.process`)."""
-        self.model_unloaded = gave_back_before
-        """The model is not in memory because a worker gave it back (this one, or the one before it): until a job
-        loads it again, the worker's row says so (:meth:`model_state`)."""
+        self.replaces_idle = gave_back_before
+        """This process took the place of a worker that gave its memory back: it warms no reader process."""
+        self.model_unloaded = gave_back_before and settings.model.kind != "http"
+        """The local model is not in memory because a worker gave it back (this one, or the one before it): until a
+        job loads it again, the worker's row says so (:meth:`model_state`). Never for a server's model."""
 
     @property
     def store(self) -> JobStore[Job]:
