@@ -59,7 +59,8 @@ def test_the_corner_says_starting_then_frees_the_slot_at_the_job_end_then_model_
         return text
 
     async def until_alive() -> None:
-        await wait_until(lambda: bar.launcher.process is not None, timeout=15, message="the worker launched")
+        assert await bar.start_if_none(), "the app starts a worker when none is alive"
+        label()
         await wait_until(lambda: bar.look() or "Worker running" in label(), timeout=60, message="the worker up")
 
     run(until_alive(), timeout=90)
