@@ -8,6 +8,12 @@ which the runtime opens the database.
 Graceful stop (SIGTERM, SIGINT): take no more work, stop the jobs in flight through their stop events, hand their
 claims back to the queue without spending an attempt, exit within 10 s.
 
+Idle (the ``model.unload_after_minutes`` setting, :meth:`Runtime.release_when_idle`): a worker that ran a job and
+then none for those minutes unloads its model, ends its reader processes and exits with
+:data:`~daemon.watchdog.EXIT_IDLE`; its watchdog (or, without one, the process itself by ``exec``) starts a fresh
+worker at once, which imports no model library and starts no reader process until a job needs them. No job is
+lost: none runs, none is claimed from then on, and the queued ones wait in the table for the fresh worker.
+
 Restart (asked by the window after a settings change, through the worker's row: :mod:`core.app.controls`): take no
 more work; ``"now"`` stops the jobs in flight as a graceful stop does, ``"idle"`` waits until none runs; then exit
 with :data:`~daemon.watchdog.EXIT_RESTART`, which the watchdog answers by starting the worker again at once (the
@@ -39,7 +45,7 @@ from daemon.readers.isolated import default_pool as default_reader_pool
 from daemon.runtime import Runtime, install
 from daemon.signals import stop_on_signals
 from daemon.supervisor import Supervisor
-from daemon.watchdog import EXIT_RESTART
+from daemon.watchdog import ENV_GAVE_BACK, EXIT_IDLE, EXIT_RESTART
 
 __all__ = ["EXIT_ALREADY_RUNNING", "run_daemon"]
 
@@ -92,9 +98,9 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         gc.freeze()
         log.info("worker %s started: %d thread(s), broker %s", runtime.worker_id, worker_threads, broker)
         print(f"StudyJobs worker running ({worker_threads} thread(s)). Press Ctrl+C to stop.", flush=True)
-        restart = _wait_for_end(stop, runtime, supervisor)
+        code = _wait_for_end(stop, runtime, supervisor)
         _shutdown(runtime, worker, supervisor, loop_thread)
-        return EXIT_RESTART if restart else 0
+        return code
     except Exception:
         log.exception("the worker could not run")
         raise
@@ -117,7 +123,7 @@ def _runtime(settings: Settings, broker: dramatiq.Broker) -> Runtime:
     broker when the table is the queue."""
     from daemon import actors  # the broker is set: now the actors may be declared
 
-    runtime = Runtime(settings, backoff=_backoff_override())
+    runtime = Runtime(settings, backoff=_backoff_override(), gave_back_before=_gave_back_before())
     runtime.dispatch = actors.dispatch
     runtime.dispatch_many = actors.dispatch_many
     if isinstance(broker, JobTableBroker):
@@ -125,6 +131,11 @@ def _runtime(settings: Settings, broker: dramatiq.Broker) -> Runtime:
         runtime.wake_queue = broker.wake
         broker.taking_jobs = runtime.taking_jobs
     return runtime
+
+
+def _gave_back_before() -> bool:
+    """Whether this process replaces a worker that gave its memory back (:data:`~daemon.watchdog.ENV_GAVE_BACK`)."""
+    return os.environ.get(ENV_GAVE_BACK) == "1"
 
 
 def _start_worker(
@@ -137,7 +148,8 @@ def _start_worker(
     poll_ms = 100 if isinstance(broker, JobTableBroker) else 20
     worker = dramatiq.Worker(broker, worker_threads=worker_threads, worker_timeout=poll_ms)
     worker.start()
-    default_reader_pool().warm()  # a reader process imports the readers now, not when the first file comes
+    if not runtime.replaces_idle:  # after an idle exit, nothing waits: the first file starts its reader
+        default_reader_pool().warm()  # a reader process imports the readers now, not when the first file comes
     loop_thread = get_event_loop_thread()
     if loop_thread is None:
         raise RuntimeError("Dramatiq's AsyncIO middleware is not installed on the broker")
@@ -147,16 +159,20 @@ def _start_worker(
     return worker, loop_thread
 
 
-def _wait_for_end(stop: threading.Event, runtime: Runtime, supervisor: Supervisor) -> bool:
-    """Block until the worker must end: ``True`` for a restart asked of it, ``False`` for a stop."""
+def _wait_for_end(stop: threading.Event, runtime: Runtime, supervisor: Supervisor) -> int:
+    """Block until the worker must end; its exit code: :data:`EXIT_RESTART` for a restart asked of it,
+    :data:`EXIT_IDLE` once it gave its memory back, 0 for a stop."""
     while not stop.wait(0.1):
         if not supervisor.is_alive():
             log.error("the supervisor thread died; stopping")
-            return False
+            return 0
         if runtime.restart == RESTART_NOW or (runtime.restart == RESTART_WHEN_IDLE and not runtime.running()):
             log.info("starting again to use new settings (%s)", "jobs handed back" if runtime.running() else "idle")
-            return True
-    return False
+            return EXIT_RESTART
+        if runtime.gave_back.is_set() and not runtime.running():
+            log.info("memory given back: a fresh worker takes over")
+            return EXIT_IDLE
+    return 0
 
 
 def _is_table_queue(broker_url: str) -> bool:

@@ -30,7 +30,7 @@ from core.store import JobStore
 from daemon.llm import ModelChoice, create_generator
 from daemon.llm.base import TextGenerator
 from daemon.llm.hanging import hanging_from_env
-from daemon.llm.local_model import unload_all
+from daemon.llm.local_model import loaded_models, model_loading, unload_all
 from daemon.llm.sampling import SamplingSettings, catalog_sampling, sampling_from
 from daemon.readers.isolated import release_idle_readers
 
@@ -67,9 +67,17 @@ class Runtime:
         settings: The user's settings.
         worker_id: This process's id in the ``workers`` table.
         backoff: The store's retry delays (seconds); shortened in tests.
+        gave_back_before: This process replaces a worker that gave its memory back (no model loaded).
     """
 
-    def __init__(self, settings: Settings, *, worker_id: str | None = None, backoff: tuple[float, ...] | None = None):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        worker_id: str | None = None,
+        backoff: tuple[float, ...] | None = None,
+        gave_back_before: bool = False,
+    ):
         self.settings = settings
         self.worker_id = worker_id or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.backoff = backoff
@@ -97,6 +105,18 @@ class Runtime:
         self._idle_since: float | None = time.monotonic()
         """When the last job ended (monotonic); ``None`` while a job runs or once the memory was given back."""
         self._lingering: dict[uuid.UUID, tuple[RunningJob, list[Any]]] = {}
+        self._worked = False
+        """Whether a job ran in this process (only then is there memory to give back)."""
+        self.giving_back = threading.Event()
+        """Set when this worker starts to give its memory back (:meth:`release_when_idle`): no new job is claimed."""
+        self.gave_back = threading.Event()
+        """Set once the model is unloaded and the reader processes ended: the process ends with ``EXIT_IDLE`` for a
+        fresh one to take its place (:mod:`daemon.process`)."""
+        self.replaces_idle = gave_back_before
+        """This process took the place of a worker that gave its memory back: it warms no reader process."""
+        self.model_unloaded = gave_back_before and settings.model.kind != "http"
+        """The local model is not in memory because a worker gave it back (this one, or the one before it): until a
+        job loads it again, the worker's row says so (:meth:`model_state`). Never for a server's model."""
 
     @property
     def store(self) -> JobStore[Job]:
@@ -168,7 +188,9 @@ class Runtime:
         A message consumed while this is false leaves its row queued (no attempt spent); the supervisor sends it
         again once jobs are taken again (the job table's consumers deliver nothing meanwhile and read it again).
         """
-        return not (self.stopping.is_set() or self.paused.is_set() or self.restart is not None)
+        return not (
+            self.stopping.is_set() or self.paused.is_set() or self.restart is not None or self.giving_back.is_set()
+        )
 
     # -- broker messages ---------------------------------------------------------------------------------
 
@@ -211,6 +233,7 @@ class Runtime:
         with self._lock:
             self._running[job.job_id] = job
             self._idle_since = None
+            self._worked = True
 
     def untrack(self, job_id: uuid.UUID) -> None:
         with self._lock:
@@ -226,8 +249,10 @@ class Runtime:
 
     async def release_when_idle(self) -> bool:
         """Give the memory back after the ``model.unload_after_minutes`` setting's minutes without a job (``0``:
-        never): unload the local model and end the idle reader processes. The next job loads the model again
-        (its time left counts the load). ``True`` when it did so now."""
+        never): unload the local model, end the idle reader processes, and (when a job ran here) set
+        :attr:`gave_back`, which stops the claiming of jobs and ends the process for a fresh one (its Python heap
+        is the rest of what a guide left). The next job loads the model again (its time left counts the load).
+        ``True`` when it did so now."""
         minutes = self.settings.model.unload_after_minutes
         idle = self.idle_for()
         if minutes <= 0 or idle is None or idle < minutes * 60:
@@ -236,10 +261,25 @@ class Runtime:
             if self._running:
                 return False
             self._idle_since = None
+            if self._worked:
+                self.giving_back.set()
         models = await asyncio.to_thread(unload_all)
         readers = await asyncio.to_thread(release_idle_readers)
+        self.model_unloaded = self.model_unloaded or models > 0
+        if self.giving_back.is_set():
+            self.gave_back.set()
         log.info("idle for %.1f minutes: %d model(s) unloaded, %d reader process(es) ended", idle / 60, models, readers)
         return True
+
+    def model_state(self) -> str | None:
+        """What the worker's row says of the local model (:data:`core.app.workers.MODEL_STATES`): ``"loading"``
+        while it loads, ``"unloaded"`` once given back until loaded again, else ``None``."""
+        if model_loading():
+            return "loading"
+        if self.model_unloaded and loaded_models() == 0:
+            return "unloaded"
+        self.model_unloaded = False
+        return None
 
     def claims(self) -> dict[uuid.UUID, int | None]:
         """``{job_id: attempt}`` of every job running here (thread-safe snapshot)."""

@@ -119,6 +119,7 @@ class Supervisor(threading.Thread):
         self._newest: Any = None  # the newest created_at of a due row seen: where the quick pass starts
         self._failure: BaseException | None = None
         self._limits = LimitWatch(runtime, runtime.settings.limits)
+        self._written: tuple[int, str | None] = (0, None)  # the running jobs and model state last written
 
     def wait_registered(self, timeout: float = 30.0) -> None:
         """Block until the worker row exists (raises what went wrong if the thread failed first)."""
@@ -190,7 +191,7 @@ class Supervisor(threading.Thread):
                         next_controls = now + CONTROLS_EVERY
                         if await self._read_controls(db):
                             next_full = 0.0  # jobs are taken again: send what waited, now
-                    if now >= next_beat:
+                    if now >= next_beat or self._row_changed():  # the window shows a job's end or a load at once
                         next_beat = now + self.heartbeat_every
                         await self._heartbeat(db, store)
                     if now >= next_limits:
@@ -260,8 +261,16 @@ class Supervisor(threading.Thread):
             if job.job_id in claims and job.job_id not in held:
                 log.info("job %s is no longer ours (cancelled or taken over): stopping it", job.job_id)
                 job.stop_event.set()
-        if not await touch_worker(db, self.worker_id, running=len(claims), stopping=self.runtime.stopping.is_set()):
+        self._written = (len(claims), self.runtime.model_state())
+        stopping = self.runtime.stopping.is_set()
+        if not await touch_worker(
+            db, self.worker_id, running=len(claims), stopping=stopping, model_state=self._written[1]
+        ):
             await self._register(db)  # another daemon forgot us as dead while we were busy
+
+    def _row_changed(self) -> bool:
+        """Whether the jobs running here or the model's state differ from what the worker's row says."""
+        return self._written != (len(self.runtime.claims()), self.runtime.model_state())
 
     async def _read_controls(self, db: AsyncDatabaseManager) -> bool:
         """Apply the queue switch and a restart request to the runtime; ``True`` when the queue was just resumed

@@ -10,16 +10,19 @@ Contract:
 * The child is a whole daemon (``studyjobs daemon`` with the same options): it takes the data folder's lock
   itself. Killing the watchdog leaves that daemon running; a second watchdog's child finds the lock taken and
   exits, and so does that watchdog, with the child's code.
-* A child that exits 0 (its graceful stop, or ``--autostart`` finding a daemon) or with
-  :data:`EXIT_ALREADY_RUNNING` ends the watchdog with that code. Any other end is a crash: logged with how the
-  process died, then the child is started again after the next of :data:`RESTART_DELAYS`. A child that ran
-  :data:`STEADY_AFTER` seconds starts the count again; after :data:`MAX_QUICK_CRASHES` crashes in a row that each
-  came sooner, the watchdog gives up (exit 1): a worker that cannot start must not spin for ever.
+* A child that exits 0 (its graceful stop, or ``--autostart`` finding a daemon), with
+  :data:`EXIT_ALREADY_RUNNING` or with :data:`EXIT_USAGE` (settings it cannot use) ends the watchdog with that code.
+  Any other end is a crash: logged with how the process died, then the child is started again after the next of
+  :data:`RESTART_DELAYS`. A child that ran :data:`STEADY_AFTER` seconds starts the count again; after
+  :data:`MAX_QUICK_CRASHES` crashes in a row that each came sooner, the watchdog gives up
+  (exit 1): a worker that cannot start must not spin for ever.
 * A child that exits with :data:`EXIT_RESTART` asked to be started again (the window changed a setting it uses):
   it is started again at once, with no delay and no crash counted.
 * A child that exits with :data:`EXIT_JOB_STUCK` ended itself because a job passed its hard time limit
   (:mod:`daemon.limits`): it is started again at once, no crash counted (each such end spends an attempt of a job,
   so it cannot repeat for ever).
+* A child that exits with :data:`EXIT_IDLE` gave its memory back after its idle minutes: it is started again at
+  once, as a lean process with :data:`ENV_GAVE_BACK` set, no crash counted (it does so only after running a job).
 * SIGTERM / SIGINT: forwarded to the child as SIGTERM (its graceful stop hands its jobs back), waited for up to
   :data:`STOP_TIMEOUT` seconds, then killed; exit 0.
 
@@ -36,14 +39,22 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from daemon.lock import EXIT_ALREADY_RUNNING
 from daemon.signals import stop_on_signals
 
+if TYPE_CHECKING:
+    from core.app.config import Settings
+
 __all__ = [
+    "ENV_GAVE_BACK",
     "ENV_WATCHED",
+    "EXIT_IDLE",
     "EXIT_JOB_STUCK",
     "EXIT_RESTART",
+    "EXIT_USAGE",
     "MAX_QUICK_CRASHES",
     "RESTART_DELAYS",
     "STEADY_AFTER",
@@ -51,6 +62,8 @@ __all__ = [
     "describe_exit",
     "restart_delays",
     "run_watchdog",
+    "watch",
+    "watch_settled",
 ]
 
 log = logging.getLogger(__name__)
@@ -67,6 +80,14 @@ EXIT_RESTART = 4
 """The exit code of a worker that stopped to be started again at once (new settings); not a crash."""
 EXIT_JOB_STUCK = 5
 """The exit code of a worker that ended itself to free a job stuck past its hard time limit; not a crash."""
+EXIT_IDLE = 6
+"""The exit code of a worker that gave its memory back after its idle minutes: started again at once, as a fresh
+process (its Python heap is gone with it), with :data:`ENV_GAVE_BACK` set; not a crash."""
+ENV_GAVE_BACK = "STUDYJOBS_GAVE_BACK"
+"""Set to ``"1"`` for a worker started again after :data:`EXIT_IDLE`: it has no model loaded and starts no reader
+process until a job needs one."""
+EXIT_USAGE = 2
+"""The exit code of a worker whose settings, arguments or files are wrong: starting it again would not help."""
 ENV_WATCHED = "STUDYJOBS_WATCHED"
 """Set to ``"1"`` in the child's environment: a worker under a watchdog leaves a restart to it."""
 ENV_DELAYS = "STUDYJOBS_WATCHDOG_DELAYS"
@@ -119,6 +140,30 @@ def child_command(options: Sequence[str]) -> list[str]:
     return [sys.executable, "-m", "daemon.cli", "daemon", *options]
 
 
+def watch(options: Sequence[str]) -> int:
+    """``studyjobs daemon --watch``: open the watchdog's log in the log folder and run :func:`run_watchdog`.
+
+    The watchdog lives as long as its worker, so it imports only what it uses: the folders of the settings
+    (:func:`core.app.config.app_folders`, not the database layer nor anything of the jobs) and the log. The worker
+    reads and checks the settings; bad ones end it with :data:`EXIT_USAGE`, and the watchdog with it.
+    """
+    from core.app.config import app_folders
+
+    return _watch_logged(app_folders()[1], options)
+
+
+def watch_settled(settings: Settings, options: Sequence[str]) -> int:
+    """:func:`run_watchdog` with its log in the log folder of ``settings``."""
+    return _watch_logged(settings.log_dir, options)
+
+
+def _watch_logged(log_dir: Path, options: Sequence[str]) -> int:
+    from core.app.logs import configure_logging
+
+    configure_logging(log_dir, "watchdog")
+    return run_watchdog(options)
+
+
 def run_watchdog(options: Sequence[str]) -> int:
     """Run ``studyjobs daemon <options>`` as a child until it stops by itself or we are told to stop.
 
@@ -130,25 +175,28 @@ def run_watchdog(options: Sequence[str]) -> int:
     command = child_command(options)
     quick_crashes = 0
     log.info("watching the worker: %s", " ".join(command))
+    gave_back = False
     while True:
         started = time.monotonic()
         try:
-            child = subprocess.Popen(command, stdin=subprocess.DEVNULL, env={**os.environ, ENV_WATCHED: "1"})
+            child = subprocess.Popen(command, stdin=subprocess.DEVNULL, env=_child_env(gave_back=gave_back))
         except OSError:
             log.exception("the worker could not be started: %s", " ".join(command))
             return 1
         code = _wait(child, stop)
         if code is None:
             return _stop(child)
-        if code == EXIT_RESTART:
-            log.info("the worker stopped to start again with new settings; starting it now")
+        gave_back = code == EXIT_IDLE
+        if code in (EXIT_RESTART, EXIT_IDLE):
+            why = "gave its memory back" if gave_back else "stopped to start again with new settings"
+            log.info("the worker %s; starting it now", why)
             quick_crashes = 0
             continue
         if code == EXIT_JOB_STUCK:
             log.warning("the worker ended itself to free a stuck job; starting it again now")
             quick_crashes = 0
             continue
-        if code in (0, EXIT_ALREADY_RUNNING):
+        if code in (0, EXIT_ALREADY_RUNNING, EXIT_USAGE):
             log.info("the worker ended by itself (exit code %d)", code)
             return code
         ran = time.monotonic() - started
@@ -163,6 +211,12 @@ def run_watchdog(options: Sequence[str]) -> int:
         log.warning("the worker stopped unexpectedly after %.0f s (%s); starting it again in %g s", ran, how, delay)
         if stop.wait(delay):
             return 0
+
+
+def _child_env(*, gave_back: bool) -> dict[str, str]:
+    """The worker's environment: this one, watched, and :data:`ENV_GAVE_BACK` only after :data:`EXIT_IDLE`."""
+    env = {key: value for key, value in os.environ.items() if key != ENV_GAVE_BACK}
+    return {**env, ENV_WATCHED: "1", **({ENV_GAVE_BACK: "1"} if gave_back else {})}
 
 
 def _wait(child: subprocess.Popen[bytes], stop: threading.Event) -> int | None:

@@ -4,7 +4,9 @@ whether the queue is paused; and a restart for new settings until the new worker
 It looks every :attr:`DaemonBar.interval` seconds while the window is visible. Start launches the daemon through
 :class:`gui.daemon_process.DaemonLauncher`; a process that could not start or ended at once is reported in plain
 words here (never a crash). :meth:`DaemonBar.expect_restart` says the workers were asked to start again
-(:mod:`gui.worker_restart`); the bar says so until a worker it did not know before is alive.
+(:mod:`gui.worker_restart`); the bar says so until a worker it did not know before is alive. After Start it says
+"Starting the worker…" until a worker is alive, the process it started ends, or :data:`START_PATIENCE` passes. What
+a worker's model is doing (``workers.model_state``: loading, or unloaded after the idle minutes) follows the slots.
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ from core.db import AsyncDatabaseManager
 from gui.daemon_process import DaemonLauncher
 from gui.tasks import TaskGroup
 
-__all__ = ["RESTART_PATIENCE", "DaemonBar"]
+__all__ = ["RESTART_PATIENCE", "START_PATIENCE", "DaemonBar"]
 
 RESTART_PATIENCE = 60.0
 """Seconds the bar keeps saying "restarting" while no worker is alive, before it offers Start again."""
+START_PATIENCE = 60.0
+"""Seconds the bar keeps saying "Starting the worker…" while the process it started runs and no worker is alive yet
+(a bundle's worker takes seconds to import), before it offers Start again."""
 
 
 class DaemonBar(QWidget):
@@ -59,6 +64,7 @@ class DaemonBar(QWidget):
         self.launch_error = ""
         self.paused = False
         self._starting = False
+        self._starting_since = 0.0
         self._restart_from: set[str] | None = None  # the ids of the workers asked to start again
         self._restart_waiting = False  # "idle" with a job running: the restart waits for it
         self._restart_since = 0.0
@@ -93,6 +99,7 @@ class DaemonBar(QWidget):
     def start_daemon(self) -> None:
         """Launch the daemon detached, then look again shortly to see whether it stayed up."""
         self._starting = True
+        self._starting_since = time.monotonic()
         self.launch_error = ""
         result = self.launcher.start()
         if not result.ok:
@@ -150,16 +157,37 @@ class DaemonBar(QWidget):
         self.start_button.setVisible(False)
 
     def _after_start(self) -> None:
-        self._starting = False
-        self.start_button.setEnabled(True)
+        """A first look once the process had time to fail at once; "Starting the worker…" stays until
+        :meth:`_still_starting` says otherwise."""
         result = self.launcher.check()
         if not result.ok:
             self._show_failure(result.error)
         else:
             self.look()
 
+    def _still_starting(self) -> bool:
+        """Whether the worker started from here is still on its way: none alive yet, its process running, and
+        :data:`START_PATIENCE` not passed. Ends the starting state (and reports a process that ended) otherwise."""
+        if not self._starting:
+            return False
+        if self.alive:
+            self._starting = False
+            self.start_button.setEnabled(True)
+            return False
+        result = self.launcher.check()
+        if not result.ok:
+            self._show_failure(result.error)
+            return False
+        if time.monotonic() - self._starting_since >= START_PATIENCE:
+            self._starting = False
+            self.start_button.setEnabled(True)
+            return False
+        self.label.setText(QCoreApplication.translate("DaemonBar", "Starting the worker…"))
+        return True
+
     def _show_failure(self, error: str) -> None:
         self._starting = False
+        self.start_button.setEnabled(True)
         self.launch_error = error
         self.label.setText(
             QCoreApplication.translate("DaemonBar", "The worker could not start: {error}").format(error=error)
@@ -180,24 +208,36 @@ class DaemonBar(QWidget):
             self.label.setText(self._restart_note)
             self.start_button.setVisible(False)  # a worker started from here would find the data folder taken
             return
+        if self._still_starting():
+            return
         if self.alive:
-            running = sum(w.running for w in self.alive)
-            threads = sum(w.threads for w in self.alive)
-            text = QCoreApplication.translate("DaemonBar", "Worker running · {running} of {threads} slots busy").format(
-                running=running, threads=threads
-            )
-            if restarted:
-                text = QCoreApplication.translate(
-                    "DaemonBar", "The worker runs again, with the new settings · {running} of {threads} slots busy"
-                ).format(running=running, threads=threads)
-            self.label.setText(self._with_pause(text))
+            self.label.setText(self._with_pause(self._alive_text(self.alive, restarted=restarted)))
             self.label.setToolTip("")
             self.start_button.setVisible(False)
             self.launch_error = ""
-        elif not self._starting and not self.launch_error:
+        elif not self.launch_error:
             text = QCoreApplication.translate("DaemonBar", "No worker is running: jobs wait until one starts.")
             self.label.setText(self._with_pause(text))
             self.start_button.setVisible(True)
+
+    @staticmethod
+    def _alive_text(alive: list[Any], *, restarted: bool) -> str:
+        """The slots busy of the ``alive`` workers, and what their model is doing."""
+        running = sum(w.running for w in alive)
+        threads = sum(w.threads for w in alive)
+        text = QCoreApplication.translate("DaemonBar", "Worker running · {running} of {threads} slots busy").format(
+            running=running, threads=threads
+        )
+        if restarted:
+            text = QCoreApplication.translate(
+                "DaemonBar", "The worker runs again, with the new settings · {running} of {threads} slots busy"
+            ).format(running=running, threads=threads)
+        states = {w.model_state for w in alive}
+        if "loading" in states:
+            text += " · " + QCoreApplication.translate("DaemonBar", "loading the model")
+        elif "unloaded" in states:
+            text += " · " + QCoreApplication.translate("DaemonBar", "model unloaded")
+        return text
 
     def _still_restarting(self) -> bool:
         """A worker not asked to restart is alive: done. None alive for too long: give up (Start is offered)."""

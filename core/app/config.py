@@ -29,7 +29,6 @@ from typing import Any
 
 import platformdirs
 import tomli_w
-from sqlalchemy.engine import make_url
 
 from core.app.api_keys import migrate_file_key
 from core.app.files import write_atomically
@@ -64,6 +63,7 @@ __all__ = [
     "ModelSettings",
     "Settings",
     "SettingsError",
+    "app_folders",
     "default_broker_url",
     "default_database_url",
     "default_output_dir",
@@ -200,6 +200,8 @@ def default_database_url(data_dir: Path) -> str:
 
 def default_broker_url(database_url: str, data_dir: Path) -> str:
     """The embedded queue: in the database's own SQLite file, or ``<data_dir>/queue.db`` beside PostgreSQL."""
+    from sqlalchemy.engine import make_url  # here: the watchdog reads the folders without the database layer
+
     url = make_url(database_url)
     if url.get_backend_name() == "sqlite" and url.database:
         return f"sqlite:///{url.database}"
@@ -296,6 +298,14 @@ def _check_keys(raw: Mapping[str, Any], known: tuple[str, ...], prefix: str, pat
         raise SettingsError(f'unknown setting "{prefix}{key}" in {path}: {hint}known settings: {allowed}')
 
 
+def app_folders(env: Mapping[str, str] = os.environ) -> tuple[Path, Path]:
+    """The data folder and the log folder: ``$STUDYJOBS_DATA_DIR`` and its ``logs``, else platformdirs' folders."""
+    if data_env := env.get(ENV_DATA_DIR, "").strip():
+        data_dir = Path(data_env).expanduser().absolute()
+        return data_dir, data_dir / "logs"
+    return Path(platformdirs.user_data_dir(APP_NAME, APP_NAME)), Path(platformdirs.user_log_dir(APP_NAME, APP_NAME))
+
+
 def load_settings(path: str | Path | None = None, *, env: Mapping[str, str] = os.environ) -> Settings:
     """Read the settings file (missing: defaults), apply the environment overrides, validate everything.
 
@@ -307,12 +317,7 @@ def load_settings(path: str | Path | None = None, *, env: Mapping[str, str] = os
         SettingsError: malformed TOML (file, line and column), an unknown key (with the closest known one), or
             a bad value (the setting, the file or environment variable, and what is allowed).
     """
-    if data_env := env.get(ENV_DATA_DIR, "").strip():
-        data_dir = Path(data_env).expanduser().absolute()
-        log_dir = data_dir / "logs"
-    else:
-        data_dir = Path(platformdirs.user_data_dir(APP_NAME, APP_NAME))
-        log_dir = Path(platformdirs.user_log_dir(APP_NAME, APP_NAME))
+    data_dir, log_dir = app_folders(env)
     settings_path = Path(path).expanduser() if path is not None else data_dir / "settings.toml"
 
     raw = _read_toml(settings_path)

@@ -170,6 +170,9 @@ class Worker(Base):
     restart_requested: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """Set by the window after a settings change the worker uses: ``"idle"`` (start again once no job runs) or
     ``"now"`` (hand the running jobs back and start again); the worker clears it by exiting."""
+    model_state: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """What the worker's local model is doing (:data:`core.app.workers.MODEL_STATES`): ``"loading"``, ``"unloaded"``
+    (given back after the idle minutes), or ``None``."""
 
     def __repr__(self) -> str:
         return f"<Worker {self.id} running={self.running}/{self.threads} stopping={self.stopping}>"

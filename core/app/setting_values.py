@@ -11,9 +11,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
-
 __all__ = [
     "APP_NAME",
     "CONTEXT_RANGE",
@@ -137,6 +134,9 @@ def as_sqlite_file(key: str, raw: str | None, data_dir: Path, shown: str, hint: 
 def as_database_url(value: Any, data_dir: Path) -> str:
     text = as_text("database_url", value)
     shown = redact_url(text)
+    from sqlalchemy.engine import make_url  # here: the watchdog reads the folders without the database layer
+    from sqlalchemy.exc import ArgumentError
+
     try:
         url = make_url(text)
     except ArgumentError:

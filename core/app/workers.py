@@ -24,6 +24,7 @@ from core.types import utcnow
 
 __all__ = [
     "DEFAULT_ALIVE_WITHIN",
+    "MODEL_STATES",
     "alive_workers",
     "forget_dead_workers",
     "forget_workers",
@@ -34,6 +35,8 @@ __all__ = [
     "unregister_worker",
 ]
 
+MODEL_STATES = ("loading", "unloaded")
+"""What a worker's row may say of its local model (``workers.model_state``; ``None``: nothing to say)."""
 DEFAULT_ALIVE_WITHIN = 15.0
 """Seconds since ``last_seen`` within which a worker counts as alive."""
 
@@ -81,14 +84,23 @@ async def register_worker(
     return worker_id
 
 
-async def touch_worker(db: AsyncDatabaseManager, worker_id: str, *, running: int, stopping: bool | None = None) -> bool:
-    """Renew ``last_seen`` and record how many jobs the worker runs now (and, if given, whether it is
-    stopping).
+async def touch_worker(
+    db: AsyncDatabaseManager,
+    worker_id: str,
+    *,
+    running: int,
+    stopping: bool | None = None,
+    model_state: str | None = None,
+) -> bool:
+    """Renew ``last_seen`` and record how many jobs the worker runs now, what its model is doing
+    (:data:`MODEL_STATES` or ``None``) and, if given, whether it is stopping.
 
     Returns:
         ``False`` when the row is gone (someone forgot it as dead): the caller should register again.
     """
-    values: dict[str, object] = {"last_seen": utcnow(), "running": max(int(running), 0)}
+    if model_state is not None and model_state not in MODEL_STATES:
+        raise ValueError(f"unknown model state {model_state!r}")
+    values: dict[str, object] = {"last_seen": utcnow(), "running": max(int(running), 0), "model_state": model_state}
     if stopping is not None:
         values["stopping"] = stopping
     async with db.get_session_context() as session:

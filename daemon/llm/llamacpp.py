@@ -22,10 +22,8 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from llama_cpp import StoppingCriteriaList
-from llama_cpp.llama_grammar import LlamaGrammar
 from pydantic import BaseModel
 
 from core.app.model_fit import DAEMON_N_BATCH
@@ -41,6 +39,9 @@ from daemon.llm.local_model import (
     unload_all,
 )
 from daemon.llm.sampling import DEFAULT_SAMPLING, SamplingSettings
+
+if TYPE_CHECKING:  # llama_cpp itself is imported where a model is used (daemon.llm.local_model)
+    from llama_cpp.llama_grammar import LlamaGrammar
 
 __all__ = [
     "LlamaCppGenerator",
@@ -215,6 +216,8 @@ class LlamaCppGenerator:
         """See :meth:`daemon.llm.base.TextGenerator.chat_structured`. The output is grammar-constrained."""
         grammar = self._grammars.get(schema)
         if grammar is None:
+            from llama_cpp.llama_grammar import LlamaGrammar
+
             grammar = LlamaGrammar.from_json_schema(json.dumps(schema_for(schema)), verbose=False)
             self._grammars[schema] = grammar
         text = await self._generate(messages, max_tokens, temperature, grammar, stop_event, on_token)
@@ -367,6 +370,8 @@ class LlamaCppGenerator:
     ) -> Any:
         """llama.cpp's token stream for ``prompt`` with the request's limits and this model's sampling settings;
         ``check`` is called once per sampled token and stops the stream when it answers ``True``."""
+        from llama_cpp import StoppingCriteriaList
+
         return model.llama.create_completion(
             prompt,
             max_tokens=request.max_tokens,

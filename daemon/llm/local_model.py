@@ -3,6 +3,9 @@
 Threading: a :class:`SharedModel` may be used by one thread at a time (hold :attr:`SharedModel.lock`), except
 :meth:`SharedModel.tokenize`, which only reads the vocabulary. :func:`shared_model` and :func:`unload_all` are
 safe from any thread. Loading blocks for up to seconds: call them from a worker thread, not the event loop.
+
+``llama_cpp`` (and numpy with it, ~35 MB) is imported when a model loads, never by importing this module: a worker
+that has not loaded a model, or that gave its memory back (:mod:`daemon.process`), does not hold it.
 """
 
 from __future__ import annotations
@@ -12,10 +15,6 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-import llama_cpp
-from llama_cpp import Llama
-from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 from core.app.model_fit import Fit, ModelFileError, fit_at, fit_model, refusal
 from core.app.model_speed import default_threads
@@ -30,6 +29,8 @@ __all__ = [
     "context_for",
     "default_n_threads",
     "is_loaded",
+    "loaded_models",
+    "model_loading",
     "shared_model",
     "unload_all",
 ]
@@ -130,8 +131,11 @@ class SharedModel:
         if missing:  # llama.cpp would kill the whole process with SIGILL on its first prompt
             features = ", ".join(missing)
             raise CPUUnsupportedError(f"This processor cannot run the local model: it lacks {features}.")
+        import llama_cpp
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
         try:
-            self.llama = Llama(
+            self.llama = llama_cpp.Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
                 n_threads=n_threads,
@@ -176,6 +180,8 @@ class SharedModel:
         call can take seconds; between generated tokens the stopping criterion is as fast. Call with
         :attr:`lock` held and no decode running.
         """
+        import llama_cpp
+
         self._should_abort = check
         callback = self._callback if check is not None else self._no_callback
         llama_cpp.llama_set_abort_callback(self.llama.ctx, callback, None)
@@ -217,6 +223,7 @@ class SharedModel:
 
 _MODELS: dict[tuple[str, int, int, int], SharedModel] = {}
 _MODELS_LOCK = threading.Lock()
+_LOADING = threading.Event()
 
 
 def shared_model(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> SharedModel:
@@ -234,9 +241,23 @@ def shared_model(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> Sha
         if model is None:
             check_model_file(path)
             check_fits(path, n_ctx=n_ctx, n_batch=n_batch)
-            model = SharedModel(path, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch)
+            _LOADING.set()
+            try:
+                model = SharedModel(path, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch)
+            finally:
+                _LOADING.clear()
             _MODELS[key] = model
         return model
+
+
+def model_loading() -> bool:
+    """Whether :func:`shared_model` is loading a model now (any thread)."""
+    return _LOADING.is_set()
+
+
+def loaded_models() -> int:
+    """How many models are in memory. Takes no lock (a load holds it for seconds): a snapshot."""
+    return len(_MODELS)
 
 
 def is_loaded(path: Path, *, n_ctx: int, n_threads: int, n_batch: int) -> bool:

@@ -149,6 +149,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>loading the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model unloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Paused: queued jobs wait until you resume</source>
         <translation type="unfinished"></translation>
     </message>

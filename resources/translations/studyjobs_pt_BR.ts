@@ -149,6 +149,14 @@
         <translation>Nenhum processador ativo: as tarefas esperam até que um comece.</translation>
     </message>
     <message>
+        <source>loading the model</source>
+        <translation>carregando o modelo</translation>
+    </message>
+    <message>
+        <source>model unloaded</source>
+        <translation>modelo descarregado da memória</translation>
+    </message>
+    <message>
         <source>Paused: queued jobs wait until you resume</source>
         <translation>Pausada: os trabalhos na fila esperam até você retomar</translation>
     </message>

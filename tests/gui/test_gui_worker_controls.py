@@ -15,6 +15,7 @@ from core.app.config import ModelSettings
 from core.app.controls import RESTART_NOW, RESTART_WHEN_IDLE, queue_paused
 from core.app.database import make_app_store
 from core.app.workers import list_workers, register_worker, touch_worker, unregister_worker
+from gui.i18n import install_translations, remove_translations
 from gui.worker_restart import worker_settings_changed
 
 
@@ -181,3 +182,29 @@ def test_a_new_api_key_alone_asks_the_idle_worker_to_start_again(
     assert dialog.api_key_changed and window.settings == dataclasses.replace(settings, model=model)
     run(wait_until(lambda: _is(RESTART_WHEN_IDLE)(app_db, worker_id)))
     assert memory_keyring.passwords == {("StudyJobs", "https://llm.example.org/v1"): "sk-new-key-0042"}
+
+
+def test_the_status_bar_says_loading_the_model_then_model_unloaded_as_the_worker_row_says_in_en_and_pt_br(
+    make_window, app_db, run, wait_until, qapp
+):
+    worker_id = _worker(app_db, run, running=1)
+    window = make_window()
+    bar = window.daemon_bar
+
+    def says(text: str):  # type: ignore[no-untyped-def]
+        return lambda: bar.look() or text in bar.label.text()
+
+    run(touch_worker(app_db, worker_id, running=1, model_state="loading"))
+    run(wait_until(says("1 of 1 slots busy · loading the model"), timeout=10))
+    run(touch_worker(app_db, worker_id, running=0, model_state="unloaded"))
+    run(wait_until(says("0 of 1 slots busy · model unloaded"), timeout=10))
+    try:
+        install_translations(qapp, "pt_BR")
+        run(wait_until(says("modelo descarregado da memória"), timeout=10))
+        run(touch_worker(app_db, worker_id, running=1, model_state="loading"))
+        run(wait_until(says("carregando o modelo"), timeout=10))
+    finally:
+        remove_translations(qapp)
+    run(touch_worker(app_db, worker_id, running=0))
+    run(wait_until(lambda: bar.look() or bar.label.text().endswith("0 of 1 slots busy"), timeout=10))
+    run(unregister_worker(app_db, worker_id))

@@ -1,8 +1,11 @@
 """An idle worker gives its memory back: after the ``model.unload_after_minutes`` setting's minutes without a job the
-real daemon unmaps its model and ends its idle reader processes, and the next guide loads the model again."""
+real daemon unmaps its model, ends its idle reader processes and makes way for a fresh process (its watchdog starts
+one; without a watchdog it executes itself again) that holds no model library, and the next guide loads the model
+again. The watchdog itself never loads the database layer nor the model library."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -14,6 +17,8 @@ from daemon.supervisor import IDLE_CHECK_EVERY
 
 IDLE_MINUTES = 0.2
 """12 seconds: long enough to see the model still loaded right after a guide."""
+WATCHDOG_MB = 40
+"""The most a watchdog may hold (RSS)."""
 
 
 def _tree(pid: int) -> list[psutil.Process]:
@@ -45,6 +50,17 @@ def _readers(pid: int) -> list[int]:
     return found
 
 
+def _maps(pid: int, part: str) -> bool:
+    """Whether process ``pid`` maps a file whose path contains ``part`` (a library it imported)."""
+    return any(part in m.path for m in psutil.Process(pid).memory_maps(grouped=True))
+
+
+def _workers(home: DaemonHome) -> list[dict]:
+    done = home.cli("workers", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
 def _guide(home: DaemonHome, folder: Path, name: str) -> None:
     folder.mkdir(exist_ok=True)
     source = folder / f"{name}.md"
@@ -68,9 +84,37 @@ def test_an_idle_worker_unmaps_its_model_and_ends_its_readers_and_the_next_guide
     assert _readers(daemon.pid), "a reader process waits for the next document"
     poll(lambda: not _mapping(daemon.pid, tiny_gguf), timeout=IDLE_MINUTES * 60 + 30, what="the model unmapped")
     poll(lambda: not _readers(daemon.pid), timeout=10, what="the idle readers ended")
+    fresh = poll(lambda: [w for w in _workers(home) if w["model_state"] == "unloaded"], timeout=30, what="a fresh one")
+    assert [w["pid"] for w in fresh] == [daemon.pid], "without a watchdog the worker executes itself again"
+    assert not _maps(daemon.pid, "libllama"), "the fresh process has not imported llama.cpp"
     _guide(home, tmp_path / "docs", "segundo")
     assert _mapping(daemon.pid, tiny_gguf), "loaded again for the next guide"
     assert daemon.poll() is None
+
+
+def test_under_its_watchdog_an_idle_worker_is_replaced_by_a_fresh_one_and_the_watchdog_stays_lean(
+    home: DaemonHome, tmp_path: Path, tiny_gguf: Path
+) -> None:
+    home.settings["model"]["unload_after_minutes"] = IDLE_MINUTES
+    home.write_settings()
+    watchdog = home.start("--watch")
+    first = poll(lambda: psutil.Process(watchdog.pid).children(), timeout=60, what="the worker")[0].pid
+    _guide(home, tmp_path / "docs", "primeiro")
+    assert _mapping(watchdog.pid, tiny_gguf) and _maps(first, "libllama")
+
+    def fresh_worker() -> list[dict]:
+        return [w for w in _workers(home) if w["model_state"] == "unloaded" and w["pid"] != first]
+
+    (row,) = poll(fresh_worker, timeout=IDLE_MINUTES * 60 + 40, what="a fresh worker after the idle minutes")
+    assert not psutil.pid_exists(first) or psutil.Process(first).status() == psutil.STATUS_ZOMBIE
+    assert [p.pid for p in psutil.Process(watchdog.pid).children()] == [row["pid"]], "no reader process waits"
+    assert not _maps(row["pid"], "libllama"), "the fresh worker has not imported llama.cpp"
+    # Lean: stdlib, the settings' folders and the log (~25 MB); the database layer alone would add ~27 MB.
+    assert psutil.Process(watchdog.pid).memory_info().rss < WATCHDOG_MB * 1e6, "the watchdog imports only what it uses"
+    assert not _maps(watchdog.pid, "libllama")
+    _guide(home, tmp_path / "docs", "segundo")
+    assert _maps(row["pid"], "libllama"), "the next guide loaded the model in the fresh worker"
+    assert watchdog.poll() is None
 
 
 def test_with_the_setting_at_0_the_worker_keeps_its_model(home: DaemonHome, tmp_path: Path, tiny_gguf: Path) -> None:

@@ -96,3 +96,13 @@ def test_exit_codes_are_told_apart_from_crashes_in_words() -> None:
 
 def test_the_child_is_this_python_running_the_daemon_command_with_the_same_options() -> None:
     assert child_command(["--autostart"]) == [sys.executable, "-m", "daemon.cli", "daemon", "--autostart"]
+
+
+def test_settings_the_worker_cannot_use_end_the_watchdog_at_once_with_exit_2(home: DaemonHome):
+    home.settings["no_such_setting"] = 1
+    home.write_settings()
+    watchdog = home.start("--watch", **QUICK)
+    assert watchdog.wait(60) == 2
+    assert "Settings problem" in watchdog.stdout.read()
+    log = (home.data_dir / "logs" / "watchdog.log").read_text(encoding="utf-8")
+    assert "starting it again" not in log and "ended by itself (exit code 2)" in log

@@ -1,0 +1,32 @@
+"""A worker's row says what its local model is doing: ``workers.model_state``.
+
+Revision ID: 0008
+Revises: 0007
+Create Date: 2026-12-05
+
+``"loading"`` while the worker loads its model, ``"unloaded"`` once it gave its memory back after its idle minutes
+(until a job loads the model again), ``NULL`` otherwise. The window's status bar reads it
+(:mod:`core.app.workers`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0008"
+down_revision: str | None = "0007"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("workers") as batch:
+        batch.add_column(sa.Column("model_state", sa.String(16), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("workers") as batch:
+        batch.drop_column("model_state")
