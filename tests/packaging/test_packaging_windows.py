@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 import shlex
 import shutil
 import sqlite3
@@ -127,10 +128,10 @@ class Wine:
     def reg_value(self, key: str, name: str) -> str | None:
         """A registry value's data, or None when the value is not there."""
         result = self.run("reg", "query", key, "/v", name, timeout=60)
-        for line in result.stdout.splitlines():
-            parts = line.strip().split(None, 2)
-            if result.returncode == 0 and len(parts) == 3 and parts[1].startswith("REG_") and name.startswith(parts[0]):
-                return line.strip().split(parts[1], 1)[1].strip()
+        for line in result.stdout.splitlines() if result.returncode == 0 else ():
+            found = re.match(r"\s*(.+?)\s+REG_\w+\s*(.*)$", line)  # "<name>    REG_SZ    <data>"; names have spaces
+            if found and found[1] == name:
+                return found[2].strip()
         return None
 
 
@@ -259,8 +260,9 @@ def test_the_first_start_after_the_install_shows_the_window(installed: Installat
             wait_until(lambda: viewable_window(display, "StudyJobs"), 180, "the window of StudyJobs.exe")
             print(f"first start to a visible window after the install (Wine, Xvfb): {time.monotonic() - started:.1f} s")
         finally:
-            for image in ("StudyJobs.exe", "studyjobs-worker.exe"):
-                installed.wine.run("taskkill", "/F", "/T", "/IM", image, timeout=60)
+            # Every program of the prefix ends before its X server does (the window, the worker it started, and
+            # Wine's desktop process, which would otherwise wait for the gone display and hold up later programs).
+            installed.wine.kill()
             window.wait(timeout=60)
 
 
