@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.app.config import Settings, SettingsError, load_settings, resolve_language
 from core.app.database import MigrationError, make_app_store, open_app_database
-from core.app.launch import worker_command
+from core.app.launch import login_command
 from core.app.logs import configure_logging
 from gui import autostart
 from gui.daemon_process import DaemonLauncher
@@ -196,7 +196,7 @@ def _refresh_login_autostart(settings: Settings) -> None:
         return
     try:
         if autostart.status() in (autostart.AutostartStatus.ENABLED, autostart.AutostartStatus.DISABLED):
-            autostart.enable(*worker_command())
+            autostart.enable(*login_command())
     except (OSError, ValueError):
         log.warning("could not register the worker to start at login", exc_info=True)
 

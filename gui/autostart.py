@@ -19,7 +19,8 @@ path, and an explicit "start at login" from the user replaces an earlier "off" w
 :attr:`AutostartStatus.NEEDS_APPROVAL` is reserved for a macOS ``SMAppService`` registration waiting for the
 user's approval; the plain LaunchAgent file used here never reports it.
 
-The command registered is :func:`core.app.launch.worker_command` (shared with the daemon's ``start`` command).
+The command registered is :func:`core.app.launch.login_command`: the daemon's ``start`` command
+(:func:`core.app.launch.worker_command`), through a launcher without a console window in the Windows bundle.
 This module is Qt-free and never imports ``daemon``.
 All functions are synchronous and quick (one small file or registry value); call them from any thread.
 """

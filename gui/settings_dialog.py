@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 
 from core.app.api_keys import ApiKeyError
 from core.app.config import ModelSettings, Settings, SettingsError, save_settings
-from core.app.launch import worker_command
+from core.app.launch import login_command
 from core.app.model_catalog import CatalogModel
 from core.app.model_library import model_setting
 from gui import autostart
@@ -284,7 +284,7 @@ class SettingsDialog(QDialog):
             settings = self.edited()
             if AUTOSTART_AVAILABLE:
                 if settings.autostart:
-                    autostart.enable(*worker_command())
+                    autostart.enable(*login_command())
                 elif autostart.status() is autostart.AutostartStatus.ENABLED:
                     autostart.disable()
             if settings.model.kind == "http":

@@ -9,10 +9,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-__all__ = ["WORKER_EXECUTABLE", "worker_command"]
+__all__ = ["BACKGROUND_LAUNCHER", "WORKER_EXECUTABLE", "login_command", "worker_command"]
 
 WORKER_EXECUTABLE = "studyjobs-worker"
 """The worker's executable in a frozen bundle (``.exe`` added on Windows), next to the GUI's."""
+BACKGROUND_LAUNCHER = "studyjobs-background.exe"
+"""In the Windows bundle, the windowed launcher that starts the (console) worker without a console window
+(packaging/windows/background_launcher.c)."""
 
 
 def worker_command() -> tuple[str, list[str]]:
@@ -32,3 +35,16 @@ def worker_command() -> tuple[str, list[str]]:
     if sys.platform == "win32" and here.name.lower() == "python.exe" and here.with_name("pythonw.exe").is_file():
         exe = here.with_name("pythonw.exe")
     return str(exe), ["-m", "daemon.cli", "daemon", "--autostart", "--watch"]
+
+
+def login_command(platform: str = sys.platform) -> tuple[str, list[str]]:
+    """The command of the login entry: :func:`worker_command`, except in the Windows bundle.
+
+    There the worker is a console program, and Windows opens a console window for one started at login: the entry
+    runs :data:`BACKGROUND_LAUNCHER` next to it instead, with the same arguments, which starts the worker without
+    a window (the worker still writes its rotating log).
+    """
+    exe, args = worker_command()
+    if platform == "win32" and getattr(sys, "frozen", False):
+        return str(Path(exe).with_name(BACKGROUND_LAUNCHER)), args
+    return exe, args

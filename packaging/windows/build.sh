@@ -11,7 +11,8 @@
 #    (cross-compiled with mingw-w64, its DLL gates run there).
 # 3. PyInstaller under Wine with packaging/studyjobs.spec; then gates on the bundle: the llama.cpp DLLs are the gated
 #    ones, and Wine's stand-ins for Windows DLLs (wine_prefix.sh) are not in it.
-# 4. makensis (NSIS, native Linux) with studyjobs.nsi.
+# 4. studyjobs-background.exe (background_launcher.c, mingw-w64), the login entry's windowed launcher of the worker.
+# 5. makensis (NSIS, native Linux) with studyjobs.nsi.
 # Needs: wine, makensis, mingw-w64 (posix), osslsigncode, curl (install_tools.sh installs them).
 # Caches under ~/.cache/studyjobs/windows (Windows Python, uv's wheels, llama.cpp DLLs, the Wine prefix): a repeat
 # run skips steps 1-2 and the compile. Prints the installer's size, the installed size and each step's time.
@@ -99,6 +100,12 @@ for dll in $(unzip -Z1 "$LLAMA_WHEEL" | grep '^llama_cpp/lib/.*\.dll$'); do
         || { echo "build.sh: the bundle's $dll is not the gated one of $(basename "$LLAMA_WHEEL")" >&2; exit 1; }
 done
 wineserver -k || true
+
+step "login launcher"
+# studyjobs-background.exe: a windowed program (no console) that the login entry runs; it starts the console worker
+# inside a pseudo console that no window shows (see background_launcher.c).
+x86_64-w64-mingw32-gcc-posix -O2 -Wall -municode -mwindows -s -static-libgcc -o "$DIST/studyjobs-background.exe" \
+    "$HERE/background_launcher.c"
 
 step "NSIS installer"
 makensis -V2 -DVERSION="$VERSION" -DBUNDLE_DIR="$DIST" -DOUTFILE="$OUT/$NAME.exe" "$HERE/studyjobs.nsi"

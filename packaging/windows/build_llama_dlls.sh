@@ -6,10 +6,11 @@
 #
 # Same CPU baseline as scripts/install_llama_cpp (x86-64-v3: AVX2, FMA, F16C, BMI2; no AVX-512, no AMX) and
 # no OpenMP (libgomp would be one more DLL to ship). Built once per version and flags into
-# ~/.cache/studyjobs/windows/llama-cpp-python-<v>-<tag>/ (about 6 minutes on 2 idle cores), then reused.
+# ~/.cache/studyjobs/windows/llama-cpp-python-<v>-<tag>/ (about 5 minutes on 2 idle cores), then reused.
 # Three changes make llama-cpp-python's vendored llama.cpp build with mingw-w64 10:
 #   1. its headers lack THREAD_POWER_THROTTLING_STATE: compat.h, forced into every C file, defines it;
-#   2. LLAMA_BUILD_TOOLS=OFF (llama-cpp-python's CMakeLists adds tools/mtmd itself);
+#   2. LLAMA_BUILD_TOOLS=OFF and LLAVA_BUILD=OFF (llama-cpp-python's CMakeLists adds tools/mtmd itself, and the app
+#      never loads it);
 #   3. libgcc, libstdc++ and winpthread linked statically and their symbols kept private (not --exclude-libs,ALL:
 #      CMake links each DLL's own objects from an archive, which ALL would hide too), or _Unwind_Resume is
 #      defined twice and the DLLs need mingw's DLLs at run time.
@@ -30,6 +31,10 @@ CC=x86_64-w64-mingw32-gcc-posix
 CXX=x86_64-w64-mingw32-g++-posix
 FLAGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
 FLAGS="$FLAGS -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF -DGGML_OPENMP=OFF"
+# Only what llama_cpp loads when the app imports it: llama.dll and the ggml DLLs it links. mtmd (multimodal, imported
+# only by llama_cpp's llava chat handlers, which StudyJobs never uses), tools, examples and tests are not built.
+FLAGS="$FLAGS -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
+FLAGS="$FLAGS -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_COMMON=OFF -DLLAMA_CURL=OFF"
 LINK="-static-libgcc -static-libstdc++ -Wl,--whole-archive -l:libwinpthread.a -Wl,--no-whole-archive"
 LINK="$LINK -Wl,--exclude-libs,libgcc.a:libgcc_eh.a:libstdc++.a:libwinpthread.a"
 TAG=$("$PY" -c 'import hashlib, sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest()[:12])' \
@@ -75,10 +80,9 @@ cmake -S "$SRC" -B "$WORK/build" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release 
     -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_RC_COMPILER=x86_64-w64-mingw32-windres \
     -DCMAKE_FIND_ROOT_PATH=/usr/x86_64-w64-mingw32 -DCMAKE_FIND_ROOT_PATH_MODE_PROGRAM=NEVER \
     -DCMAKE_C_FLAGS="-include $WORK/compat.h" -DCMAKE_SHARED_LINKER_FLAGS="$LINK" \
-    -DBUILD_SHARED_LIBS=ON -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
-    -DLLAMA_BUILD_SERVER=OFF -DLLAMA_CURL=OFF $FLAGS >"$WORK/cmake.log" 2>&1 \
+    -DBUILD_SHARED_LIBS=ON $FLAGS >"$WORK/cmake.log" 2>&1 \
     || { tail -30 "$WORK/cmake.log" >&2; exit 1; }
-cmake --build "$WORK/build" -j "$(nproc)" --target llama ggml ggml-base ggml-cpu mtmd >"$WORK/build.log" 2>&1 \
+cmake --build "$WORK/build" -j "$(nproc)" --target llama ggml ggml-base ggml-cpu >"$WORK/build.log" 2>&1 \
     || { grep -B2 -A8 -m3 -E 'error|Error' "$WORK/build.log" >&2; tail -20 "$WORK/build.log" >&2; exit 1; }
 echo "== compiled in $(($(date +%s) - started)) s" >&2
 

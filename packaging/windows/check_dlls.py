@@ -4,8 +4,8 @@ Each catches a fault that Wine may not show and a user's Windows would:
 
 * **imports**: every DLL imports only ``KERNEL32``, ``ADVAPI32``, ``msvcrt`` and its sibling DLLs (a mingw runtime
   DLL such as ``libwinpthread-1.dll`` or ``libgomp-1.dll`` would be missing on the user's machine);
-* **exports**: every function that ``llama_cpp/llama_cpp.py`` and ``mtmd_cpp.py`` bind through ctypes is exported
-  by the DLL they load (a missing one fails at import or at the first call);
+* **exports**: every function that ``llama_cpp/llama_cpp.py`` binds through ctypes is exported by the DLL it loads
+  (a missing one fails at import or at the first call); ``mtmd_cpp.py`` is not built (see build_llama_dlls.sh);
 * **instructions**: ``ggml-cpu.dll`` holds no AVX-512 (``zmm``) or AMX (``tile``) instruction (the baseline is
   x86-64-v3), and no *aligned* 32-byte (``ymm``) load or store on the stack: Windows aligns the stack to 16 bytes
   only, GCC bug 54412 makes such code crash on real Windows, and Wine does not show it.
@@ -73,7 +73,7 @@ def check_imports(dlls: list[Path]) -> list[str]:
 def check_exports(folder: Path, bindings: Path) -> tuple[list[str], str]:
     """Failures of the exports gate, and a summary of what was checked."""
     failures, counts = [], []
-    for module, stem in (("llama_cpp.py", "llama"), ("mtmd_cpp.py", "mtmd")):
+    for module, stem in (("llama_cpp.py", "llama"),):
         wanted = bound_names(bindings / module)
         dll = find_dll(folder, stem)
         missing = sorted(wanted - exports(dll))

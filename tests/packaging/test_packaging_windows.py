@@ -7,16 +7,25 @@ at login taking a job from the installed command line, uninstall.
 
 What Wine cannot show, and these tests therefore do not claim: SmartScreen's warning for an unsigned installer
 (Wine has no SmartScreen), a real login (Wine has no session start that reads the ``Run`` key: the test starts the
-``Run`` value's command itself, as Windows would), and Windows' own ICU and ``bcryptprimitives.dll`` (the prefix
-has stand-ins, see packaging/windows/wine_prefix.sh).
+``Run`` value's command itself, as Windows would), that no console window opens at login (Wine draws no windows
+here: the test checks that the ``Run`` value starts a windowed program, ``studyjobs-background.exe``, which starts
+the console worker in a pseudo console), and Windows' own ICU and ``bcryptprimitives.dll`` (the prefix has
+stand-ins, see packaging/windows/wine_prefix.sh).
+
+The tests that run the bundled model take ``$STUDYJOBS_SUITE_LOCK`` (an flock file) when it is set, so that a
+machine shared by several test runs runs one heavy thing at a time; the build runs without it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import re
 import shlex
 import shutil
 import sqlite3
+import struct
 import subprocess
 import sys
 import time
@@ -42,6 +51,29 @@ pytestmark = [
     ),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Windows installer is built on Linux"),
 ]
+
+
+@contextlib.contextmanager
+def heavy() -> Iterator[None]:
+    """Hold ``$STUDYJOBS_SUITE_LOCK`` (when set) while a worker or the model runs."""
+    path = os.environ.get("STUDYJOBS_SUITE_LOCK")
+    if not path:
+        yield
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def pe_subsystem(exe: Path) -> int:
+    """The subsystem field of a Windows executable's PE header: 2 windowed (no console), 3 console."""
+    data = exe.read_bytes()[:4096]
+    header = struct.unpack_from("<I", data, 0x3C)[0]
+    assert data[header : header + 4] == b"PE\0\0", exe
+    return int(struct.unpack_from("<H", data, header + 24 + 68)[0])
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
@@ -80,9 +112,13 @@ class Wine:
             check=False,
         )
 
-    def wait_idle(self, timeout: float = 120) -> None:
-        """Wait until every program of the prefix has exited (``wineserver -w``)."""
-        subprocess.run(["wineserver", "-w"], env=self.env, timeout=timeout, check=False)
+    def start(self) -> None:
+        """Start the prefix's server, persistent, and Wine's own background programs (services, the desktop) with
+        no pipes of ours: the first program of a fresh server hands its standard streams to them, so a test that
+        read such a program's output would wait for an end that never comes."""
+        quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        subprocess.run(["wineserver", "-p"], env=self.env, timeout=60, check=False, **quiet)
+        subprocess.run(["wine", "wineboot"], env=self.env, timeout=300, check=False, **quiet)
 
     def kill(self) -> None:
         subprocess.run(["wineserver", "-k"], env=self.env, timeout=60, check=False)
@@ -96,10 +132,10 @@ class Wine:
     def reg_value(self, key: str, name: str) -> str | None:
         """A registry value's data, or None when the value is not there."""
         result = self.run("reg", "query", key, "/v", name, timeout=60)
-        for line in result.stdout.splitlines():
-            parts = line.strip().split(None, 2)
-            if result.returncode == 0 and len(parts) == 3 and parts[1].startswith("REG_") and name.startswith(parts[0]):
-                return line.strip().split(parts[1], 1)[1].strip()
+        for line in result.stdout.splitlines() if result.returncode == 0 else ():
+            found = re.match(r"\s*(.+?)\s+REG_\w+\s*(.*)$", line)  # "<name>    REG_SZ    <data>"; names have spaces
+            if found and found[1] == name:
+                return found[2].strip()
         return None
 
 
@@ -113,6 +149,10 @@ class Installation:
     @property
     def worker(self) -> Path:
         return self.program / "studyjobs-worker.exe"
+
+    @property
+    def launcher(self) -> Path:
+        return self.program / "studyjobs-background.exe"
 
     @property
     def menu_entry(self) -> Path:
@@ -152,10 +192,10 @@ def installed(setup_exe: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
         [str(WINDOWS / "wine_prefix.sh"), str(wine.prefix)], capture_output=True, text=True, check=False
     )
     assert made.returncode == 0, made.stderr
+    wine.start()
     try:
         started = time.monotonic()
         result = wine.run(str(setup_exe), "/S")
-        wine.wait_idle()
         print(f"silent install: {time.monotonic() - started:.1f} s")
         assert result.returncode == 0, result.stdout + result.stderr
         (home,) = (p for p in (wine.prefix / "drive_c" / "users").iterdir() if p.name not in {"Public", "public"})
@@ -177,18 +217,80 @@ def test_the_silent_install_puts_the_program_its_menu_entry_and_its_uninstaller_
     assert installed.wine.reg_value(UNINSTALL_KEY, "DisplayName") == "StudyJobs"
 
 
-def test_the_login_entry_is_the_run_value_and_starts_the_installed_worker(installed: Installation) -> None:
+@contextlib.contextmanager
+def x_server() -> Iterator[str]:
+    """An Xvfb display of its own, for Wine's windows (the first free number from 90)."""
+    number = next(n for n in range(90, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    server = subprocess.Popen(
+        ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until(lambda: Path(f"/tmp/.X11-unix/X{number}").exists(), 30, "Xvfb")
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def viewable_window(display: str, title: str) -> bool:
+    """Whether a top-level X window whose name starts with ``title`` is viewable on ``display``."""
+    env = {**os.environ, "DISPLAY": display}
+    tree = subprocess.run(["xwininfo", "-root", "-children"], env=env, capture_output=True, text=True, check=False)
+    for line in tree.stdout.splitlines():
+        if f'"{title}' in line:
+            info = subprocess.run(["xwininfo", "-id", line.split()[0]], env=env, capture_output=True, text=True)
+            if "IsViewable" in info.stdout:
+                return True
+    return False
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None or shutil.which("xwininfo") is None, reason="needs Xvfb, xwininfo")
+def test_the_first_start_after_the_install_shows_the_window(installed: Installation) -> None:
+    """The Start menu entry's program, started the first time after the install, until X reports its window
+    viewable (Wine draws Windows' windows as X windows; Xvfb stands in for the screen). Run before the other
+    tests, so that it is the first start."""
+    installed.wine.kill()  # Wine's desktop process draws on the display it started with: start it with this one
+    with x_server() as display, heavy():
+        started = time.monotonic()
+        window = subprocess.Popen(
+            ["wine", str(installed.program / "StudyJobs.exe")],
+            env={**installed.wine.env, "DISPLAY": display},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_until(lambda: viewable_window(display, "StudyJobs"), 180, "the window of StudyJobs.exe")
+            print(f"first start to a visible window after the install (Wine, Xvfb): {time.monotonic() - started:.1f} s")
+        finally:
+            # Every program of the prefix ends before its X server does (the window, the worker it started, and
+            # Wine's desktop process, which would otherwise wait for the gone display and hold up later programs).
+            installed.wine.kill()
+            window.wait(timeout=60)
+            installed.wine.start()
+
+
+def test_the_login_entry_is_the_run_value_and_starts_the_worker_through_a_windowed_launcher(
+    installed: Installation,
+) -> None:
     """Where the installer registers the login entry. Wine does not log in, so that Windows runs the value at the
-    next login is not shown here; the test below starts the same command line."""
+    next login is not shown here; the test below starts the same command line. The worker is a console program
+    (its command line prints): the value runs the windowed launcher next to it, so no console window opens at
+    login. Wine cannot show the window that is not there; the PE headers say which program gets a console."""
     value = installed.wine.reg_value(RUN_KEY, RUN_VALUE)
     assert value is not None, "no Run value after a default silent install"
     exe, *args = shlex.split(value, posix=False)
-    assert installed.wine.unix(exe.strip('"')) == installed.worker
+    assert installed.wine.unix(exe.strip('"')) == installed.launcher
     assert args == ["daemon", "--autostart", "--watch"]
+    assert pe_subsystem(installed.launcher) == 2  # IMAGE_SUBSYSTEM_WINDOWS_GUI: Windows gives it no console
+    assert pe_subsystem(installed.worker) == 3  # IMAGE_SUBSYSTEM_WINDOWS_CUI: what the launcher hides
 
 
 def test_the_installed_worker_passes_its_self_test_with_the_bundled_model(installed: Installation) -> None:
-    result = installed.wine.run(str(installed.worker), "--self-test")
+    with heavy():
+        result = installed.wine.run(str(installed.worker), "--self-test")
     print(result.stdout)
     assert result.returncode == 0, result.stdout + result.stderr[-4000:]
     assert "StudyJobs self-test passed (studyjobs-worker" in result.stdout
@@ -199,11 +301,12 @@ def test_the_installed_window_passes_its_self_test_offscreen(installed: Installa
     """The window is a windowed program (no console): it writes its one-line report to a file."""
     report = tmp_path / "report.txt"
     started = time.monotonic()
-    result = installed.wine.run(
-        str(installed.program / "StudyJobs.exe"),
-        "--self-test",
-        env={"STUDYJOBS_SELFTEST_REPORT": "Z:" + str(report).replace("/", "\\")},
-    )
+    with heavy():
+        result = installed.wine.run(
+            str(installed.program / "StudyJobs.exe"),
+            "--self-test",
+            env={"STUDYJOBS_SELFTEST_REPORT": "Z:" + str(report).replace("/", "\\")},
+        )
     print(f"window self-test: {time.monotonic() - started:.1f} s")
     line = report.read_text("utf-8").strip() if report.is_file() else ""
     print(line)
@@ -227,25 +330,33 @@ def test_the_worker_started_as_at_login_writes_a_guide_of_a_pdf_added_with_the_i
     value = installed.wine.reg_value(RUN_KEY, RUN_VALUE)
     assert value is not None
     login_command = [part.strip('"') for part in shlex.split(value, posix=False)]
-    worker = subprocess.Popen(
-        ["wine", *login_command],
-        env=installed.wine.env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        pdf = _two_page_pdf(tmp_path / "photosynthesis.pdf")
-        started = time.monotonic()
-        added = installed.wine.run(str(installed.worker), "add", "--no-start", "Z:" + str(pdf).replace("/", "\\"))
-        assert added.returncode == 0, added.stdout + added.stderr[-3000:]
-        wait_until(lambda: bool(_guides(installed)), 900, "a study guide written by the worker started as at login")
-        print(f"first guide of a 2-page PDF after the install: {time.monotonic() - started:.1f} s")
-        listing = installed.wine.run(str(installed.worker), "list")
-        assert "photosynthesis" in listing.stdout.lower(), listing.stdout
-    finally:
-        installed.wine.run("taskkill", "/F", "/T", "/IM", "studyjobs-worker.exe", timeout=60)
-        worker.wait(timeout=60)
+    with heavy():
+        worker = subprocess.Popen(
+            ["wine", *login_command],
+            env=installed.wine.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            pdf = _two_page_pdf(tmp_path / "photosynthesis.pdf")
+            started = time.monotonic()
+            added = installed.wine.run(str(installed.worker), "add", "--no-start", "Z:" + str(pdf).replace("/", "\\"))
+            assert added.returncode == 0, added.stdout + added.stderr[-3000:]
+            wait_until(lambda: bool(_guides(installed)), 900, "a study guide written by the worker started as at login")
+            print(f"first guide of a 2-page PDF after the install: {time.monotonic() - started:.1f} s")
+            listing = installed.wine.run(str(installed.worker), "list")
+            assert "photosynthesis" in listing.stdout.lower(), listing.stdout
+        finally:
+            # Ends the launcher, the watchdog and the worker as a logout would (under Wine, ``wine`` returns at once for
+            # a windowed program, and taskkill left the worker's files in use for the uninstaller).
+            installed.wine.kill()
+            worker.wait(timeout=60)
+            installed.wine.start()
+    # Without a console, the worker's rotating log is where it reports: the watchdog's and the worker's.
+    logs = {path.name: path for path in installed.home.rglob("*.log") if path.is_file()}
+    assert {"watchdog.log", "daemon.log"} <= set(logs), sorted(logs)
+    assert logs["daemon.log"].stat().st_size > 0
 
 
 def test_uninstall_removes_the_program_menu_and_login_entries_and_keeps_the_guides_and_the_database(
@@ -255,7 +366,8 @@ def test_uninstall_removes_the_program_menu_and_login_entries_and_keeps_the_guid
     databases = sorted(installed.data.rglob("*.db")) if installed.data.is_dir() else []
     assert guides and databases, "the previous test left no guide or no database to keep"
     result = installed.wine.run(str(installed.program / "uninstall.exe"), "/S")
-    installed.wine.wait_idle()  # the uninstaller runs from a copy of itself in %TEMP%, after this one exited
+    # The uninstaller runs from a copy of itself in %TEMP%, after this one exited: its last step drops the Apps entry.
+    wait_until(lambda: installed.wine.reg_value(UNINSTALL_KEY, "DisplayName") is None, 180, "the uninstall")
     assert result.returncode == 0, result.stderr
     assert not installed.program.exists() or not any(installed.program.iterdir())
     assert not installed.menu_entry.exists()
