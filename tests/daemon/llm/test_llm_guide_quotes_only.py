@@ -20,7 +20,8 @@ from daemon.llm.guide_section import KEY_PASSAGES_HEADING, SUMMARY_HEADING
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.models import ModelChoice, create_generator
 from daemon.llm.prompts import PROMPTS
-from tests.daemon.llm.test_llm_guide import ENGLISH, PORTUGUESE, Recording
+from daemon.llm.recording import RecordingGenerator
+from tests.daemon.llm.test_llm_guide import ENGLISH, PORTUGUESE
 
 TEXT = "\n\n".join(
     f"Paragraph {n}: plants turn light, water and carbon dioxide into sugar and oxygen in their leaves." * 3
@@ -37,14 +38,16 @@ def tiny(tiny_model: Path) -> LlamaCppGenerator:
 async def test_a_writer_without_summaries_quotes_every_section_and_asks_the_model_only_for_the_outline(
     tiny: LlamaCppGenerator, text: str, language: str
 ):
-    recording = Recording(tiny)
+    recording = RecordingGenerator(tiny)
     reports: list[GuideProgress] = []
     writer = GuideWriter(recording, outline_tokens=300, summaries=False)  # type: ignore[arg-type]
     guide = await writer.write(text, on_progress=reports.append)
 
     section_system = PROMPTS[language].section_system
-    assert recording.sent, "the outline is still the model's"
-    assert all(messages[0]["content"] != section_system for messages in recording.sent), "a section was asked for"
+    assert recording.record.sent, "the outline is still the model's"
+    assert all(messages[0]["content"] != section_system for messages in recording.record.sent), (
+        "a section was asked for"
+    )
     assert guide.sections and all(s.origin == "quotes" and s.model_text == "" for s in guide.sections)
     for section in guide.sections:
         assert section.body.startswith(f"### {KEY_PASSAGES_HEADING[language]}\n\n> ")

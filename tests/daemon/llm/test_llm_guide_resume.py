@@ -8,39 +8,39 @@ from pathlib import Path
 from core.app.counters import counter_text
 from daemon.llm.guide import GuideWriter
 from daemon.llm.llamacpp import LlamaCppGenerator
-from tests.daemon.llm.test_llm_guide import Recording
+from daemon.llm.recording import RecordingGenerator
 
 TEXT = "\n\n".join(f"Paragraph {i} talks about topic {i}. " * 12 for i in range(12))
 
 
 async def test_a_stored_plan_comes_back_without_a_model_call_and_only_for_its_own_text(tiny_model: Path) -> None:
-    recording = Recording(LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1))
+    recording = RecordingGenerator(LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1))
     writer = GuideWriter(recording, section_tokens=10, outline_tokens=300)
     plan = await writer.outline(TEXT)
-    asked = len(recording.sent)
+    asked = len(recording.record.sent)
     assert asked > 1 and len(plan.sections) > 2 and plan.tokens > 0
 
     restored = await writer.restore(TEXT, plan.to_json())
     assert restored == plan
-    assert len(recording.sent) == asked  # no model call
+    assert len(recording.record.sent) == asked  # no model call
     assert await writer.restore(TEXT + "\n\nOne more paragraph about something else.", plan.to_json()) is None
     assert await writer.restore(TEXT, "not json") is None
 
 
 async def test_a_guide_resumed_at_section_k_asks_the_model_only_for_sections_k_onwards(tiny_model: Path) -> None:
-    recording = Recording(LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1))
+    recording = RecordingGenerator(LlamaCppGenerator(tiny_model, n_ctx=1024, n_threads=1))
     writer = GuideWriter(recording, section_tokens=10, outline_tokens=300)
     plan = await writer.outline(TEXT)
     first = await writer.write_sections(plan)
     k = 3
     written = {n: first.sections[n - 1].body for n in range(1, k)}
 
-    before = len(recording.sent)
+    before = len(recording.record.sent)
     restored = await writer.restore(TEXT, plan.to_json())
     assert restored is not None
     again = await writer.write_sections(restored, written=written)
-    asked = recording.sent[before:][::2]  # the tiny model's text fails its check: each section is asked twice
-    assert len(recording.sent) - before == 2 * (len(plan.sections) - (k - 1))
+    asked = recording.record.sent[before:][::2]  # the tiny model's text fails its check: each section is asked twice
+    assert len(recording.record.sent) - before == 2 * (len(plan.sections) - (k - 1))
     assert all(plan.sections[n - 1][0] in m[-1]["content"] for n, m in zip(range(k, 99), asked, strict=False))
     assert again.markdown == first.markdown
 

@@ -13,10 +13,10 @@ from core.app.export.cards import guide_cards
 from daemon.llm.guide import GuideWriter
 from daemon.llm.guide_plan import fit_sections, labels_for, passage_spans
 from daemon.llm.llamacpp import LlamaCppGenerator
+from daemon.llm.recording import RecordingGenerator
 from daemon.llm.study_aids import key_terms
 from daemon.readers import read_document
 from tests.daemon.corpus import Corpus
-from tests.daemon.llm.test_llm_guide import Recording
 
 SOURCES_PT = re.compile(r"\n\n\*Fontes: pág\. \d+(?:–\d+)?(?:, \d+(?:–\d+)?)*\*$")
 
@@ -85,9 +85,9 @@ async def test_a_document_with_chapters_is_planned_without_asking_the_model(
 ) -> None:
     document = read_document(corpus.portuguese_pdf("lshort-portuguese/pt-lshort.pdf"))
     structure = DocumentStructure.from_json(document.structure)
-    recording = Recording(tiny)
+    recording = RecordingGenerator(tiny)
     plan = await GuideWriter(recording, section_tokens=200).outline(document.text, structure=structure)
-    assert recording.sent == []  # no outline asked of the model
+    assert recording.record.sent == []  # no outline asked of the model
     assert plan.from_chapters
     top = [c.title for c in structure.chapters if c.level == 1]
     assert {re.sub(r" \(\d+\)$", "", t) for t, _ in plan.sections} <= set(top)
@@ -99,10 +99,10 @@ async def test_a_document_with_chapters_is_planned_without_asking_the_model(
 
 
 async def test_without_chapters_the_model_gives_the_outline(tiny: LlamaCppGenerator) -> None:
-    recording = Recording(tiny)
+    recording = RecordingGenerator(tiny)
     text = "\n\n".join(f"Paragraph {i} explains topic number {i} in a few plain words." * 3 for i in range(4))
     plan = await GuideWriter(recording, section_tokens=5, outline_tokens=200).outline(text)
-    assert len(recording.sent) == 1 and not plan.from_chapters
+    assert len(recording.record.sent) == 1 and not plan.from_chapters
 
 
 def test_a_section_too_long_for_one_prompt_is_split_and_no_passage_is_cut() -> None:

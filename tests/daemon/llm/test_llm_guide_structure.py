@@ -13,9 +13,9 @@ from core.app.document_structure import Chapter, DocumentStructure, paragraphs
 from daemon.llm.guide import GuideWriter
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.prompts import detect_language
+from daemon.llm.recording import RecordingGenerator
 from daemon.readers import read_document
 from tests.daemon.corpus import Corpus, fetch_package
-from tests.daemon.llm.test_llm_guide import Recording
 
 
 async def test_a_numbered_plain_text_manual_is_planned_from_its_headings_without_the_model(
@@ -26,9 +26,9 @@ async def test_a_numbered_plain_text_manual_is_planned_from_its_headings_without
     path.write_bytes(gzip.decompress(corpus.faq_text_pt.read_bytes()))
     document = read_document(path)
     structure = DocumentStructure.from_json(document.structure)
-    recording = Recording(tiny)
+    recording = RecordingGenerator(tiny)
     plan = await GuideWriter(recording, section_tokens=200).outline(document.text, structure=structure)
-    assert recording.sent == []  # no outline asked of the model
+    assert recording.record.sent == []  # no outline asked of the model
     assert plan.from_chapters
     chapters = [c.title for c in structure.chapters if c.level == 1]
     titles = [re.sub(r" \(\d+\)$", "", t) for t, _ in plan.sections]
@@ -45,9 +45,9 @@ async def test_a_pdf_without_bookmarks_is_planned_from_its_font_headings_without
     )
     document = read_document(path)
     structure = DocumentStructure.from_json(document.structure)
-    recording = Recording(tiny)
+    recording = RecordingGenerator(tiny)
     plan = await GuideWriter(recording, section_tokens=200).outline(document.text, structure=structure)
-    assert recording.sent == [] and plan.from_chapters
+    assert recording.record.sent == [] and plan.from_chapters
     titles = {re.sub(r" \(\d+\)$", "", t) for t, _n in plan.sections}  # a long chapter is split in parts
     assert {"1 Introdução", "3 Usando o Kernel do XY-pic"} <= titles
 
