@@ -23,6 +23,9 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    """Adds the column, unless a database stamped with an earlier revision already has it (then nothing to do)."""
+    if "model_state" in {column["name"] for column in sa.inspect(op.get_bind()).get_columns("workers")}:
+        return
     with op.batch_alter_table("workers") as batch:
         batch.add_column(sa.Column("model_state", sa.String(16), nullable=True))
 
