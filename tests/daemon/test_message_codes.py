@@ -57,6 +57,8 @@ def test_both_languages_have_the_same_entries_with_the_same_placeholders() -> No
 def test_every_sentence_is_plain() -> None:
     for language, table in CATALOG.items():
         for key, sentence in table.items():
+            if key.startswith("model_check_"):  # a terminal table: cells, and lines led by the model's name
+                continue
             if key.startswith("count_"):  # a count is a piece of a line ("page 3 of 10 · section 2 of 5")
                 assert sentence[:1].islower() and not sentence.endswith((".", "…")), (language, key)
                 continue
