@@ -1,20 +1,8 @@
 """Time limits of the jobs one worker runs (see :mod:`core.app.limits` for the settings and how a limit is set).
 
-The supervisor thread calls :meth:`LimitWatch.check` about once a second. It keeps running while a job's thread is
-stuck in native code, and it renews every lease it holds whether or not the job moves — so it is also where a job
-that no longer moves is found:
-
-* **soft limit**: the job's stop event is set and its task cancelled; the job ends failed with ``time_limit``
-  (transient when the model is a server, whose slowness may pass), and the worker takes the next job;
-* **hard limit**: a job still running ``grace_seconds`` after its soft limit (its work ignores the stop), a job
-  whose thread work still runs that long after it ended (:meth:`Runtime.linger`), or a job that wrote no progress
-  for ``no_progress_seconds``. The job is failed as transient ``job_stuck`` (back to the queue against its attempts,
-  or failed once they are spent) and the worker process ends (:func:`end_worker_process`): only a new process frees
-  a thread stuck in native code. The watchdog starts the new worker at once; the other jobs of the ended worker are
-  reclaimed by it (their worker is gone).
-
-Threading: :meth:`LimitWatch.check` runs on the supervisor's event loop; it reads the registry of running jobs
-through the runtime's lock and reaches a job's task only through ``call_soon_threadsafe``.
+A soft limit fails the job with ``time_limit``; a hard limit (or no progress) fails it as transient ``job_stuck``
+and ends the worker process. Threading: :meth:`LimitWatch.check` runs on the supervisor's event loop, reads the
+running jobs through the runtime's lock and reaches a job's task only through ``call_soon_threadsafe``.
 """
 
 from __future__ import annotations

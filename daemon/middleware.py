@@ -1,18 +1,8 @@
 """The daemon's ``AsyncIO`` middleware: Dramatiq's, with a shorter hand-over between a worker thread and the loop.
 
-Dramatiq's :meth:`dramatiq.asyncio.EventLoopThread.run_coroutine` submits the actor's coroutine with
-``asyncio.run_coroutine_threadsafe`` and waits on the returned ``concurrent.futures.Future``. That future is set by a
-done-callback of the coroutine's task, which the loop runs one iteration after the coroutine has returned, and it
-wakes the worker through the future's condition. :class:`JobLoopThread` wakes the worker from the end of the
-coroutine's own step instead, through one :class:`threading.Event`, with the outcome in a plain holder: one loop
-iteration and one future fewer per job, on the path every job takes.
-
-Everything else is Dramatiq's: the same thread, loop and start/stop, and the same behaviour on an
-:class:`~dramatiq.threading.Interrupt` (the ``Shutdown`` that ``ShutdownNotifications`` raises in a worker thread):
-the task is cancelled, the worker waits up to a second for the coroutine to finish its clean-up, and the interrupt
-is raised again. One difference: a coroutine interrupted before it began never runs and the interrupt is raised at
-once, where Dramatiq's waits out that second (its cancelled task never reaches the code that would wake the worker)
-and raises ``RuntimeError``.
+:class:`JobLoopThread` runs every actor's coroutine on the one job event loop and wakes the Dramatiq worker thread
+that submitted it; an interrupt cancels the task as Dramatiq's does. How it differs from Dramatiq's:
+docs/design/worker.md.
 """
 
 from __future__ import annotations

@@ -1,25 +1,8 @@
 """``studyjobs daemon``: the worker process — Dramatiq started from our code, never from the ``dramatiq`` CLI.
 
-Start: settings and the rotating log; the data folder lock (one daemon per folder; a second start exits with a
-message, or silently with ``--autostart``); the broker is set *before* the actors are imported; the supervisor
-registers the worker row; the Dramatiq worker starts its threads and the ``AsyncIO`` middleware's event loop, on
-which the runtime opens the database.
-
-Graceful stop (SIGTERM, SIGINT): take no more work, stop the jobs in flight through their stop events, hand their
-claims back to the queue without spending an attempt, exit within 10 s.
-
-Idle (the ``model.unload_after_minutes`` setting, :meth:`Runtime.release_when_idle`): a worker that ran a job and
-then none for those minutes unloads its model, ends its reader processes and exits with
-:data:`~daemon.watchdog.EXIT_IDLE`; its watchdog (or, without one, the process itself by ``exec``) starts a fresh
-worker at once, which imports no model library and starts no reader process until a job needs them. No job is
-lost: none runs, none is claimed from then on, and the queued ones wait in the table for the fresh worker.
-
-Restart (asked by the window after a settings change, through the worker's row: :mod:`core.app.controls`): take no
-more work; ``"now"`` stops the jobs in flight as a graceful stop does, ``"idle"`` waits until none runs; then exit
-with :data:`~daemon.watchdog.EXIT_RESTART`, which the watchdog answers by starting the worker again at once (the
-new process reads the new settings). A crash (``kill -9``) leaves leases that
-expire; the next daemon — here or on another machine — takes the jobs over (``--watch`` starts that next daemon
-here: :mod:`daemon.watchdog`).
+:func:`run_daemon` runs on the main thread and owns the process: one daemon per data folder (the folder lock), a
+graceful stop on SIGTERM/SIGINT that hands claims back, an exit with :data:`~daemon.watchdog.EXIT_IDLE` or
+:data:`~daemon.watchdog.EXIT_RESTART` for the watchdog to answer. Start, stop, idle and restart: docs/design/worker.md.
 """
 
 from __future__ import annotations

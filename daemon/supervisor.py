@@ -1,24 +1,8 @@
-"""The supervisor thread: leases, the worker row, and the sweep — on a thread and an engine of its own.
+"""The supervisor thread: leases, the worker row, dispatch, reclaim, time limits and switches.
 
-It keeps running while every job thread is busy in native code (a local model holding the CPU releases the GIL),
-so a live job's lease never lapses. Each tick it may:
-
-* renew the lease of every job this daemon runs, and ``last_seen`` of its worker row (every ``heartbeat_every``);
-  a claim found lost (the job was cancelled or taken over) sets that job's stop event;
-* dispatch queued rows that may run now and have no message yet: new rows the screen wrote, as soon as a commit
-  is seen (SQLite ``data_version``) or notified (PostgreSQL ``LISTEN``; polled every ``poll_every`` while no
-  listening connection is open), looking only at rows newer than the last seen (a row committed late, behind
-  that mark, waits for the next full pass); and once a second the oldest due rows (requeued rows, retries whose
-  time has come, rows released at a shutdown, lost messages). When the job table is the queue
-  (:mod:`daemon.brokers.jobs`) a queued row is its own message and nothing is dispatched (on PostgreSQL a
-  notification only wakes the table's consumers);
-* reclaim jobs whose worker went quiet (every ``reclaim_every``), single-flight across daemons;
-* apply the running jobs' time limits (every :data:`LIMITS_EVERY`, :mod:`daemon.limits`): a lease renewed here
-  does not keep a stuck job alive for ever;
-* read the switches that concern this worker (every :data:`CONTROLS_EVERY`, :mod:`core.app.controls`): the queue
-  paused, or a restart asked of it. Either one stops the taking of jobs (:meth:`Runtime.taking_jobs`) and the
-  dispatch passes, so a paused queue costs no work per queued row; a message consumed meanwhile leaves its row
-  queued. When the queue is resumed, every due row is sent again at once (the job table: read again).
+Runs on a thread and a database engine of its own, so it keeps ticking while every job thread is busy in native
+code; it reaches a job only through its stop event or the runtime's thread-safe calls. What each tick does and how
+often: docs/design/worker.md.
 """
 
 from __future__ import annotations

@@ -1,32 +1,8 @@
 """``studyjobs daemon --watch``: keep a worker running — start it as a child, and again whenever it dies.
 
-A worker can die where no ``except`` reaches: a native crash in llama.cpp or a PDF library (SIGSEGV, SIGILL,
-SIGABRT), the kernel's out-of-memory killer, ``kill -9``. Its jobs are safe — their leases expire and the next
-worker takes them over — but only once a next worker runs, and a worker started at login has nobody watching it.
-The login entry, ``studyjobs add`` and the app therefore start the daemon through this watchdog.
-
-Contract:
-
-* The child is a whole daemon (``studyjobs daemon`` with the same options): it takes the data folder's lock
-  itself. Killing the watchdog leaves that daemon running; a second watchdog's child finds the lock taken and
-  exits, and so does that watchdog, with the child's code.
-* A child that exits 0 (its graceful stop, or ``--autostart`` finding a daemon), with
-  :data:`EXIT_ALREADY_RUNNING` or with :data:`EXIT_USAGE` (settings it cannot use) ends the watchdog with that code.
-  Any other end is a crash: logged with how the process died, then the child is started again after the next of
-  :data:`RESTART_DELAYS`. A child that ran :data:`STEADY_AFTER` seconds starts the count again; after
-  :data:`MAX_QUICK_CRASHES` crashes in a row that each came sooner, the watchdog gives up
-  (exit 1): a worker that cannot start must not spin for ever.
-* A child that exits with :data:`EXIT_RESTART` asked to be started again (the window changed a setting it uses):
-  it is started again at once, with no delay and no crash counted.
-* A child that exits with :data:`EXIT_JOB_STUCK` ended itself because a job passed its hard time limit
-  (:mod:`daemon.limits`): it is started again at once, no crash counted (each such end spends an attempt of a job,
-  so it cannot repeat for ever).
-* A child that exits with :data:`EXIT_IDLE` gave its memory back after its idle minutes: it is started again at
-  once, as a lean process with :data:`ENV_GAVE_BACK` set, no crash counted (it does so only after running a job).
-* SIGTERM / SIGINT: forwarded to the child as SIGTERM (its graceful stop hands its jobs back), waited for up to
-  :data:`STOP_TIMEOUT` seconds, then killed; exit 0.
-
-Threading: one thread; the signal handlers only set an event.
+The exit codes (:data:`EXIT_RESTART`, :data:`EXIT_JOB_STUCK`, :data:`EXIT_IDLE`, :data:`EXIT_ALREADY_RUNNING`,
+:data:`EXIT_USAGE`) are the contract with the child; the crash back-off and when the watchdog gives up are in
+docs/design/worker.md. Threading: one thread; the signal handlers only set an event.
 """
 
 from __future__ import annotations

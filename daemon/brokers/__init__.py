@@ -1,12 +1,7 @@
-"""The daemon's Dramatiq brokers and the factory that chooses one from a URL.
+"""The daemon's Dramatiq brokers and the factory that chooses one from a URL (``sqlite:///…`` or ``redis://…``).
 
-``sqlite:///…`` (the embedded default: the job store's own table is the queue, see :mod:`daemon.brokers.jobs`)
-or ``redis://…`` / ``rediss://…`` (Dramatiq's own Redis broker). The factory sits above the concrete brokers, which
-never import it.
-Set the broker before any actor module is imported::
-
-    dramatiq.set_broker(create_broker(settings.broker_url))
-    import daemon.actors  # noqa: E402  (the actors bind to the broker set above)
+Set the broker before any actor module is imported (``dramatiq.set_broker(create_broker(url))``, then
+``import daemon.actors``). The concrete brokers never import this factory. Design: docs/design/worker.md.
 """
 
 from __future__ import annotations

@@ -1,30 +1,9 @@
 """``JobTableBroker``: the job store's own table is the queue (the embedded mode, ``sqlite:///…`` broker URLs).
 
-A queued row that may run now *is* its message: nothing else is written when a job is enqueued, retried, handed
-back or reclaimed, and there is no second table of messages, leases or dead letters. In Dramatiq's terms:
-
-- **Consuming** reads the due rows of the kinds that have an actor (``status = 'queued'`` and ``run_after`` unset
-  or past, oldest first) and builds each one's message from the row: actor = the job's kind, ``args = [job id]``,
-  ``message_id`` = the job id. The actor's first statement is the store's conditional claim (queued → running,
-  :meth:`core.store.JobStore.claim`): that claim is what takes the job, so a row delivered twice (by two workers
-  on one file, or after a hand-back) runs once.
-- **Acks** write nothing: a job's row ends done, failed or cancelled by itself, or goes back to queued. An ack or a
-  nack only frees the consumer's prefetch slot; a requeue (worker shutdown) forgets the messages, whose rows are
-  still queued.
-- **Leases and dead workers**: none of the broker's own. A claimed row has the store's lease (``heartbeat_at``);
-  a dead worker's job is queued again by the supervisor's lease reclaim, and so delivered again.
-- **Delays** are the row's ``run_after`` (the store's retry backoff); :meth:`JobTableBroker.enqueue`'s ``delay``
-  is ignored: the row already says when it may run.
-- **Waiting**: on SQLite a consumer asks ``PRAGMA data_version`` every ``poll_seconds`` (microseconds, no query)
-  and reads the table only after a commit of another connection, when a retry's ``run_after`` comes, or when
-  woken (an ack that frees slots, an :meth:`~JobTableBroker.enqueue` in this process, :meth:`~JobTableBroker.wake`).
-  Without a change counter (PostgreSQL) it reads the table every ``poll_seconds``, backing off to
-  ``idle_poll_seconds`` while nothing comes, and the daemon wakes it from its ``LISTEN`` connection.
-
-The table is read through a :class:`~daemon.brokers.job_rows.JobRows` (which also builds each row's message)
-attached once the job store exists (the daemon attaches its runtime's store after the worker has started); until
-then, and while ``taking_jobs`` says no (queue paused, worker stopping or restarting), consumers deliver nothing
-and the rows stay queued.
+A queued, due row is its message; the actor's conditional claim is what takes the job, so a row delivered twice
+runs once. Until a :class:`~daemon.brokers.job_rows.JobRows` is attached, and while ``taking_jobs`` says no,
+nothing is delivered. Consumers run on Dramatiq's threads; :meth:`JobTableBroker.wake` is safe from any thread.
+Acks, leases, delays and waiting: docs/design/worker.md.
 """
 
 from __future__ import annotations

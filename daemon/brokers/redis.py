@@ -1,16 +1,8 @@
 """Redis through Dramatiq's own :class:`dramatiq.brokers.redis.RedisBroker`, for teams that run several machines.
 
-Dramatiq's broker already has what we need: unacked messages of a worker whose heartbeat is older than
-``heartbeat_timeout`` (ms) are requeued by the periodic maintenance of any other worker, nacked messages are kept in
-the queue's ``.XQ`` for ``dead_message_ttl`` ms, and delays go through the ``.DQ`` delay queues.
-
-Our changes: Dramatiq's consumer, once it holds ``prefetch`` messages, sleeps a growing back-off (up to the worker
-timeout) before it looks again, so with one message per thread every job was followed by an idle gap of up to
-20 ms. Ours waits on a condition that its ack and nack signal, and fetches the next message the moment a slot is
-free; an ack made while it waits is sent with that fetch, in one round trip. And :meth:`RedisBroker.pipelined`
-sends many of Dramatiq's own Lua calls in one round trip: :meth:`RedisBroker.enqueue_many` lets the supervisor
-dispatch the rows one pass found together, instead of one network round trip per row. An idle delay queue
-(``.DQ``: retries due seconds to minutes later) is looked at once a second, not every worker timeout.
+Dramatiq's requeue, dead-letter and delay behaviour is kept; the consumer fetches the next message as soon as an
+ack or nack frees a slot, and :meth:`RedisBroker.enqueue_many` sends many enqueues in one round trip. Why and how:
+docs/design/worker.md.
 """
 
 from __future__ import annotations

@@ -1,27 +1,9 @@
 """Download one model file into the models folder: resume, retry, verify, then an atomic rename.
 
-The contract of :func:`download_file`:
-
-* the bytes go to ``<models>/.partial/<key>.part`` (``key`` from repo, revision and file), with a sidecar
-  ``<key>.json`` holding what the first ``HEAD`` said (size, sha256, ETag, commit). A later call — after a
-  network drop, a cancel, a ``kill -9`` — resumes from the partial file with ``Range`` and ``If-Range`` (the ETag),
-  so at most the piece in flight when it stopped (64 KiB) is fetched again; a server that ignores the range
-  (``200``) starts the file over;
-* a branch name as revision is pinned on the first ``HEAD`` to the commit the hub names, so a resumed download
-  never mixes two versions of the file;
-* transient failures (network errors, idle reads longer than ``idle_timeout``, ``408``/``429``/``5xx``) are retried
-  up to ``tries`` times with exponential backoff, a ``Retry-After`` honoured up to ``max_wait``; then the last
-  :class:`~daemon.downloads.hub.DownloadError` is raised (still ``transient``, for the job store's retry);
-* before any byte is fetched the free space of the models folder is checked (:data:`SPACE_MARGIN` kept free);
-* the finished file's size and sha256 are checked (the catalog's sha256, else the hub's LFS sha256 for that
-  revision); a mismatch deletes the partial file and fails. Only a verified file is renamed (``os.replace``,
-  after ``fsync``) to ``<models>/<owner>--<name>/<file>``: nothing unverified is ever in place;
-* ``stop_event`` is checked between pieces and between tries: :class:`DownloadStopped` is raised and the partial
-  file stays for a resume (:func:`discard_partial` deletes it).
-
-Where these files are, and the lock that keeps two runs off one partial file, is :mod:`daemon.downloads.partial`
-(its names are exported here too). Blocking; run it on a worker thread. Two calls for the same file at once are
-not supported (the job id, derived from the same key, makes sure there is one job per file).
+:func:`download_file` guarantees that only a verified file (size and sha256) is ever in place, that a resume never
+mixes two revisions, and that ``stop_event`` (checked between pieces and tries) raises :class:`DownloadStopped`
+with the partial file kept. Blocking: run it on a worker thread, one call per file at a time. The full contract:
+docs/design/worker.md.
 """
 
 from __future__ import annotations

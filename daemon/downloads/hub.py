@@ -1,17 +1,7 @@
-"""Talking to a Hugging Face hub (or a mirror at the ``hub_url`` setting) over plain ``httpx``.
+"""Talking to a Hugging Face hub (or a mirror at the ``hub_url`` setting) over plain ``httpx``: the ``HEAD`` of a file.
 
-Why ``httpx`` and not ``huggingface_hub``: the hub client resumes but does not check a file's sha256 by default,
-keeps its own cache layout and lock files outside our data folder, and hides the retry and idle-timeout policy
-we must control (and test against a local server). ``httpx`` asks the ``HEAD``; the body's ``GET`` is read with the
-standard library's ``http.client`` into a reused buffer (:mod:`daemon.downloads.transfer` says why). The hub's
-protocol for one file is small:
-
-* ``HEAD {hub}/{repo}/resolve/{revision}/{file}`` without following redirects answers (for a Git LFS file) with
-  ``X-Linked-Size`` (bytes), ``X-Linked-Etag`` (the file's sha256, quoted) and ``X-Repo-Commit`` (the commit the
-  revision names); a plain file answers with ``Content-Length`` and ``ETag``;
-* ``GET`` on the same address (following the redirect to the CDN) serves the bytes, with ``Range`` and ``If-Range``.
-
-Everything here is pure or blocking I/O, safe from any thread; nothing keeps state between calls.
+Pure or blocking I/O, safe from any thread; nothing keeps state between calls. Why not ``huggingface_hub``, and the
+hub's protocol: docs/design/worker.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """A hub on loopback for tests and the benchmark: serves files like the Hugging Face hub, with fault modes.
 
-``HEAD /{repo}/resolve/{revision}/{file}`` answers ``302`` with ``X-Linked-Size``, ``X-Linked-Etag`` (the sha256)
-and ``X-Repo-Commit`` and a ``Location`` on ``/cdn/...``, as the hub does for a Git LFS file; ``GET`` on either
-address serves the bytes with ``ETag``, ``Accept-Ranges``, ``Range`` (``206``) and ``If-Range``. :class:`Faults`
-makes the next answers misbehave; :attr:`FakeHub.body_bytes` counts the bytes of every body sent.
-
-Threading: the server runs on its own threads; :class:`Faults` fields are read under the hub's lock.
+Threading: the server runs on its own threads; :class:`Faults` fields are read under the hub's lock. The answers
+it gives: docs/design/worker.md.
 """
 
 from __future__ import annotations

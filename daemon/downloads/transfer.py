@@ -1,17 +1,8 @@
 """One ``GET`` of a file's bytes, read straight into a reused buffer and written to the partial file.
 
-Why the standard library's :mod:`http.client` here and not ``httpx`` (which asks the hub its ``HEAD``): a file of
-gigabytes is almost all body, and ``httpx`` hands each 64 KiB piece over after three copies (the socket's bytes,
-h11's buffer, a new ``bytes`` object). ``HTTPResponse.readinto`` fills one 64 KiB buffer from the socket and the
-file is written from it while it is still in the CPU's cache: 1.0 ns of CPU a byte on loopback against 2.1 for
-``httpx`` and 1.3 for ``curl`` (``bench/model_bench.py``). A larger buffer is slower: it leaves the cache between
-the read and the write.
-
-The rest is what ``httpx`` did for us: redirects followed (up to :data:`MAX_REDIRECTS`, the ``Range`` headers kept,
-to the hub's CDN), the proxy of the environment or the system (``urllib.request.getproxies``, a ``CONNECT`` tunnel for
-``https``), certificate checks with the caller's TLS context, a connect timeout and an idle timeout between reads.
-
-Blocking; one call per thread. Every network failure is an ``OSError`` or :class:`http.client.HTTPException`.
+Follows redirects, honours the proxy, checks certificates, with connect and idle timeouts. Blocking; one call per
+thread. Every network failure is an ``OSError`` or :class:`http.client.HTTPException`. Why :mod:`http.client` and
+the measurements: docs/design/worker.md.
 """
 
 from __future__ import annotations

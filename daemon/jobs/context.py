@@ -1,13 +1,8 @@
 """The boundary around one job run: claim, track, run the kind's handler, close the row — and map every error.
 
-This is where errors are caught (and only here, for job code): a reader's or a model's error becomes a message
-code with its values on the row (:func:`core.stored_messages.encode`; every screen translates it for its reader), with
-``transient`` deciding whether the store retries it; anything unexpected is logged with its traceback and stored as
-the generic ``internal_error`` — except the conditions :func:`daemon.jobs.failures.known_failure` names (a full disk,
-a busy database, a dropped database connection), which get their own message (the last two are transient). A
-cancel, a lost claim or a shutdown is not a failure: the handler just returns (after a shutdown, the claim is
-handed back without spending an attempt). A job stopped at its time limit (:mod:`daemon.limits`) ends failed with
-``time_limit``.
+The only place job code's errors are caught: a known error becomes a message code on the row (``transient``
+decides the retry), anything else ``internal_error`` unless :func:`daemon.jobs.failures.known_failure` names it.
+A cancel, a lost claim or a shutdown is no failure. Runs on the job's event loop. Details: docs/design/worker.md.
 """
 
 from __future__ import annotations

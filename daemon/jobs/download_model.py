@@ -1,17 +1,8 @@
 """``download_model``: one catalog model's GGUF file into ``<data_dir>/models`` (phases download, verify, test_load).
 
-The bar follows the bytes; the time left comes from the rate measured in this attempt. The engine
-(:mod:`daemon.downloads.engine`) resumes from the partial file, retries transient failures itself and then hands a
-still-transient failure to the store's retry (``APP_MAX_ATTEMPTS``). A stop (Cancel, shutdown, a lost claim) keeps
-the partial file so Retry resumes it; :func:`core.app.model_downloads.remove_model_files` deletes it. The test load
-opens the verified file in llama.cpp with a small context: a file this llama.cpp cannot load is deleted and the job
-fails with ``model_unloadable``. Once done, ``detail["model_path"]`` names the installed file and ``bytes_done`` and
-``bytes_total`` are its size.
-
-Fit before load: a model that needs more memory than this computer has, even at the smallest context, is refused
-before any byte is fetched (``model_too_big_computer``, both numbers and a smaller model). The test load happens
-only when the model fits the memory available at that moment; otherwise the job ends downloaded and checked but
-untested (``model_downloaded_untested``), rather than loading it into memory it does not fit.
+A model too big for this computer is refused before any byte is fetched; a stop keeps the partial file for a
+resume; a file llama.cpp cannot load is deleted (``model_unloadable``). Runs on the job's event loop, the transfer
+on a worker thread. Details: docs/design/worker.md.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """The time-left estimate of a job's guide on a runtime's model, and what a finished guide teaches the next ones.
 
-:func:`generate_estimate` makes a :class:`core.app.guide_estimate.GenerateEstimate` for the model the runtime would use
-now (:func:`core.app.speeds.speeds_for`: its remembered speeds, else the bundled model's on this computer or the
-calibrated ones, scaled for its file size and thread count); :func:`remember`
-blends what a finished ``generate`` job measured into ``<data folder>/speeds.json`` (:class:`core.app.speeds.
-SpeedBook`). Both run on the job's event loop.
+:func:`generate_estimate` builds the estimate for the model the runtime would use now; :func:`remember` blends a
+finished job's speeds into ``speeds.json``. Both run on the job's event loop.
 """
 
 from __future__ import annotations

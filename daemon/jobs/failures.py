@@ -1,15 +1,7 @@
 """Which unexpected errors of a job are not bugs: a full disk, a busy database, a database connection that dropped.
 
-:func:`known_failure` looks through an exception and its causes (``__cause__``, ``__context__``, a driver error's
-``orig``) and names the condition as a message code, its values and whether trying again later may work:
-
-* ``disk_full_output`` / ``disk_full_database`` / ``disk_full`` (permanent: someone must free space): ``ENOSPC`` or
-  ``EDQUOT`` while writing a file, SQLite's ``database or disk is full``, PostgreSQL's ``disk_full`` (53100);
-* ``database_busy`` (transient): SQLite still locked by another writer when its busy timeout ran out;
-* ``database_unreachable`` (transient): the PostgreSQL connection was closed or refused while the job ran (a
-  restarted or overloaded server, ``pg_terminate_backend``, a network drop).
-
-Anything else is ``None``: the caller stores it as ``internal_error``. Pure functions, safe from any thread.
+:func:`known_failure` names the condition as a message code, its values and whether it is transient, or ``None``
+(the caller stores ``internal_error``). Pure functions, safe from any thread. The codes: docs/design/worker.md.
 """
 
 from __future__ import annotations

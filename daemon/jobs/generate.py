@@ -1,10 +1,8 @@
 """``generate``: one document → one study guide (phases ``load_model``, ``outline``, ``sections``, ``export``).
 
-Local inference runs in the model's own thread and stops through the job's ``threading.Event`` — the same event
-the job's ``ProgressTracker`` sets when a write finds the job cancelled. Idempotent: the guide row is unique per job
-and its file name is derived from the job id, so a retried job rewrites the same file and never makes two guides.
-Each section is stored as it is written (:mod:`daemon.jobs.guide_parts`); a retried attempt reuses those that
-belong to its outline.
+Idempotent: one guide row per job, its file named after the job id; a retried attempt reuses the stored sections
+of its outline. Runs on the job's event loop; local inference runs in the model's own thread and stops through
+the job's ``threading.Event``.
 """
 
 from __future__ import annotations

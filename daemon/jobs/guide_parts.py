@@ -1,13 +1,7 @@
-"""The parts of the guide a ``generate`` job writes, stored as they are written (``guide_sections``).
+"""The parts of the guide a ``generate`` job writes, stored as they are written (``guide_sections``), and its plan.
 
-Every part (the head, then each section) is stored as soon as the writer has it, so a screen shows the guide
-growing, and a retried or reclaimed attempt takes the sections an earlier attempt wrote instead of asking the
-model again — when they belong to the same outline: the section at that position has the same title. Parts that
-do not belong to the new outline are deleted before any is written, so what is stored is always one guide.
-
-The plan is stored too (:meth:`GuideParts.save_plan`): a later attempt takes it instead of planning again.
-
-Runs on the job's event loop; each save is one statement of its own.
+What is stored is always one guide: parts of another outline are deleted before any new one is written. Runs on
+the job's event loop; each save is one statement of its own. Reuse across attempts: docs/design/worker.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """``ingest``: one file → one ``documents`` row (phases ``read``, ``clean``, ``save``), then its ``generate`` job.
 
-Idempotent: the document's id is derived from the job's id, and so is the follow-up ``generate`` job's, so a
-re-run after a crash updates the same rows instead of making new ones.
-
-A file that changed after it was added (its size or modification time differs from ``params["added"]``,
-:func:`core.app.formats.added_params`) is read as it is now: the document records the new content's hash, the job's
-``detail["file_changed"]`` is set and its message once done says so (``file_changed``).
+Idempotent: the document's id and the follow-up job's id derive from the job's id. A file changed since it was
+added is read as it is now and the job says so (``file_changed``). Runs on the job's event loop; the read runs on
+a worker thread.
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
-"""The read phase of an ``ingest`` job while a PDF's pictures are recognised (:mod:`daemon.readers.pdf_scanned`).
-
-The reader process says how many pages it recognises and how many are done (``on_recognising``). Then:
-
-* the message says which page of how many is being recognised ("Recognising the text of page 12 of 40…"), with
-  the pages in ``detail``;
-* the time left is the pages left at the pace of the pages recognised so far, or, until the first is done, at
-  :data:`~daemon.readers.pdf_scanned.RECOGNITION_SECONDS_PER_PAGE` (two pages at once on two cores), plus the
-  plan's phases after the read. Without recognition it is the plan's (:func:`core.progress.plan_remaining_seconds`).
+"""The read phase of an ``ingest`` job while a PDF's pictures are recognised: its message and time left.
 
 Threading: :meth:`Recognising.note` and the counter run on the read's thread; :meth:`Recognising.estimate` on the
-job's loop. The count is one tuple, replaced whole.
+job's loop. The count is one tuple, replaced whole. How the time left is reckoned: docs/design/worker.md.
 """
 
 from __future__ import annotations
