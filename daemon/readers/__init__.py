@@ -1,15 +1,8 @@
 """Reading documents: the text of a PDF, Word, EPUB, text, Markdown or HTML file, for the model phases.
 
-:func:`read_document` is the one entry point. It reads the file's bytes once (so the hash and the text agree),
-decides what the file really is from its content (magic bytes) with the name as a hint, and hands the bytes to
-the reader for that format. Each reader lives in its own module and never imports this one.
-
-Threading rules: :func:`read_document` is synchronous and blocking: the daemon runs it in a worker thread. Any
-number of threads may call it at once; PDF pages go through PDFium one thread at a time
-(:data:`daemon.readers.pdf.PDFIUM_LOCK`, taken per page; any other PDFium user in the process must take it too).
-Reading a PDF also runs one short-lived helper thread (the bit-rot check), always joined before
-:func:`read_document` returns or raises. ``on_progress`` is called on the calling thread; ``stop_event`` may be
-set from any thread and is honoured between pages (PDF) or parts (other formats).
+:func:`read_document` is the one entry point: synchronous and blocking (the daemon runs it on a worker thread); any
+number of threads may call it at once. ``on_progress`` is called on the calling thread; ``stop_event`` may be set
+from any thread. Any other PDFium user in the process must hold :data:`daemon.readers.pdf.PDFIUM_LOCK`.
 """
 
 from __future__ import annotations

@@ -1,23 +1,8 @@
 """Zip archives (EPUB, Word) opened with limits, so a hostile archive is refused before it is unpacked.
 
-:func:`open_archive` reads the end-of-central-directory record itself before :mod:`zipfile` parses anything, and
-refuses an archive whose directory lists more than :data:`MAX_ENTRIES` entries or is larger than
-:data:`MAX_DIRECTORY_BYTES` (so a directory of millions of entries is never turned into objects). It then refuses:
-
-* an entry name that is absolute (``/x``, ``\\x``, ``C:x``), climbs out of the archive (a ``..`` part) or holds a
-  NUL character (``unsafe_names``);
-* an entry that declares more than :data:`MAX_ENTRY_BYTES` unpacked, entries that declare more than
-  :data:`MAX_TOTAL_BYTES` together, or an entry larger than :data:`RATIO_FLOOR_BYTES` that unpacks to more than
-  :data:`MAX_RATIO` times its packed size (``archive_too_large``: a zip bomb).
-
-:mod:`zipfile` never hands out more bytes than an entry declares (it stops there, and the checksum then fails),
-so the declared sizes bound what any reader of the archive — python-docx included — can unpack. The
-:class:`SafeArchive` reads an entry in 1 MiB blocks and also counts what it really unpacked against the limits.
-
-:func:`parse_xml` parses XML with :mod:`defusedxml` (a document type is allowed; entity declarations and
-references to anything outside the document are refused: ``unsafe_xml``); :func:`refuse_xml_declarations` checks
-the bytes of an XML part that another library (lxml, in python-docx) will parse. Nothing here opens a file or
-the network. Pure functions and one-owner objects; thread-safe as long as each archive has one owner.
+:func:`open_archive` refuses too many entries, unsafe names and zip bombs; :func:`parse_xml` refuses entity
+declarations and external references. Nothing here opens a file or the network. Pure functions and one-owner
+objects: thread-safe as long as each archive has one owner. The limits: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """What every reader returns, and the progress/stop helper the readers share.
 
-A reader is a function ``read(data: bytes, progress: Progress) -> ReaderOutput`` over the file's bytes (read
-once by the factory, so the hash and the text come from the same bytes). It runs synchronously on the caller's
-thread, calls :meth:`Progress.start` once it knows how many units (pages, parts, blocks) there are, then
-:meth:`Progress.advance` as each is done; :meth:`Progress.advance` raises
-:class:`~daemon.readers.errors.ExtractionStopped` when the stop event is set, so a reader stops between units.
+A reader is ``read(data: bytes, progress: Progress) -> ReaderOutput``, run synchronously on the caller's thread;
+:meth:`Progress.advance` raises :class:`~daemon.readers.errors.ExtractionStopped` once the stop event is set.
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
 """Bookmarks that only wrap others: down from generic wrappers to the level that carries real titles.
 
-A table of contents often puts its real titles one level down: under generic wrappers ("Artigos", "Base de
-conhecimento", "Contents", "Sumário"), or under one top bookmark over everything (the document's own title). A
-guide made from the top level would then have sections "Artigos (1)", "Artigos (2)". :func:`without_wrappers` takes
-the wrappers out and moves what they hold up one level, as often as needed:
-
-* a top-level entry with a generic title (:data:`WRAPPER_TITLES`, case and accents ignored) that holds entries;
-* the only top-level entry that holds entries, when it holds at least :data:`_OVER_EVERYTHING` of them all (a
-  "Table of Contents" entry beside it that holds nothing does not count).
-
-A generic entry that holds nothing (a "Contents" bookmark pointing at the table of contents) stays: it is a place
-in the document, and the guide sets such matter aside. Pure functions; thread-safe.
+:func:`without_wrappers` takes the wrappers out and moves what they hold up one level. Pure functions; thread-safe.
+The rules: docs/design/readers.md.
 """
 
 from __future__ import annotations

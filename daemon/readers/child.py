@@ -1,27 +1,7 @@
 """The reader process: reads one document at a time for the worker, under limits, and answers over a pipe.
 
-:func:`serve` is the process's main function (started by :mod:`daemon.readers.isolated` with ``multiprocessing``'s
-``spawn`` context). It imports the readers once, then loops: wait for a request, put the limits on
-(:func:`daemon.readers.limits.apply_limits`), read the document, answer, take the limits off. It ends when the
-pipe closes, when its parent is gone, or after a document that ran it out of memory or failed unexpectedly (its
-state is then not trusted with another document).
-
-Everything on the pipe is JSON (requests, progress, answers) plus the text as UTF-8 bytes: the worker never
-unpickles what a process that parsed a hostile file sends it.
-
-Messages to the parent, one JSON object each:
-
-* ``{"progress": [done, total]}`` — as the reader reports it, at most one every 20 ms but always ``(0, total)``
-  and ``(total, total)``;
-* ``{"recognising": [done, pages]}`` — pages recognised of those that are pictures, every one; the first,
-  ``[0, pages]``, comes once the recognition budget is given (:func:`daemon.readers.limits.allow_recognition`),
-  and the parent then adds the pages' wall time;
-* ``{"done": {...}, "peak_rss_kib": n}`` — the :class:`~daemon.readers.base.ExtractedDocument`'s fields but
-  ``text``, which follows as one message of UTF-8 bytes;
-* ``{"refused": {"code", "detail", "values"}, "peak_rss_kib": n}`` — an :class:`ExtractionError`;
-* ``{"text_too_large": chars, "peak_rss_kib": n}`` — the text is longer than the limit;
-* ``{"out_of_memory": true}`` — a ``MemoryError`` (the process then exits);
-* ``{"unexpected": traceback}`` — any other exception (the process then exits).
+:func:`serve` is the process's main function; everything on the pipe is JSON plus the text as UTF-8 bytes (the
+worker never unpickles). The messages: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """Text normalisation shared by every reader: one shape of clean text whatever the format.
 
-The shape: NFC Unicode; ``\\n`` line ends; no control characters but ``\\n`` and ``\\t``; no zero-width or
-soft-hyphen characters; typographic ligatures (ﬁ, ﬂ …) spelled out; no trailing spaces; paragraphs separated
-by exactly one blank line; no blank lines at the start or the end. PDF text also has the accents that TeX's old
-fonts set as characters of their own composed with their letter (``apresenta¸c˜oes`` → ``apresentações``:
-:func:`compose_spacing_accents`). Pure functions, thread-safe.
+Pure functions, thread-safe. The shape of clean text: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,26 +1,7 @@
 """EPUB 2 and 3 with the standard library and :mod:`defusedxml`: the package, then the chapters with html.parser.
 
-The archive is opened with the limits of :mod:`daemon.readers.archive` (entry count, unpacked sizes, ratio,
-entry names), and every XML part is parsed with entity declarations and external references refused. The
-package document (OPF) is found as e-book readers such as calibre find it: through ``META-INF/container.xml``
-at the top of the archive or inside a folder (its ``full-path`` taken from that folder, else from the top), else
-the shallowest ``.opf`` in the archive; a missing ``mimetype`` entry does not matter; a package document with HTML
-entities or bare ampersands is mended and read. Entry names are matched
-exactly, else without regard to case; a reference that climbs out of the archive (``..``) is never followed.
-
-The spine gives the reading order of the XHTML chapters (the manifest's order when the spine lists none; an HTML
-file listed with a wrong or missing media type is a chapter too); each
-chapter becomes text with :class:`~daemon.readers.markup.HtmlText`, the page template's blocks (navigation,
-previous/next links, search boxes) dropped, and the short paragraphs that open or close most chapters alike
-(a repeated header) left out. The chapters' titles come from the book's own table of contents (the EPUB 3 nav
-document, else the NCX: :mod:`daemon.readers.epub_toc`), else from each chapter's first paragraph. Navigation
-files are never needed: a broken or missing one is ignored, and so is a missing spine item marked
-``linear="no"``. A missing chapter of the reading order is ``corrupt_file`` (its text would be lost). The title and
-language hint come from the OPF's Dublin Core metadata. The progress counter is chapters (spine items).
-
-Protected books are refused with ``encrypted``: ``META-INF/rights.xml`` (Adobe ADEPT), a Readium LCP licence,
-or ``META-INF/encryption.xml`` listing anything but the font obfuscation of the IDPF or Adobe (which only
-scrambles embedded fonts and leaves the text readable). Synchronous, thread-safe (no shared state).
+Protected books are refused with ``encrypted``, a missing chapter with ``corrupt_file``. Synchronous, thread-safe
+(no shared state). How the package, the reading order and the titles are found: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """An EPUB's own table of contents (the EPUB 3 nav document or the EPUB 2 NCX) as chapters, and the page
 template's repeated blocks found across chapters.
 
-* :func:`nav_entries` reads ``<nav epub:type="toc">`` (its nested ``<ol>``), :func:`ncx_entries` an NCX's
-  ``navMap``; both give ``(archive path, title, level)`` in the table's order, level 1 at the top, paths resolved
-  against the table's own folder and fragments dropped.
-* :func:`toc_chapters` gives each chapter file the first entry that points at it, at the paragraph where the file's
-  text starts, without the generic wrappers of the top level (:mod:`daemon.readers.bookmark_levels`).
-* :func:`without_repeated_blocks` drops the short paragraphs that open or close most chapters alike (a repeated page
-  header, a "previous/next" line), which a template leaves in every file.
-
 Pure functions over parsed XML and text; thread-safe.
 """
 

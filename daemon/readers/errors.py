@@ -1,12 +1,7 @@
 """Why a document could not be read.
 
-An :class:`ExtractionError` is permanent (``transient = False``: reading the same bytes again fails the same way
-until the user changes the file), except for the codes of :data:`TRANSIENT_CODES` (the file is locked, busy or
-still being synced: the store retries the job on its schedule). It carries a stable ``code`` (translated by
-:func:`core.app.messages.message`), the ``values`` its sentence needs, one plain English sentence as ``str(error)``,
-and a ``detail`` for the log (the library's own words; never shown to the user).
-
-:class:`ExtractionStopped` is not a failure: the caller set the stop event.
+:class:`ExtractionError` carries a stable ``code``, its ``values``, one plain English sentence and a ``detail`` for
+the log; it is permanent except for :data:`TRANSIENT_CODES`. :class:`ExtractionStopped` is not a failure.
 """
 
 from __future__ import annotations

@@ -1,19 +1,7 @@
 """Reading a document's bytes from disk, and telling a file that is busy for now from one that cannot be read.
 
-:func:`read_file_bytes` opens the file without blocking (``O_NONBLOCK`` where the system has it: a file another
-program holds a lease or an oplock on, as Samba and sync programs do, fails at once with ``EAGAIN`` instead of
-waiting; a pipe never blocks), checks what it opened (a regular file, not empty, not too large) and reads it.
-
-An operating-system error becomes:
-
-* ``file_deleted`` when the file is not there (``ENOENT``, ``ENOTDIR``): it was deleted, moved or renamed after it
-  was added, or while it was being read;
-* ``file_busy`` (transient: the store retries the job) when the error says the file is locked, in use or still
-  being synced: :data:`BUSY_ERRNOS`, and on Windows :data:`BUSY_WINERRORS` (sharing and lock violations, the
-  cloud-file errors of OneDrive-style placeholders);
-* ``file_unreadable`` for anything else (permissions, a folder, a device, a disk error).
-
-Synchronous, thread-safe (no shared state).
+:func:`read_file_bytes` never blocks on a locked file and maps an OS error to ``file_deleted``, ``file_busy``
+(transient) or ``file_unreadable``. Synchronous, thread-safe (no shared state). Details: docs/design/readers.md.
 """
 
 from __future__ import annotations

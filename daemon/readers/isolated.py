@@ -1,27 +1,8 @@
 """Reading a document in a reader process of its own, under limits, so a hostile file cannot harm the worker.
 
-:func:`read_isolated` has :func:`daemon.readers.read_document`'s contract and runs it in a reader process
-(:mod:`daemon.readers.child`) taken from a :class:`ReaderPool`: progress comes back over the pipe and is passed to
-``on_progress`` on the calling thread; the stop event, the wall-time limit or a broken pipe end the process at once
-(``SIGKILL``); memory and CPU time are limited inside the process (:mod:`daemon.readers.limits`), the text's size
-on its way out. What goes wrong becomes an :class:`ExtractionError` with a plain sentence:
-
-* ``reader_crashed`` — the process died of a signal (a fault in native code: ``SIGSEGV``, ``SIGBUS``,
-  ``SIGABRT`` …) or exited without answering;
-* ``reader_killed`` (transient) — something other than StudyJobs ended it with ``SIGKILL``: on Linux, the kernel
-  when the computer ran out of memory;
-* ``reader_out_of_memory`` — the document needed more memory than its limit;
-* ``reader_too_slow`` — its CPU time (``SIGXCPU``) or wall-time limit passed;
-* ``text_too_large`` — it gave more text than its limit.
-
-Processes are started with ``multiprocessing``'s ``spawn`` context (a fresh interpreter: nothing of the worker's
-Dramatiq, llama.cpp or event-loop threads is copied), kept and reused one document at a time, and replaced after
-a crash, a limit, a stop or a failure. The pool keeps one spare process started, so a document never waits for a
-start except when several are read at once, right after the worker started, or after a replacement;
-:meth:`ReaderPool.start_wait` says how long such a wait is expected to be.
-
-Threading rules: :func:`read_isolated` blocks its calling thread (the job's thread); any number of threads may call
-it at once, each gets a process of its own. A :class:`ReaderPool`'s methods are thread-safe.
+:func:`read_isolated` has :func:`daemon.readers.read_document`'s contract; what goes wrong becomes an
+:class:`ExtractionError`. It blocks its calling thread (the job's); any number of threads may call it at once, each
+gets a process of its own. A :class:`ReaderPool`'s methods are thread-safe. Design: docs/design/readers.md.
 """
 
 from __future__ import annotations

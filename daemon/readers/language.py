@@ -1,14 +1,7 @@
 """A small language detector: which language is a document written in?
 
-Latin-script text is scored by how many of its words are common function words ("stopwords") of Portuguese,
-English, Spanish, French, German or Italian. Only the words that belong to one language's list count (``que``,
-``de`` or ``se`` say nothing about Portuguese versus Spanish), so close languages are told apart by their own
-words (``não``, ``uma``, ``também`` versus ``y``, ``el``, ``muy``). Spanish, French, German and Italian are
-there mostly so that they are not mislabelled as Portuguese or English. Other scripts are recognised by their
-letters (Japanese, Chinese, Korean, Greek, Hebrew, Thai).
-
-:func:`detect_language` returns ``None`` when there is too little text or no language clearly wins. Long texts
-are sampled (three windows), so detection costs a few milliseconds whatever the size. Pure, thread-safe.
+:func:`detect_language` returns a code, or ``None`` when there is too little text or no language clearly wins.
+Pure, thread-safe; a few milliseconds whatever the size. How: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,28 +1,8 @@
 """The limits a document's reader process runs under, scaled to the file's size, and how they are applied.
 
-:func:`limits_for` gives the defaults for a file of a given size; ``STUDYJOBS_READER_LIMITS`` (tests only, e.g.
-``"wall=2,cpu=1,memory_mb=300,text_chars=1000"``) overrides any of them.
-
-:func:`apply_limits` runs in the reader process before each document and :func:`lift_limits` after it, so a reused
-process starts every document with the same room:
-
-* memory — on Linux the address-space limit (``RLIMIT_AS``, a soft limit: what the process maps now plus the
-  document's budget), so an allocation past it fails (``MemoryError`` in Python, a failed ``malloc`` in native
-  code). Not on macOS: its kernel does not enforce ``RLIMIT_AS`` and a process there maps far more address space
-  than it uses, so only the CPU, wall-time and text limits apply there. On Windows the process's job object
-  limits its committed memory (:mod:`daemon.readers.winjob`);
-* CPU time — ``RLIMIT_CPU`` (soft: the CPU seconds used so far plus the budget), after which the kernel ends the
-  process with ``SIGXCPU``; on Windows the job object's per-process user-time limit;
-* core dumps are off (``RLIMIT_CORE`` = 0): a reader that faults leaves no core file behind.
-
-The wall-time limit and the size of the extracted text are enforced by the parent
-(:mod:`daemon.readers.isolated`).
-
-Text recognition (:mod:`daemon.readers.pdf_scanned`) gets a budget of its own once the reader knows how many
-pages are pictures: :func:`allow_recognition` sets the memory limit to :data:`RECOGNITION_MEMORY_BYTES` beyond what
-the process mapped when the document started (1.5 GiB; two Tesseract engines at 300 dpi peaked at 440 MiB of
-address space and 340 MiB resident) and adds :data:`RECOGNITION_CPU_SECONDS` of CPU time per page; the parent adds
-:data:`RECOGNITION_WALL_SECONDS` per page to the wall time.
+:func:`limits_for` gives them (``STUDYJOBS_READER_LIMITS`` overrides, tests only); :func:`apply_limits`,
+:func:`lift_limits` and :func:`allow_recognition` run inside the reader process only. The parent enforces the
+wall time and the text's size. Per system and the recognition budget: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
 """HTML and XHTML to text with the standard library's :mod:`html.parser` (used for HTML files and EPUB chapters).
 
-Block elements (paragraphs, headings, list items, table rows …) become paragraphs; ``<br>`` a line break; table
-cells are separated by `` | ``; ``<script>``, ``<style>``, ``<template>``, ``<svg>``, ``<math>``, ``<noscript>``
-and elements marked ``hidden`` are dropped; entities are decoded. With ``drop_template`` (EPUB chapters), the page
-template's blocks are dropped too: ``<nav>``, the ARIA roles of navigation, search, banner and page footer, and the
-classes and ids that site generators give them (Sphinx's ``related`` bar and sidebar, search boxes, previous/next
-links, breadcrumbs). The converter also notes the ``<title>``, the
-first ``<h1>`` and the ``lang`` of ``<html>``. Each :class:`HtmlText` is used by one thread.
+Each :class:`HtmlText` is used by one thread. What becomes what: docs/design/readers.md.
 """
 
 from __future__ import annotations

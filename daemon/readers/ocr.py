@@ -1,21 +1,8 @@
 """Text recognition for PDF pages without a text layer: Tesseract 5 through tesserocr (Apache-2.0), offline.
 
-The trained data ships with the app in ``resources/tessdata`` (``por`` and ``eng``, the "fast" integer models of
-Debian's ``tesseract-ocr-por``/``-eng``, Apache-2.0; the licence file lies beside them). One language is used per
-document, the fastest reading that keeps the accents: the one the user chose, else the language of the document's
-own text layer, else the one the first recognised page is in (the first pages are read with ``por+eng``).
-
-:class:`PageRecogniser` runs :data:`THREADS` recognition threads, each with an engine of its own: tesserocr
-releases the GIL while Tesseract works, so two pages are recognised at once on two cores. The caller renders the
-pages (PDFium is not thread-safe: :mod:`daemon.readers.pdf` does it under its lock) and hands them over one at a
-time; :meth:`PageRecogniser.pages` gives the texts back in page order as they are done. A stop request is seen
-between pages; a page being recognised runs to its end (in the worker, a stop ends the reader process at once).
-
-The models have no "•": a list bullet comes back as a lone "e", "«" or "*" at the start of its line, which is told
-from a word by the wide gap after it and given back as "•" (:func:`_bullet_lines`).
-
 Threading rules: a :class:`PageRecogniser` is used by one thread (the reader's), which must call
-:meth:`PageRecogniser.close` (a ``with`` block does); its own threads are joined there.
+:meth:`PageRecogniser.close` (a ``with`` block does); its own threads are joined there. A stop is seen between pages.
+Models, language choice and threads: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """PDF text with pypdfium2 (PDFium, Apache-2.0/BSD).
 
-Threading rule: PDFium is not thread-safe, not even across different documents, so every PDFium call in this
-process goes through :data:`PDFIUM_LOCK`. :func:`read_pdf` takes it for opening the document, for each page, and
-for closing, never across a page boundary, so two documents being read at once take turns page by page, and a
-stop request is honoured between pages (also while waiting for the lock). Every PDFium object is closed
-explicitly under the lock, so no finaliser runs PDFium code later on another thread. Other code in the process
-that calls pypdfium2 must hold :data:`PDFIUM_LOCK` too.
-
-While the pages are read, a helper thread inflates the file's compressed streams to find bit rot
-(:class:`~daemon.readers.pdf_integrity.BackgroundStreamCheck`; no PDFium calls); it is joined before
-:func:`read_pdf` returns or raises.
+Threading rule: every PDFium call in this process goes through :data:`PDFIUM_LOCK`, which :func:`read_pdf` holds per
+page, never across pages; other code that calls pypdfium2 must hold it too. Every PDFium object is closed under the
+lock; the bit-rot check's helper thread is joined before :func:`read_pdf` returns or raises.
 """
 
 from __future__ import annotations

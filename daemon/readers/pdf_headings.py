@@ -1,16 +1,7 @@
 """Headings of a PDF without bookmarks, from the size and weight of its fonts.
 
-:func:`font_lines` reads, page by page under the PDFium lock, each text line with its usual font size and whether
-it is bold (PDFium's font weight, 600 and above). :func:`font_headings` takes the body's size as the size most
-characters have, and a heading as a line of its own, with letters and at most :data:`MAX_HEADING_CHARS`
-characters, set at least 15 % larger than the body and bold, or at least 30 % larger; lines that repeat on three
-or more pages (running headers) are none. Consecutive heading lines of one size on one page are one wrapped
-heading; a title that opens with a symbol (``\\LARGE``, code) is none, and a size that one heading alone uses
-beyond the first page is a specimen, not a level. The levels follow the sizes, largest first (at most three).
-:func:`place_headings` puts each heading at the paragraph of its page that starts with its text, or cuts it off the
-end of the paragraph it was glued to (a heading whose paragraph is not found is left out).
-
-Only run for a PDF without bookmarks: the document's own outline wins. Costs four PDFium calls per character.
+:func:`font_lines` calls PDFium under its lock, page by page; :func:`font_headings` and :func:`place_headings` are
+pure. Run only for a PDF without bookmarks. The rules: docs/design/readers.md.
 """
 
 from __future__ import annotations

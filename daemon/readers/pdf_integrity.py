@@ -1,19 +1,7 @@
 """Find bit rot inside a PDF that PDFium would silently skip.
 
-PDFium opens a PDF whose streams are damaged and simply draws (and extracts) less: a page whose content stream
-was hit by flipped bytes comes back with part of its text missing, without any error. So before reading the
-pages we walk the file's streams (``>> stream`` … ``endstream``) and count as damaged:
-
-* a ``stream`` without its ``endstream`` or an ``endstream`` (followed by ``endobj``) without its ``stream``
-  (the bytes around a keyword were hit, so PDFium loses the whole object);
-* a stream whose dictionary says ``/FlateDecode`` first but whose data does not start with a zlib header;
-* a Flate stream that zlib rejects, a bad checksum included: flipped bytes in nearly incompressible data (the
-  encrypted part of an embedded font) often still inflate, to wrong bytes that only the checksum catches.
-
-Images, thumbnails and attachments are not checked (their damage does not touch the text), nor is a stream that
-simply ends early (real, readable PDFs have those). Streams of encrypted PDFs are ciphertext: the caller does not
-check those. Damage inside an uncompressed stream cannot be seen. Pure functions over bytes, thread-safe; zlib
-runs outside the PDFium lock.
+Pure functions over bytes, thread-safe; zlib runs outside the PDFium lock. What counts as damage:
+docs/design/readers.md.
 """
 
 from __future__ import annotations

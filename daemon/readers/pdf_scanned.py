@@ -1,14 +1,7 @@
 """A PDF's pages that are pictures (scans, screenshots) read by text recognition (:mod:`daemon.readers.ocr`).
 
-:func:`wants_recognition` picks, while the text layer is read, the pages that draw a picture and carry fewer than
-three words. :func:`recognise_pages` then has each rendered at :data:`~daemon.readers.ocr.OCR_DPI` in grey under the
-PDFium lock, one page at a time, and hands it to the recognition threads, which read it while the next page
-renders. Its lines replace the page's (empty) text layer, so the paragraphs, pages and bookmarks are built from
-them as from any page.
-
-Progress: a picture page counts :data:`RECOGNITION_UNITS` units on top of the page its text layer counted, so
-the bar and the time left follow recognition (about 1–2 s a page) rather than the text layer (milliseconds);
-:meth:`~daemon.readers.base.Progress.recognising` says which page of how many is being recognised.
+Runs on the reader's thread: pages render one at a time under the PDFium lock, recognition runs on the
+recogniser's threads. Progress units and timing: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
 """From PDFium's page text to paragraphs: pure text work, no PDFium calls (so it runs outside the PDFium lock).
 
-PDFium gives each page as lines separated by ``\\r\\n``, with no blank line between paragraphs, and marks a
-word hyphenated across a line break with U+FFFE (``\\x02`` in older builds) where the break was. This module:
-
-* joins such words (the marker is dropped with the line break after it), and words broken by a plain hyphen
-  when both sides are lower-case letters (``pala-`` / ``vra`` → ``palavra``);
-* drops control characters PDFium emits for glyphs without Unicode (TeX math symbols, bullets), spells out
-  ligatures, and composes the spacing accents of TeX's OT1 fonts with their letter (``´e`` → ``é``);
-* removes running headers and footers (one of a page's first or last two lines that repeats, digits aside, on
-  three or more pages) and lines that are only a page number;
-* rebuilds paragraphs: a line much shorter than the page's usual line ends a paragraph, as does a line before a
-  bullet or a numbered item; other lines are joined with a space; a paragraph left open at the bottom of a page
-  continues on the next when that starts with a lower-case letter.
-
-Pure functions, thread-safe.
+Pure functions, thread-safe. What is joined, dropped and rebuilt: docs/design/readers.md.
 """
 
 from __future__ import annotations

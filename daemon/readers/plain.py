@@ -1,10 +1,6 @@
 """Plain text and Markdown: encoding detection, then the text as it is (cleaned), paragraph by paragraph.
 
-Encodings, in order: a BOM (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE); UTF-16 without a BOM (every other byte NUL);
-UTF-8; Windows-1252; Latin-1 (which decodes anything). Markdown is kept as Markdown; its first heading is the title.
-Numbered headings ("3.1 Rede") and Markdown's own headings become the document's chapters
-(:mod:`daemon.readers.text_headings`), so the guide follows them without asking the model. The progress counter is
-paragraphs. Synchronous, thread-safe (no shared state).
+Synchronous, thread-safe (no shared state). Encodings and headings: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
 """One reader process, the parent's end of its pipe, and when it became ready to read.
 
-A reader process is a fresh interpreter (``multiprocessing``'s ``spawn`` context) that imports the readers before
-it takes a request: 0.25–1.1 s on the machines measured. It writes the wall time it was ready into a value shared
-with the parent (:attr:`ReaderProcess.start_seconds`), so the pool can say how long a document given to it now
-would wait (:meth:`daemon.readers.isolated.ReaderPool.start_wait`) and a job's bar can count that wait.
-
 Threading rules: made and ended by the pool under its own lock or by the thread that owns the read; reading
 :attr:`ReaderProcess.start_seconds` is safe from any thread.
 """

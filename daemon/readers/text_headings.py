@@ -1,19 +1,6 @@
 """Headings of plain text and Markdown, found without a model: numbered headings and Markdown's own.
 
-A heading is a paragraph of its own (blocks separated by a blank line, :func:`core.app.document_structure.paragraphs`):
-
-* **Markdown**: an ATX heading (``## Title``, level = the number of ``#``) or an underlined one (``===`` level 1,
-  ``---`` level 2); a fenced code block's lines are never headings.
-* **Numbered** (plain text and Markdown): ``3 Arquitetura``, ``3.1. Rede``, ``Capítulo 2. Obter e instalar``,
-  ``Chapter 4 Compatibility``; the level is the number's depth (a chapter word makes it level 1). The title starts
-  with a capital letter (after an opening bracket or quote), the paragraph holds at most three lines and
-  :data:`MAX_HEADING_CHARS` characters, each number part at most two digits.
-
-Numbered headings must follow each other as a document's do: a top-level number never goes back (a list "1.",
-"2." inside chapter 3 is text, not chapters), and "3.2" counts only under chapter 3. A table of contents written
-as separate paragraphs (numbers restarting at the first chapter, with hardly any text between its entries) is
-dropped in favour of the headings in the body. A paragraph that spans several lines of a table of contents (one
-block) is never a heading. Pure functions; thread-safe.
+Pure functions; thread-safe. The rules: docs/design/readers.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """Windows only: limit the reader process's memory and CPU time through a job object it puts itself in.
 
-Windows has no ``setrlimit``. The reader process creates one job object when it first needs it, assigns itself to
-it (nested jobs: Windows 8 and later) and, before each document, sets the job's per-process limits: committed
-memory (``ProcessMemoryLimit``: an allocation past it fails, so Python raises ``MemoryError``) and user-mode CPU
-time (``PerProcessUserTimeLimit``, counted from the process's start: the time used so far plus the document's
-budget; past it Windows ends the process). Reached by the installed worker's PDF reading in
-``tests/packaging/test_packaging_windows.py`` (under Wine, not yet in ``.ci/run``).
+Called inside the reader process only, before each document. How: docs/design/readers.md.
 """
 
 from __future__ import annotations

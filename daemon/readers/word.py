@@ -1,19 +1,7 @@
 """Word documents (.docx) with python-docx (MIT).
 
-The body is read in document order: paragraphs and tables (one line per row, cells separated by `` | ``),
-including those inside content controls. Headers, footers, comments and footnotes are left out. The title is the
-document's *Title* property, else its first *Title* or *Heading 1* paragraph; the language hint is its *Language*
-property. The progress counter is body blocks (paragraphs and tables). Synchronous, thread-safe (no shared state).
-
-Before python-docx sees the file, the archive is checked with the limits of :mod:`daemon.readers.archive` (entry
-count, unpacked sizes, ratio, entry names), and every part that may be parsed as XML (``.xml`` and ``.rels``
-entries, and any part ``[Content_Types].xml`` gives an XML type by its name or its extension) is read in blocks
-and refused if it declares a document type or entities: python-docx parses with lxml (``resolve_entities=False``,
-no network), and a Word document never has a declaration. :mod:`zipfile` never unpacks more than an entry
-declares, so the checked sizes also bound what python-docx unpacks.
-
-A password-protected Word file is not a zip but an OLE container; the factory recognises it before this reader
-runs (:func:`daemon.readers.sniff.ole_is_encrypted`).
+The archive and its XML parts are checked (:mod:`daemon.readers.archive`) before python-docx sees the file.
+Synchronous, thread-safe (no shared state). What is read: docs/design/readers.md.
 """
 
 from __future__ import annotations
