@@ -65,9 +65,6 @@ SENTENCE_MIN_WORDS = 3
 SENTENCE_GROUNDED_MIN = 0.5
 """Share of a sentence's content words the passages it cites must contain (lower than the whole text's: a sentence
 has few words, and one word of its own weighs more)."""
-"""Share of a sentence's content words the passages it cites must contain (lower than the whole text's: one
-sentence has few words, and one word of its own weighs more)."""
-"""Below this many content words a sentence ("It has three parts.") is not judged on its share."""
 MAX_NEW_NUMBERS = 2
 """A text with this many numbers its passages do not contain invents figures."""
 _COMMON_WORDS = 400
