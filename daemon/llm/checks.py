@@ -1,22 +1,8 @@
 """The check every generated text passes before it goes into a guide.
 
-A text fails (:attr:`CheckResult.problems` not empty) when it
-
-* repeats a sentence, within itself or from what the guide already holds (``"repeated_sentence"``);
-* repeats a run of words (a 4-word run four times, a 6-word run three times, a 12-word run twice:
-  ``"repeated_words"``);
-* has too many words that are not in the language's dictionary (``"unknown_words"``): proper nouns (capitalised
-  inside a sentence), numbers, words with digits or symbols, and every word of the source passages count as
-  known;
-* is in another language than asked (``"wrong_language"``, by :func:`daemon.readers.language.detect_language`);
-* is too short (``"too_short"``);
-* copies a long run of the source word for word (``"copied"``);
-* echoes the prompt's instructions (``"echoed_prompt"``): :data:`ECHO_LIMIT_WORDS` of its words or more stand in
-  runs of :data:`ECHO_GRAM` words found in the instructions (the prompt without its passages and placeholders)
-  and not in the passages, which a text may quote.
-
-The dictionaries are pyspellchecker's (pt, en, es, fr, de, it), loaded once per process per language (about
-a second for Portuguese) and read-only afterwards: a :class:`TextChecker` may be used from any thread.
+:meth:`TextChecker.check` names the problems found (:attr:`CheckResult.problems`). The dictionaries load once per
+process per language and are read-only afterwards: a :class:`TextChecker` may be used from any thread. The
+problems: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

@@ -1,25 +1,8 @@
 """Whether a generated text says what its passages say, and whether a section title belongs to its passages.
 
-A small model invents: facts, numbers, names, and titles like "Lorem Ipsum". Nothing here judges meaning; the
-checks count words, which is what can be relied on for every guide language:
-
-* :func:`grounding` — of a text's *content words* (words of four letters or more that are not among the
-  language's most common words, and every number or word with digits), the share that occur in the passages
-  (a word also counts when a longer prefix of it does, so ``processos`` is found through ``processo``), and the
-  numbers the passages never mention. A text below :data:`GROUNDED_MIN`, or with :data:`MAX_NEW_NUMBERS`
-  numbers of its own, is *ungrounded*: it states what its passages do not say.
-* :func:`sentence_support` — the same measure for each sentence of a text, against the passages of the pages it
-  cites (``(p. 4)``, ``(pp. 4–5)``, ``(pág. 4)``), else all its passages: a sentence of
-  :data:`SENTENCE_MIN_WORDS` content words or more must have :data:`SENTENCE_GROUNDED_MIN` of them in those
-  passages. A summary is kept only when every sentence is supported.
-* :func:`title_problems` — a title must be made of dictionary words or words of its passages (a capital letter
-  does not make a word known here: titles are capitalised), be in the guide's language when long enough to tell,
-  and share at least one content word with its passages.
-* :func:`extractive_title` — a title taken from the passages themselves: a heading line that opens them, else
-  their most frequent content words.
-
-The common words are the dictionaries' (pyspellchecker) most frequent ones, computed once per process per
-language. Pure functions otherwise; thread-safe.
+:func:`grounding`, :func:`sentence_support`, :func:`title_problems` and :func:`extractive_title` count words; they
+judge no meaning. The common words are computed once per process per language; otherwise pure functions,
+thread-safe. The measures and thresholds: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """The wrapper around each model call of the guide writer: generate, check, try once more, else quote.
 
-:class:`SectionGuard` holds what one guide has written so far (its sentences), so no sentence goes into a guide
-twice. :meth:`SectionGuard.write` asks the model with the model's own sampling settings; a text that fails its
-check (:mod:`daemon.llm.checks`), or that its passages do not support (:mod:`daemon.llm.grounding`:
-``"ungrounded"``), is asked once more with :func:`~daemon.llm.sampling.retry_sampling`; a second
-failure gives the section made of quotes (:mod:`daemon.llm.extractive`), with ``origin="quotes"``.
-
-Used on the writer's event loop; one guard per guide, never shared between guides running at once.
+Used on the writer's event loop; one :class:`SectionGuard` per guide (it remembers the guide's sentences), never
+shared between guides running at once. The retry and the fallback: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,8 @@
 """The study-guide writer: extracted text in, a Markdown study guide out.
 
-1. The text is cut into numbered passages (paragraphs, merged when short, split when long) that remember their
-   paragraphs, hence their pages (:mod:`daemon.llm.guide_plan`).
-2. The sections are the document's own chapters when it declares them. Otherwise passages are grouped into
-   chunks that fit the model's context window with room for the answer, and for each chunk the model returns
-   an outline (:class:`Outline`), repaired so that every passage belongs to a section, in document order
-   (:mod:`daemon.llm.guide_outline`). A section too long for one prompt is split into parts: no passage is cut.
-3. Each section is written from its passages through the check (:mod:`daemon.llm.guard`) and holds a summary (or
-   the key passages quoted), its key terms and review questions, and its sources (:mod:`daemon.llm.guide_section`).
-   Prompts and output follow the document's language. The guide's head (title, overview, learning objectives),
-   then each section, then the glossary and a coverage table (which pages fed which section, which were left
-   out) are handed to ``on_part`` as soon as they are written; the guide's Markdown is those parts joined
-   (:mod:`core.app.guide_markdown`). What the writer returns and reports: :mod:`daemon.llm.guide_types`.
-
-Progress is reported through ``on_progress`` with real counters (step *i* of *n*, tokens generated of the
-step's budget), on the event loop's thread. The stop event ends the current generation within the generator's
-stop latency; :class:`~daemon.llm.errors.GenerationStoppedError` propagates unchanged.
+Runs on one event loop: ``on_part`` and ``on_progress`` are called on that loop's thread, as each part is written.
+The stop event (any thread) ends the current generation within the generator's stop latency;
+:class:`~daemon.llm.errors.GenerationStoppedError` propagates unchanged. The steps: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

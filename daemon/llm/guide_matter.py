@@ -1,22 +1,7 @@
 """Front and back matter: the parts of a document that carry no study content, kept out of the guide's sections.
 
-A study guide's sections are the document's chapters (or the model's outline), and some of those are no
-subject to study: the title page, the thanks, the table of contents, the index, the bibliography.
-:func:`set_aside` takes them out of the plan, with a reason code (:data:`MATTER_REASONS`), and the coverage table
-says which pages were left out and why (:func:`left_out_note`, in the guide's language; the job's details name
-them with the message code ``pages_left_out``).
-
-The signals do not depend on the document's language:
-
-* a section's title is one of the usual names of such a part in pt, en, es, fr, de or it ("Title Page",
-  "Obrigado!", "Sumário", "Index", "Referências" …), all languages at once;
-* its text looks like a table of contents (many page numbers, hardly a sentence);
-* its text is very short (under :data:`MIN_WORDS` words): such a section is merged into the section after it
-  (the one before, for the last), so its words stay in the guide.
-
-Only the sections at the start and at the end of the document that are such parts, in a row, are left out — a
-"References" chapter in the middle of a book stays — and a guide always keeps at least one section. Pure
-functions; thread-safe.
+:func:`set_aside` takes them out of the plan with a reason code; a guide always keeps at least one section. Pure
+functions; thread-safe. The signals: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """The plan's first half: the document's passages, and the model's outline where the document has no chapters.
 
-* :func:`base_plan` cuts the text into passages that remember their paragraphs and pages, and gives the
-  document's chapters when its structure fits the text.
-* :func:`chunk_passages` groups passages into chunks whose outline prompt fits the model's context.
-* :func:`ask_outline` asks the model for one chunk's outline (:class:`Outline`, structured) and repairs it with
-  :func:`repair_outline`: every passage of the chunk in exactly one section, in document order.
-
 Runs on the writer's event loop; the stop event ends a model call within the generator's stop latency.
+:func:`repair_outline` guarantees every passage of a chunk in exactly one section, in document order.
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
-"""The plan of a study guide: passages that remember where they came from, sections that follow the document's
-own chapters where it has them, sections that fit the model's context, and the sources each section cites.
+"""The plan of a study guide: passages that remember where they came from, sections from the document's chapters
+or cut to fit the model's context, and the sources each section cites.
 
-* :func:`passage_spans` cuts the text into passages like :func:`daemon.llm.guide.split_passages` and keeps, for
-  each, the paragraphs (:func:`core.app.document_structure.paragraphs`) it was made from.
-* :func:`chapter_sections` makes the sections from the document's chapters (PDF bookmarks, Word headings, EPUB
-  chapters): no model call.
-* :func:`fit_sections` splits a section whose passages do not fit one prompt into consecutive parts, so no
-  passage is ever cut to fit.
-* :func:`sources_line` and :func:`coverage_markdown` write the citations: pages where the document has pages,
-  else chapters, else paragraph numbers.
-
-Pure functions over plain data; thread-safe.
+Pure functions over plain data; thread-safe. What each function does: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

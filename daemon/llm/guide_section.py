@@ -1,16 +1,7 @@
 """One section of a study guide: its prompt, the model's answer made into Markdown, and the section's parts.
 
-A section holds, in this order (point 2 of a study guide: each part only when there is something true to put
-in it):
-
-* its **summary** — the model's text under a "Summary" heading when it passed its check; else the section's key
-  sentences quoted with their pages under a "Key passages" heading (:mod:`daemon.llm.extractive`), never called a
-  summary;
-* its **key terms** and **review questions** with their answers and pages (:mod:`daemon.llm.study_aids`: the
-  document's own definitions; none when its passages define nothing);
-* its **sources** line (pages, else chapter, else paragraphs).
-
-Pure functions but :func:`section_prompt` (which counts tokens with the model's tokenizer).
+Pure functions but :func:`section_prompt` (which counts tokens with the model's tokenizer). What a section holds:
+docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

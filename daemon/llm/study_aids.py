@@ -1,18 +1,8 @@
 """The parts of a study guide taken from the document itself, not generated: key terms, review questions, the
 overview and learning objectives, the glossary.
 
-A small model cannot be trusted to define terms or to ask and answer questions, so these are extractive: a key
-term is the subject of a defining sentence of the section's own passages ("A fotossíntese é o processo …",
-"Photosynthesis is the process …"), its definition what that sentence says of it, its page the passage's page; a
-review question asks for that definition ("O que é a fotossíntese?"), or for what a thing is for when a sentence
-says it ("O LaTeX permite …" → "Para que serve o LaTeX?"), and its answer is the sentence, with its page; the
-glossary lists every defined term with the section that defines it. A term that is no subject (a pronoun, a
-generic word, a fragment, code: :mod:`daemon.llm.study_subjects`) gives nothing, and neither does a sentence that is
-code or says what it says through a demonstrative. A section without such sentences gets none —
-nothing is made up, and no sentence is printed twice. Words and templates: :mod:`daemon.llm.study_aids_text`.
-
-The Markdown follows what :mod:`core.app.export.cards` reads: ``- **Term**: definition (p. 3)`` under a key-terms
-heading, ``**P:** …`` / ``**R:** …`` pairs under a questions heading. Pure functions; thread-safe.
+Nothing is made up: a section without defining sentences gets none. The Markdown follows what
+:mod:`core.app.export.cards` reads. Pure functions; thread-safe. How: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""The words of :mod:`daemon.llm.study_aids`, by language: what a defining sentence looks like, and the labels and
-templates of key terms, review questions, objectives and the glossary, in pt, en, es, fr, de and it (English for
-other languages).
+"""The words of :mod:`daemon.llm.study_aids`, by language (pt, en, es, fr, de, it; English for other languages):
+what a defining sentence looks like, and the labels and templates of the study aids.
 
-A question or objective names its term as the document does, with the document's own article ("O que é a
-fotossíntese?", "What is a dimension vector?") — never one added by a template, so no article is doubled — and
-agrees in number with the sentence's verb ("What are the arithmetic operators?", "O que são pacotes?"). Plain
-data; thread-safe.
+Plain data; thread-safe. How terms and articles agree: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

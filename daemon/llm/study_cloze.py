@@ -1,10 +1,7 @@
 """Fill-in-the-blank review questions: a key sentence of the section with one of its terms blanked out, answered by
 the sentence itself, quoted with its page.
 
-They complete a section's review questions when its passages define too few terms (:mod:`daemon.llm.study_aids`):
-the sentence is one of the section's most central (:func:`daemon.llm.extractive.rank_sentences`), the blank is a
-term the guide defines or a name the section says at least three times ("Beamer", "LATEX", "CTAN"), and no sentence is
-asked about twice in a guide. Nothing is written that the document does not say. Pure functions; thread-safe.
+Pure functions; thread-safe. When they are asked: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,7 @@
 """Whether a term is something to study: the filter every learning objective, key term, review question and glossary
-entry passes (:mod:`daemon.llm.study_aids`, :mod:`daemon.llm.study_cloze`).
+entry passes.
 
-A term is no subject when it
-
-* is or starts with a pronoun, a demonstrative or a possessive ("isto", "estes parâmetros", "our case", "it");
-* is a generic word that only points at something else in the text ("a figura", "a resposta", "as opções",
-  "default value"), or a word that needs the thing it acts on ("o killer" of what?);
-* is a fragment: it starts or ends with a preposition, conjunction or adverb ("as hello", "the package in question",
-  "um sistema live normalmente"), or has one inside other than "of"/"de" (which make a compound: "donativos de
-  patrocinadores");
-* is code or a command line (``R CMD``, ``apt-get install``, ``x_1``, a path, an option).
-
-A short word makes a generic word no more specific only in lower case: "R list" and "C type" name things. A
-sentence gives no aid when it is a command line or code (a web address alone is neither), or when what it says
-leans on a demonstrative ("Unstable é a solução para este grupo de pessoas": which group?) — unless the
-demonstrative points back at a word of the same sentence ("… várias línguas …, se essas línguas …"). Lists by
-language; a language without its own list uses the English one. Pure functions; thread-safe.
+Pure functions; thread-safe. The rules: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations

@@ -1,20 +1,7 @@
 """Whether a section's summary speaks as a summary: of its pages, in the third person, to nobody in particular.
 
-A small model asked for a summary sometimes narrates what it does instead ("…let me create some files… (I have
-done things already) Here I am running my own build process…"), asks questions nobody will answer, or wraps the
-summary in chatter ("Here is a summary:", "I hope this helps", "Claro! Aqui está…"). None of that belongs in a
-study guide, and none of it is caught by counting the words the pages share with it. :func:`voice_problems` names
-what it finds, per sentence:
-
-* ``first_person`` — the writer speaking of itself: *I*, *me*, *my*, *let me*, *let's*; *eu*, *meu*/*minha*,
-  *comigo*, *deixe-me*, *vamos*, and the first-person verbs a narrating model writes without *eu* (*vou*, *estou*,
-  *fiz*, *criei*, *acho* …). A Roman numeral *I* after *Part*, *Chapter*, *War* … is not a pronoun;
-* ``question`` — a sentence that ends with a question mark (a summary states; review questions are written by the
-  guide itself, from the key terms);
-* ``chatter`` — a sentence that opens with the words of a chat reply (*Here is*, *Sure*, *I hope*, *Aqui está*,
-  *Claro*, *Espero que* …) or talks about the summary itself (*This summary*, *Neste resumo*).
-
-Plain functions over regular expressions; thread-safe.
+:func:`voice_problems` names what it finds per sentence (``first_person``, ``question``, ``chatter``). Plain
+functions over regular expressions; thread-safe. The signals: docs/design/guide-writer.md.
 """
 
 from __future__ import annotations
