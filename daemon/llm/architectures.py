@@ -1,17 +1,8 @@
 """Which GGUF architectures the bundled llama.cpp runs, asked of llama.cpp itself, and the refusal of any other.
 
-llama.cpp keeps one table of architecture names (``LLM_ARCH_NAMES`` in ``llama-arch.cpp``), indexed by its
-``llm_arch`` enumeration, whose values run from 0 to ``LLM_ARCH_UNKNOWN`` without gaps. Its shared library exports
-``llm_arch_name(llm_arch)`` (a C++ function: ``_Z13llm_arch_name8llm_arch``), which answers the table's name, or
-``"unknown"`` past its end. :func:`supported_architectures` walks the enumeration through that function once per
-process; no list is kept here, so a newer llama.cpp brings its new architectures with it.
-
-:func:`check_architecture` reads a file's ``general.architecture`` from its header (:mod:`core.app.gguf_header`,
-milliseconds) and refuses one llama.cpp does not know with :class:`~daemon.llm.errors.ModelUnsupportedError`, a
-plain sentence naming it, before anything is loaded: llama.cpp would otherwise fail deep in its loader, and a
-worker that retried would fail the same way every time.
-
-Safe from any thread (the answer is computed once under a lock).
+:func:`check_architecture` refuses an unknown architecture with
+:class:`~daemon.llm.errors.ModelUnsupportedError` before anything is loaded. Safe from any thread (the answer is
+computed once under a lock). How llama.cpp is asked: docs/design/model-backends.md.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """The contract every text generator keeps, and helpers shared by the backends.
 
-Threading rules, for every implementation:
-
-* ``chat`` and ``chat_structured`` are coroutines called from one event loop; ``on_token`` is always called on
-  that loop's thread, in order, never concurrently, and never after the coroutine has returned or raised.
-* ``stop_event`` is a :class:`threading.Event` that any thread may set. Once set, the call ends quickly
-  (target: ≤ 100 ms, in every phase) by raising :class:`~daemon.llm.errors.GenerationStoppedError` with the
-  partial text. An event already set when the call starts stops it before any work.
-* Cancelling the asyncio task also stops the work at once (a thread is told to stop, a connection is closed)
-  and re-raises :class:`asyncio.CancelledError`; it is never turned into another error.
+Threading rules: ``chat`` and ``chat_structured`` are coroutines called from one event loop; ``on_token`` runs on
+that loop's thread, in order, never after the call ended. ``stop_event`` may be set from any thread and ends the
+call quickly with :class:`~daemon.llm.errors.GenerationStoppedError`; cancelling the task re-raises
+:class:`asyncio.CancelledError`. Details and targets: docs/design/model-backends.md.
 """
 
 from __future__ import annotations

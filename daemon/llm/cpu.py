@@ -1,15 +1,7 @@
 """Can this processor run the llama.cpp we ship? Asked before a model is loaded, so an old CPU gets a sentence.
 
-llama.cpp runs instructions that it was compiled for without asking the processor first: on a CPU without one
-of them the whole worker dies with "Illegal instruction" (SIGILL), the job is taken over, dies again, and the
-user learns nothing. :func:`missing_cpu_features` compares what llama.cpp says it was built with
-(``llama_print_system_info``) with what the processor announces, and names what is missing.
-
-The processor's features are read from ``/proc/cpuinfo`` (Linux), ``IsProcessorFeaturePresent`` (Windows, for
-the features it knows) and ``sysctl machdep.cpu`` (Intel Macs). A feature that cannot be read on this system is
-assumed present: the check never refuses a processor it cannot see.
-
-Threading: pure functions; the results are cached per process.
+:func:`missing_cpu_features` names what is missing; a feature it cannot read is assumed present. Pure functions;
+results cached per process. Why and how: docs/design/model-backends.md.
 """
 
 from __future__ import annotations

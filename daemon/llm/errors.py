@@ -1,11 +1,7 @@
 """Errors of the language-model layer.
 
-Every error carries one plain English sentence for the user (``str(error)``), a stable ``code`` the daemon
-uses to translate it, and ``transient``: ``True`` when trying again later may work (server down, rate limit,
-timeout), ``False`` when it will not until someone changes something (missing model file, unknown model, bad
-request). The daemon maps ``transient`` onto ``fail(transient=…)``.
-
-:class:`GenerationStoppedError` is not a failure: the caller asked to stop. It keeps the text written so far.
+Every error carries a plain English sentence, a stable ``code`` and ``transient`` (the daemon maps it onto
+``fail(transient=…)``). :class:`GenerationStoppedError` is not a failure: it keeps the text written so far.
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
 """A generator that hangs as native code can, for the tests of the time limits (never chosen by a user's settings).
 
-:class:`HangingGenerator` wraps the generator the settings chose. A conversation that contains its ``marker`` never
-gets an answer. With ``how="thread"`` the work runs in a thread that never looks at the stop event — as a llama.cpp
-call stuck in native code would — and the caller waits for that thread even after a stop or a cancel, as
-:class:`~daemon.llm.llamacpp.LlamaCppGenerator` waits for its own (the model is not free until the thread ends).
-With ``how="loop"`` the call blocks the event loop's own thread, as native code called on the loop would: nothing
-of the job moves any more, not even its progress writes. Any other conversation goes to the wrapped generator.
-
-The daemon uses it only when ``STUDYJOBS_HANG_ON`` names a marker, ``loop:<marker>`` for the second way
-(:func:`hanging_from_env`), like the other test knobs in ``DEVELOPERS.md``.
+Used only when ``STUDYJOBS_HANG_ON`` names a marker (:func:`hanging_from_env`). The two ways it hangs:
+docs/design/model-backends.md.
 """
 
 from __future__ import annotations

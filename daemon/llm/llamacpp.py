@@ -1,16 +1,8 @@
 """Local inference with llama.cpp (llama-cpp-python) that stops the moment it is asked.
 
-A model is loaded once per process and shared (:func:`~daemon.llm.local_model.shared_model`, keyed by path,
-context size, threads and batch). Each generation runs in its own thread, one at a time per model (a lock):
-llama.cpp must never be entered from two threads at once. The stop is checked in two places, so every phase of
-generation ends within one step:
-
-* inside prompt processing, by llama.cpp's abort callback (``llama_set_abort_callback``), which ggml calls
-  between graph nodes: one ``llama_decode`` of a long prompt can take seconds. An aborted ``llama_decode``
-  leaves the context half-written, so the model state and KV cache are cleared before the lock is released.
-  The callback is removed once the first token is sampled (it costs a GIL round-trip per graph node);
-* between tokens, by a stopping criterion and by leaving the token stream. A stop there leaves the context
-  consistent, so its cache still serves the next request's common prefix.
+Each generation runs in its own thread, one at a time per model (the model's lock): llama.cpp is never entered from
+two threads at once. A stop ends every phase within one step. Where the stop is checked:
+docs/design/model-backends.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """A llama.cpp model loaded once per process and shared: the model file checks, the cache, the abort hook.
 
-Threading: a :class:`SharedModel` may be used by one thread at a time (hold :attr:`SharedModel.lock`), except
-:meth:`SharedModel.tokenize`, which only reads the vocabulary. :func:`shared_model` and :func:`unload_all` are
-safe from any thread. Loading blocks for up to seconds: call them from a worker thread, not the event loop.
-
-``llama_cpp`` (and numpy with it, ~35 MB) is imported when a model loads, never by importing this module: a worker
-that has not loaded a model, or that gave its memory back (:mod:`daemon.process`), does not hold it.
+Threading: a :class:`SharedModel` is used by one thread at a time (hold :attr:`SharedModel.lock`), except
+:meth:`SharedModel.tokenize`. :func:`shared_model` and :func:`unload_all` are safe from any thread but block for
+seconds: call them from a worker thread, not the event loop. ``llama_cpp`` is imported only when a model loads.
 """
 
 from __future__ import annotations

@@ -1,19 +1,7 @@
 """A text generator on any OpenAI-compatible HTTP server: Ollama, LM Studio, llama.cpp's server, vLLM, …
 
-Streaming only (``stream: true``), so that a stop closes the connection at once: cancelling the asyncio task,
-or setting the stop event, leaves the stream and closes the socket within a few milliseconds. (The server may
-keep computing for a while after that — llama.cpp's server, Ollama and LM Studio all do — but the caller is
-free.)
-
-An API key is sent as ``Authorization: Bearer …`` and never shown: it is registered with
-:func:`core.app.logs.redact` (no log line of ours can carry it), and every error this class raises has it replaced
-by ``***`` in its message and in the server's own words (a server may quote the key it refused), as has a
-password in the server's address.
-
-Errors are classified for the daemon: connection refused, resets, timeouts, HTTP 429 and 5xx are transient;
-other 4xx (bad request, unknown model, wrong API key) are permanent. An unknown model is detected from the
-server's model list (``GET /models``) before the first request, because some servers (llama-cpp-python's)
-quietly answer with their default model instead of failing.
+Keeps :mod:`daemon.llm.base`'s contract by streaming only: a stop or a cancel closes the socket at once. The API key
+never appears in a log line or an error. Errors are transient or permanent as docs/design/model-backends.md says.
 """
 
 from __future__ import annotations

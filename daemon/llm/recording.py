@@ -1,11 +1,7 @@
 """A generator that records what is asked of another one: the messages sent, the calls and the tokens written.
 
-:class:`RecordingGenerator` wraps any :class:`~daemon.llm.base.TextGenerator` and passes every call through
-unchanged; what it sees goes into a :class:`CallRecord`. A retry with other sampling settings
-(:meth:`RecordingGenerator.with_sampling`, what :class:`daemon.llm.guard.SectionGuard` asks of a local model) gets a
-wrapper of the inner generator's own retry generator that writes into the same record, so the guide pipeline
-runs as it does without the wrapper and every call is counted. Used by the benchmarks (``bench/guide_eval.py``,
-``bench/structure_bench.py``) and the tests that count model calls.
+:class:`RecordingGenerator` passes every call through unchanged, retries included, into one :class:`CallRecord`.
+Used on the caller's event loop by benchmarks and tests.
 """
 
 from __future__ import annotations

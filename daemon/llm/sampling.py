@@ -1,12 +1,7 @@
 """How a local model picks its next token: the sampling settings per model, and the second try's settings.
 
-:data:`BUNDLED_SAMPLING` is tuned for the bundled SmolLM2-135M: at temperature 0 with no repetition penalty it
-loops on the same sentence within a few hundred tokens, and above ~0.5 it invents words. A model catalog entry
-or the user's settings give their own :class:`SamplingSettings` (``ModelChoice.sampling``).
-
-When a text fails its check (:mod:`daemon.llm.checks`), it is generated once more with
-:func:`retry_sampling`: a stronger repetition penalty and a little more temperature, which moves a small model
-off the loop it fell into. Pure data, thread-safe.
+:data:`BUNDLED_SAMPLING` for the bundled model; :func:`retry_sampling` for the second try after a failed check.
+Pure data, thread-safe. Tuning notes: docs/design/model-backends.md.
 """
 
 from __future__ import annotations

@@ -1,23 +1,7 @@
 """The context size an OpenAI-compatible server runs a model with, asked where the server tells it.
 
-OpenAI's API has no field for it, so each server is asked in its own way, in this order (the first answer wins):
-
-* llama.cpp's server: ``GET /props`` → ``default_generation_settings.n_ctx`` (a slot's context, what one request
-  gets);
-* LM Studio: ``GET /api/v0/models/{model}`` → ``loaded_context_length`` for a loaded model; a model not loaded yet
-  only tells ``max_context_length`` (what it was trained for), and LM Studio loads it with its own default;
-* Ollama: ``POST /api/show`` → ``num_ctx`` in the model's ``parameters`` when its Modelfile sets one; otherwise only
-  ``model_info["<arch>.context_length"]`` (trained), and Ollama runs it with its server default;
-* vLLM and others: ``max_model_len`` / ``context_length`` of the model in ``GET {base}/models``.
-
-A trained length alone is not what the server runs with: then the answer is the smaller of it and ``fallback``
-(the ``context`` setting, or 4,096 — the default both LM Studio and Ollama load models with). No answer at all gives
-``fallback``. A figure the server reports is capped by ``setting`` when the user set one (a smaller context on
-purpose), never raised by it.
-
-Every request has a deadline of :data:`REQUEST_SECONDS` for its whole answer (a server that trickles bytes never
-trips a read timeout) and any failure (refused, 404, not JSON, too slow) just moves on: the question is asked once
-per generator, before the first guide.
+Asked once per generator, before the first guide, each request under :data:`REQUEST_SECONDS`; any failure falls
+back. Runs on the caller's event loop. Which server is asked how: docs/design/model-backends.md.
 """
 
 from __future__ import annotations

@@ -1,24 +1,8 @@
 """A tiny GGUF model whose output is fixed by construction, for tests and benchmarks.
 
-The model is a real llama-architecture network that llama.cpp loads and runs like any other; only its weights
-are designed instead of trained, so that every output is known in advance and does not depend on rounding:
-
-* The vocabulary is byte-level BPE with no merges: one token per byte (token id = byte value), plus three
-  control tokens (``<|endoftext|>``, ``<|im_start|>``, ``<|im_end|>``), one merged token and a ChatML chat
-  template.
-* Attention and feed-forward weights are zero, so the residual stream carries the token embedding unchanged.
-  They still cost real compute: prompt processing of a long prompt takes as long as for a random model of the
-  same shape, which is what the stop tests need.
-* Embeddings are one-hot plus one shared "bias" dimension; the output matrix maps each token onto its designed
-  successor with a large margin (``SUCCESSOR_LOGIT``) and adds a small per-token preference (the bias).
-
-With greedy decoding the answer to any chat prompt is therefore ``"abcdefghijklmnopqrstuvwxyz abc…"`` (the
-template ends with a newline, whose successor is ``a``), cut at ``max_tokens``. Under a grammar the model
-picks the allowed token with the best successor/preference score, so structured outputs are fixed as well:
-strings run ``abc…`` up to their ``maxLength``, booleans are ``true``, arrays hold one item, integers are
-``1``.
-
-Writing needs the ``gguf`` package (a test dependency); this module is never imported by the daemon itself.
+With greedy decoding any chat prompt answers ``"abcdefghijklmnopqrstuvwxyz abc…"`` (with a ``phrase``, that phrase
+in a cycle: :func:`expected_phrase_reply`). Writing needs the ``gguf`` package (a test dependency); the daemon never
+imports this module. Construction: docs/design/model-backends.md.
 """
 
 from __future__ import annotations
