@@ -1,11 +1,8 @@
 """Adding documents from the window: supported files only, a guide or the text, and a question for repeats.
 
-The steps, none of which blocks the window: files StudyJobs cannot read are refused with a notice; the
-:class:`~gui.add_dialog.AddDialog` asks what to make of the rest; their SHA-256 is computed on a helper thread
-and compared with ``documents.content_hash``; when some content was added before, the
-:class:`~gui.duplicate_dialog.DuplicateDialog` asks whether to add it again; then one ``ingest`` job per file is
-queued (:func:`core.app.adding.add_document`, as the command line does). UI thread only; database work runs as
-tasks of the window's :class:`~gui.tasks.TaskGroup`.
+Nothing blocks the window: hashes are computed on a helper thread, each file is queued with
+:func:`core.app.adding.add_document` (as the command line does). UI thread only; database work runs as tasks of the
+window's :class:`~gui.tasks.TaskGroup`. The steps: docs/design/window.md.
 """
 
 from __future__ import annotations

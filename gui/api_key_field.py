@@ -1,13 +1,7 @@
 """The API key of a model server: a password field kept in the system keyring (never in the settings file).
 
-:class:`ApiKeyField` shows the key of the server being edited (read from :mod:`core.app.api_keys`), stores it when
-the settings are saved, and says plainly where it lives: in the keyring, in the environment variable
-``STUDYJOBS_API_KEY`` (then the field is locked), or nowhere because this computer has no keyring (a headless
-Linux without a Secret Service) — then the field is locked and the note explains how to use the variable.
-
-A keyring may wait on the system (D-Bus, a locked Secret Service asking for its password), so while the window's
-event loop runs the keyring is read on a worker thread (:func:`asyncio.to_thread`): the field stays locked, with a
-note, until the key is there, and the window keeps answering meanwhile. Without a running loop it is read at once.
+UI thread only: while the window's loop runs the keyring is read on a worker thread (the field stays locked until
+the key is there); without a running loop it is read at once. Where a key may live: docs/design/window.md.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """The desktop app's entry point: one instance per data folder, the qasync loop, the window, a clean exit.
 
-``main(argv)`` loads the settings and logging, hands files over to a running instance (and exits) or becomes the
-instance, installs the translations, opens the database on the qasync loop (one ``AsyncDatabaseManager`` for the
-whole GUI), shows the window, starts the worker daemon when none is alive, then waits for a quit request (menu,
-tray, ``--quit`` from a later launch, SIGTERM/SIGINT). On the way out it stops every task and timer and disposes
-the engine, so the process ends without hanging and without a traceback.
-
-Command line: ``studyjobs-gui [FILE …] [--quit]``.
+``main(argv)`` runs on the main thread, which becomes the UI thread; it opens one ``AsyncDatabaseManager`` for the
+whole GUI on the qasync loop and, on the way out, stops every task and timer and disposes the engine.
+Command line: ``studyjobs-gui [FILE …] [--quit]``. Start-up order: docs/design/window.md.
 """
 
 from __future__ import annotations

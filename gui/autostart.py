@@ -1,28 +1,8 @@
 """Start the worker when the user logs in: one small adapter per operating system, chosen by ``sys.platform``.
 
-* **Linux and other XDG desktops** — an autostart entry ``$XDG_CONFIG_HOME/autostart/studyjobs-worker.desktop``
-  (``~/.config`` when the variable is unset, empty or relative). A desktop that turns the entry off writes
-  ``Hidden=true`` (KDE, the XDG Autostart spec) or ``X-GNOME-Autostart-enabled=false`` (GNOME): that reads as
-  :attr:`AutostartStatus.DISABLED_BY_USER`. :func:`render_systemd_unit` renders an equivalent systemd user unit
-  for people who prefer one; it is never installed by :func:`enable`.
-* **macOS** — a LaunchAgent ``~/Library/LaunchAgents/<label>.plist`` with ``RunAtLoad``; ``launchctl
-  print-disabled`` tells when the user switched it off under *Login Items* (Background Items).
-* **Windows** — a value in the per-user ``Run`` key (``HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run``);
-  Task Manager's *Startup apps* switch lives in ``Explorer\\StartupApproved\\Run`` as a binary value whose first
-  byte is odd when the user disabled the entry.
-
-Each entry is rendered by a pure function of :mod:`gui.autostart_entries` (:func:`render_desktop_entry`,
-:func:`render_systemd_unit`, :func:`render_launch_agent`, :func:`render_run_value`), so every format is tested on
-every OS. :func:`enable` always rewrites the entry: calling it again after the program moved re-registers the new
-path, and an explicit "start at login" from the user replaces an earlier "off" written by the desktop.
-
-:attr:`AutostartStatus.NEEDS_APPROVAL` is reserved for a macOS ``SMAppService`` registration waiting for the
-user's approval; the plain LaunchAgent file used here never reports it.
-
-The command registered is :func:`core.app.launch.login_command`: the daemon's ``start`` command
-(:func:`core.app.launch.worker_command`), through a launcher without a console window in the Windows bundle.
-This module is Qt-free and never imports ``daemon``.
-All functions are synchronous and quick (one small file or registry value); call them from any thread.
+:func:`enable` always rewrites the entry for the command it is given (the app gives
+:func:`core.app.launch.login_command`). Qt-free, never imports ``daemon``; every function is synchronous and quick:
+call it from any thread. The entries per system: docs/design/window.md.
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """Rebuild the translations: ``pyside6-lupdate`` the GUI's sources into the ``.ts`` files, ``pyside6-lrelease`` them.
 
-Usage::
-
-    .venv/bin/python -m gui.build_translations          # update .ts from the sources, then build .qm
-    .venv/bin/python -m gui.build_translations --check  # exit 1 when the committed files are out of date
-
-The ``.ts`` files under ``resources/translations`` are the sources translators edit (Qt Linguist, or by hand);
-``lupdate`` keeps their translations and adds new source strings as unfinished. The ``.qm`` files are built from
-them and committed too, so a checkout runs without Qt's tools.
+Usage: ``python -m gui.build_translations`` (update and build) or ``--check`` (exit 1 when the committed files are
+out of date). A development tool, never imported by the app.
 """
 
 from __future__ import annotations

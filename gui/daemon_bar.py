@@ -1,12 +1,8 @@
-"""The status bar's worker corner: is a daemon alive (from the ``workers`` table), how many jobs it runs, Start;
-whether the queue is paused; and a restart for new settings until the new worker runs.
+"""The status bar's worker corner: is a daemon alive, how many jobs it runs, Start; whether the queue is paused; and
+a restart for new settings until the new worker runs.
 
-It looks every :attr:`DaemonBar.interval` seconds while the window is visible. Start launches the daemon through
-:class:`gui.daemon_process.DaemonLauncher`; a process that could not start or ended at once is reported in plain
-words here (never a crash). :meth:`DaemonBar.expect_restart` says the workers were asked to start again
-(:mod:`gui.worker_restart`); the bar says so until a worker it did not know before is alive. After Start it says
-"Starting the worker…" until a worker is alive, the process it started ends, or :data:`START_PATIENCE` passes. What
-a worker's model is doing (``workers.model_state``: loading, or unloaded after the idle minutes) follows the slots.
+UI thread only; it looks every :attr:`DaemonBar.interval` seconds while the window is visible, and reports a
+worker that could not start in plain words, never a crash. What it says when: docs/design/window.md.
 """
 
 from __future__ import annotations

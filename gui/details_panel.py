@@ -1,10 +1,7 @@
 """The current document in full: one bar per phase of both its parts, the message, counters, attempts, the next
 retry and the error of the part that failed.
 
-The panel only displays; the window feeds it documents (:data:`gui.jobs_model.JobRow`) and lends it its actions
-(the buttons here are the same ``QAction`` objects as the menu's, so enabling one enables both). A cancelled
-document is shown in neutral words and colour, never as an error. Its message and error are worded by
-:func:`gui.jobs_model.message_text` and :func:`gui.jobs_model.error_text`.
+Display only: the window feeds it documents and lends it its ``QAction`` objects. UI thread only.
 """
 
 from __future__ import annotations

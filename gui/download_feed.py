@@ -1,15 +1,7 @@
 """The model downloads as the window sees them: the ``download_model`` jobs, re-read when the store changes.
 
-One :class:`DownloadFeed` per window feeds the Model page, the welcome panel and the status bar's note. Like the
-documents table (:mod:`gui.job_feed`) it follows :meth:`core.store.JobStore.watch_table` (no query while nothing was
-committed on SQLite; a ``LISTEN`` and every ``slow_interval`` seconds on PostgreSQL) and only then reads the
-download jobs (:func:`core.app.model_library.download_jobs`: one small query). A running download's row changes with
-every progress write, so its bar, bytes, rate and time left are as fresh as the worker's last write.
-
-:class:`DownloadNote` is the status bar's word on a running download ("Model download: 45 % · about 3 min left"),
-a button that opens Settings → Model.
-
-UI thread only; the queries run on the window's task group.
+One :class:`DownloadFeed` per window; :class:`DownloadNote` is the status bar's word on a running download. UI
+thread only; the queries run on the window's task group. Costs: docs/design/window.md.
 """
 
 from __future__ import annotations

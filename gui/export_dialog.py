@@ -1,12 +1,7 @@
 """The "Export…" dialog of the guide viewer: a finished study guide written as Markdown, Word, PDF, Anki or CSV.
 
-Non-modal: the guide stays readable beside it. The user picks a format, then a file (a non-modal file dialog,
-kept in :attr:`ExportDialog.file_dialog`); the guide is read again from the database as stored
-(:func:`core.app.export.service.load_export`) and written there — PDF on the UI thread with Qt's text layout
-(:mod:`gui.export_pdf`), the other formats on a worker thread. The dialog says where the file went, or why it
-could not be written.
-
-UI thread only; the export runs as a task of the window's :class:`~gui.tasks.TaskGroup`.
+Non-modal. UI thread only; PDF is written on the UI thread (:mod:`gui.export_pdf`), the other formats on a worker
+thread, as a task of the window's :class:`~gui.tasks.TaskGroup`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """A study guide as a PDF, laid out by Qt (``QTextDocument`` + ``QPdfWriter``): no other native library.
 
-:func:`write_pdf` renders the guide's Markdown with Qt's own Markdown reader (headings, lists, emphasis, tables,
-quotes) on A4 pages with margins of 2 cm and the guide's title in the file's properties. It needs a
-``QGuiApplication`` and runs on the thread that owns it.
-
-``python -m gui.export_pdf OUTPUT [--title TITLE]`` (or the bundle's window executable with ``--export-pdf``)
-reads the Markdown on its standard input (UTF-8) and writes ``OUTPUT``, with Qt on the offscreen platform: this is
-how the command line, which never imports Qt, writes a PDF (:func:`core.app.export.service.pdf_command`). Exit 0
-when written, 1 when the file could not be written (the reason on standard error), 2 for bad arguments.
+:func:`write_pdf` needs a ``QGuiApplication`` and runs on the thread that owns it. ``python -m gui.export_pdf
+OUTPUT [--title TITLE]`` reads Markdown on standard input: exit 0 written, 1 not written, 2 bad arguments.
 """
 
 from __future__ import annotations

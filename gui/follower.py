@@ -1,11 +1,8 @@
 """Following one document live: its root job and newest child re-read on the qasync loop, each change handed on.
 
-UI thread only: :meth:`JobFollower.follow` and :meth:`JobFollower.stop` are called from slots, the watch runs as a
-task of the window's :class:`~gui.tasks.TaskGroup` (its errors reach the reporter; a document removed meanwhile
-just ends the watch). Following another document stops the previous watch first, so at most one runs.
-
-The watch is :meth:`core.app.pipelines.Pipelines.follow` (the store's change hub: no query while nothing is
-committed, one read of the document per change of its parts), so an idle window costs nothing.
+UI thread only: :meth:`JobFollower.follow` and :meth:`JobFollower.stop` are called from slots; the watch runs as a
+task of the window's :class:`~gui.tasks.TaskGroup`, at most one at a time (following another document stops the
+previous watch first).
 """
 
 from __future__ import annotations

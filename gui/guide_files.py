@@ -1,10 +1,8 @@
 """Handing the study guide shown to the system and to files: the window's "Open study guide", "Open in another
 app", "Save as…" and "Export…".
 
-:class:`GuideFiles` is a part of :class:`gui.guide_viewer.GuideViewer` (its base class), kept apart so that the
-viewer's module holds what is shown and how it follows the worker. When the system cannot open a guide, or its file
-is gone, the guide is shown in the viewer with a note saying why, never silently dropped; other failures get a
-short non-modal message. UI thread only.
+A base class of :class:`gui.guide_viewer.GuideViewer`. A guide the system cannot open is shown in the viewer with
+a note, never dropped. UI thread only.
 """
 
 from __future__ import annotations

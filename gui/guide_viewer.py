@@ -1,22 +1,8 @@
 """The study guide of the selected document, rendered in the window and filled in while it is written.
 
-:meth:`GuideViewer.show_job` takes the selected row's job id (a document's root job, or a ``generate`` job);
-the viewer finds the guide job (:func:`core.app.guides.guide_job_for`) and shows what is written
-(:func:`core.app.guides.read_guide`): headings, lists and emphasis through ``QTextBrowser.setMarkdown``. While the
-viewer is visible it follows :func:`core.watch.watch_table` over the jobs table (the store's change hub: no query
-while nothing was committed on SQLite; every ``slow_interval`` seconds elsewhere) and reads the guide again only
-then, so new sections appear as the worker stores them (a section is a commit to the file, not a job row); the
-reader's scroll position is kept (and the end followed when the reader was at the end).
-A finished guide is only looked at again every ``slow_interval`` seconds, for a newer one ("Write again").
-
-Beside it, "Open in another app" hands the file to the system, "Save as…" writes the Markdown where the user
-chooses (a non-modal file dialog) and "Export…" writes a finished guide as Word, PDF, Anki or CSV
-(:class:`~gui.export_dialog.ExportDialog`, non-modal). :meth:`GuideViewer.open_or_show` is the window's "Open
-study guide": when the system has no application for the file (``QDesktopServices.openUrl`` answers ``False``)
-or the file is gone, the guide is shown here with a note saying why, never silently dropped.
-
-Opening and saving live in :mod:`gui.guide_files` (a base class of the viewer). UI thread only; queries run as
-tasks of the window's :class:`~gui.tasks.TaskGroup`.
+:meth:`GuideViewer.show_job` takes a job id; while visible the viewer follows the jobs table and reads the guide
+again only after a change. UI thread only; queries run as tasks of the window's :class:`~gui.tasks.TaskGroup`.
+Opening and saving: :mod:`gui.guide_files`. Design: docs/design/window.md.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """Loads the documents table from the store and keeps it current with a cheap change check.
 
-The feed owns the filter (All / Active / Done / Failed / Cancelled, on each document's *pipeline* status), the
-search text and keyset paging (:meth:`core.app.pipelines.Pipelines.list_recent` with ``before=cursor``: one query per
-page, fast however deep). While the window is visible it follows :meth:`core.store.JobStore.watch_table` (the
-store's change hub: every :attr:`JobFeed.interval` seconds a look that costs no query while nothing was committed on
-SQLite, a ``LISTEN`` and every :attr:`JobFeed.slow_interval` seconds on PostgreSQL); only when it says something
-changed the feed re-reads the newest rows and the open jobs further down, and the model repaints the rows that
-changed. No session is held between checks. :meth:`pause`/:meth:`resume` stop and restart following (the window is
-hidden).
-
-UI thread only; the queries run as tasks on the qasync loop.
+Owns the filter, the search text and keyset paging; follows :meth:`core.store.JobStore.watch_table` while the
+window is visible (:meth:`pause`/:meth:`resume`). UI thread only; the queries run as tasks on the qasync loop,
+holding no session between checks. Costs: docs/design/window.md.
 """
 
 from __future__ import annotations

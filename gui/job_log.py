@@ -1,10 +1,7 @@
 """The selected job's own log lines, in a collapsible "Log" section of the details.
 
-The worker tags every line it logs while a job runs with the job's id (:mod:`core.app.logs`); this section reads the
-worker's log files on a helper thread (never the UI thread), keeps the lines about the shown job and shows them in
-a read-only text box. Collapsed, it reads nothing; expanded, it reads again every :attr:`JobLogSection.interval`
-seconds while the job is queued or running. Only this computer's log files are read (a worker on another machine
-writes its own). UI thread only.
+UI thread only; the log files are read on a helper thread, only while expanded. What it reads and when:
+docs/design/window.md.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """The documents table's model: one row per document, newest first, loaded page by page and patched in place.
 
-A row is a :class:`core.app.pipeline_view.DocumentView` (:data:`JobRow`): a document's root job and its newest child
-seen as one thing, with the pipeline's status, one bar over both parts and the time left for the whole document.
-The model never touches the database: :class:`gui.job_feed.JobFeed` loads pages and change sets and hands them
-over. ``canFetchMore``/``fetchMore`` ask the feed for the next page (:attr:`JobsModel.fetch_requested`), so the
-view pulls history lazily as the user scrolls. :meth:`JobsModel.apply` compares snapshots and emits
-``dataChanged`` only for rows whose content changed, so only those repaint.
-
-A row's message and error reach the screen through :func:`message_text` and :func:`error_text` only (the table's
-tooltips, the details panel, the notifications), so how they are worded is decided in one place.
+The model never touches the database: :class:`gui.job_feed.JobFeed` hands it pages and change sets, and only rows
+whose content changed repaint. A row's message and error are worded by :func:`message_text` and
+:func:`error_text` only. UI thread only.
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """The main window: the documents table with its filters and search, the current document's details, the actions.
 
-One row is one document (its ``ingest`` job and its newest ``generate`` job seen as one thing, see
-:mod:`core.app.pipeline_view`); the table allows an extended selection, and Cancel, Retry and Remove act on every
-selected document, each on the part of it that matters (:class:`core.app.pipelines.Pipelines`).
-
-Threading: everything here runs on the UI thread; database work runs as coroutines on the qasync loop through
-the window's :class:`~gui.tasks.TaskGroup`, so no session is ever held between ticks and every error reaches the
-:class:`~gui.error_dialog.ErrorReporter`. The details panel follows the current document through
-:class:`~gui.follower.JobFollower`; the table follows the store through :class:`~gui.job_feed.JobFeed`'s change
-check. Both pause while the window is hidden.
-
-Parts live in their own modules: the actions, menus and toolbar in :mod:`gui.actions`, what the actions do to the
-documents in :mod:`gui.window_commands` (a base class of the window), the filter bar in :mod:`gui.filter_bar`, the
-table view in :mod:`gui.jobs_view`, adding files in :mod:`gui.adding`, the remembered layout in
-:mod:`gui.window_state`, where a document's study guide is in :mod:`gui.results`, the study guide tab in
-:mod:`gui.guide_viewer`."""
+Threading: everything here runs on the UI thread; database work runs as coroutines on the qasync loop through the
+window's :class:`~gui.tasks.TaskGroup` (no session held between ticks, every error to the
+:class:`~gui.error_dialog.ErrorReporter`). Following pauses while the window is hidden. Its parts:
+docs/design/window.md.
+"""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
 """One catalog model on the Model page: what it is, whether it fits, its download's live bar and its buttons.
 
-:class:`ModelCard` shows a :class:`core.app.model_library.ModelState`; its buttons emit :attr:`ModelCard.action` with
-the action's name (``download``, ``cancel``, ``retry``, ``use``, ``remove``) and the catalog entry. The bar, the
-bytes, the rate and the time left come from the download job's row as the worker last wrote it (``detail``'s
-``bytes_done``, ``bytes_total``, ``bytes_per_second``; :func:`core.progress.eta_seconds`).
-
-UI thread only.
+Its buttons emit :attr:`ModelCard.action` with the action's name and the catalog entry. UI thread only.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
 """The window's model parts, installed together: the download feed, the status bar's download note, the first
-run's welcome panel, and using a catalog model (save the setting, then restart the worker as any saved change does).
-
-A model download is not a document: its job never appears in the documents table (:mod:`core.app.pipelines` leaves
-``download_model`` rows out); the status bar says how it goes and Settings → Model shows it in full.
+run's welcome panel, and using a catalog model (save the setting, then restart the worker).
 
 UI thread only.
 """

@@ -1,16 +1,7 @@
 """Settings → Model: the model in use, the catalog with what fits this computer, downloads, Use and Remove.
 
-:class:`ModelPage` lists the catalog (:func:`core.app.model_library.library_catalog`) as
-:class:`~gui.model_card.ModelCard`
-cards: size, RAM needed, languages, licence, "good for", a fits / too big badge for this computer's available
-memory, and the time a 50-page guide would take. Download queues the model's one ``download_model`` job (the worker
-fetches it); the card then shows the job's live bar from the :class:`~gui.download_feed.DownloadFeed`, with Cancel,
-and Retry after a failure or a Cancel (it resumes the partial file). A downloaded model has Use and Remove (which
-deletes the file, and the partial file of an unfinished download). The bundled model stays, as a demo that works
-offline. Use emits :attr:`ModelPage.use_requested`: the settings dialog saves the model setting at once and the
-window restarts the worker for it (:mod:`gui.worker_restart`).
-
-UI thread only; store calls run on the window's task group.
+Use emits :attr:`ModelPage.use_requested`. UI thread only; store calls run on the window's task group. The
+cards and their actions: docs/design/window.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """The model servers found on this computer (or at an address the user types), with their models.
 
-:class:`ModelServersBox` asks Ollama, LM Studio and llama.cpp's server at their usual ports, and any address typed
-in its field, with :func:`core.app.model_servers.find_servers` — a coroutine on the window's qasync loop (async httpx,
-short timeouts), so a port that never answers costs a second or two of "Looking…" and never a frozen window.
-Servers that answer are listed with their models; choosing a model emits :attr:`ModelServersBox.chosen` with the
-endpoint and the model name the settings need. It stands on its own (the settings dialog places it, and a page
-about models can too).
+Asks with a coroutine on the window's qasync loop (short timeouts: never a frozen window); choosing a model emits
+:attr:`ModelServersBox.chosen`. UI thread only.
 """
 
 from __future__ import annotations

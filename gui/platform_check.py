@@ -1,13 +1,7 @@
 """Before Qt starts on a Linux desktop: are the X11 (xcb) libraries its platform plugin needs installed?
 
-Qt 6's ``xcb`` platform plugin links with a dozen system libraries that a desktop may lack (``libxcb-cursor0``
-most often). Without them Qt prints "could not load the Qt platform plugin xcb" and aborts the process, which no
-``except`` catches. The app (:mod:`gui.app`, before the ``QApplication`` is made), ``scripts/run`` (before it
-installs anything) and the Linux bundle's self-test therefore look for the libraries first and, when some are
-missing, print which Debian/Ubuntu packages to install.
-
-The module uses the standard library only: ``scripts/run`` runs it with the system's Python
-(``python3 -m gui.platform_check``), before the app's dependencies exist.
+Standard library only: ``scripts/run`` runs it with the system's Python (``python3 -m gui.platform_check``). Call it
+before any ``QApplication`` exists. Why: docs/design/window.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """Where a finished document's output is: its newest finished study guide, or the source file when text only.
 
-* A document that wanted a guide: the guide written by the newest of its ``generate`` jobs that is done. A "write
-  again" makes a new job; until that one is done, the guide before it is still the one shown and opened.
-* A text-only document: the document its ``ingest`` read (the root's ``result_id`` is the ``documents`` row).
-* A root without children (a row written by another tool): the guide its own id wrote, if any.
-
-A row that was deleted since counts as no result.
+A row deleted since counts as no result. Coroutines on the window's loop. The rules: docs/design/window.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,7 @@
 """The settings dialog: the model and its context window, worker threads, output folder, language and the tray.
 
-Two tabs: Model (the catalog page, :mod:`gui.model_page`, when the window gives the store; then a model file or a
-server) and General (:mod:`gui.general_page`). Use on the Model page saves the model setting at once (the rest of
-the dialog keeps its edits until Save) and emits :attr:`SettingsDialog.saved`, so the worker starts again on the new
-model.
-
-Saved with :func:`core.app.config.save_settings` (values set by an environment variable are shown locked). "Test
-connection" asks ``<endpoint>/models`` with a plain HTTP GET through Qt's network stack (asynchronous, no thread,
-no daemon code), with the API key typed (or ``STUDYJOBS_API_KEY``) as a bearer token. The model servers found on
-this computer are listed (:class:`gui.model_servers_box.ModelServersBox`); choosing one fills the address and the
-model name. The API key (:class:`gui.api_key_field.ApiKeyField`) goes to the system keyring when the settings are
-saved, never to the file. "Start the worker when I log in" registers the worker with the system (gui.autostart).
-Opened with ``open()``; :attr:`SettingsDialog.saved` carries the new settings.
+Opened with ``open()``; :attr:`SettingsDialog.saved` carries the new settings. UI thread only: "Test connection"
+uses Qt's asynchronous network stack (no thread, no daemon code). Tabs and saving: docs/design/window.md.
 """
 
 from __future__ import annotations

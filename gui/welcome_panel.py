@@ -1,14 +1,7 @@
 """The first run's welcome: the bundled model is for trying the app; here is the download that fits this computer.
 
-:class:`WelcomePanel` sits above the documents table on a fresh install (no settings file yet), once: the window
-remembers that it was shown (:func:`welcome_shown`, :func:`remember_welcome` in ``window.ini``). It names the
-recommended catalog model (:func:`core.app.model_library.recommended`: the first download that fits the memory
-available) with its size, the RAM it needs and the time a 50-page guide would take at the speed measured here (or
-the calibrated speed), and any local model server found. One click starts the download; the panel then shows its
-live bar (from the :class:`~gui.download_feed.DownloadFeed`) while the window stays usable, and Use it when done.
-"Not now" closes it; "Other models…" opens Settings → Model.
-
-UI thread only; store calls run on the window's task group.
+Shown once on a fresh install (:func:`welcome_shown`, :func:`remember_welcome`). UI thread only; store calls run
+on the window's task group. What it offers: docs/design/window.md.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """What the main window's actions do to its documents: Cancel, Retry, Remove, Write again, Cancel all, Retry
 failed, Open, Show in folder, and opening the settings.
 
-:class:`WindowCommands` is a part of :class:`gui.main_window.MainWindow` (its base class), kept apart so that the
-window's module holds its construction, lifecycle and the current document. Each command on documents starts one
-task in the window's :class:`~gui.tasks.TaskGroup` that writes through :class:`core.app.pipelines.Pipelines`, shows the
-result when it is the current document, and refreshes the table. UI thread only.
+A base class of :class:`gui.main_window.MainWindow`; each command starts one task in the window's
+:class:`~gui.tasks.TaskGroup` that writes through :class:`core.app.pipelines.Pipelines`. UI thread only.
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
 """Settings that take effect: after a saved change the worker uses, ask the live workers to start again.
 
-The worker is a detached process that reads the settings once. When the user saves a change to a setting it uses
-(:data:`WORKER_SETTINGS`), :class:`WorkerRestart` asks every live worker, through its row
-(:func:`core.app.controls.request_restart`), to start again: ``"idle"`` when none runs a job; when one does, a non-modal
-question lets the user stop that job now (``"now"``: it goes back to the queue without spending an attempt and runs
-again on the new settings) or let it finish first (``"idle"``). A worker is busy when its row counts a job and a
-job row is running (its count is only as fresh as its last heartbeat). The status bar (:meth:`DaemonBar.expect_restart`)
-says so until the new worker runs. With no live worker nothing is asked: the next one reads the new settings — and
-when the database or the broker changed, the window starts it at once.
-
-UI thread only; the queries run on the window's task group.
+:class:`WorkerRestart` asks through each worker's row (:func:`core.app.controls.request_restart`), ``"idle"`` or
+``"now"``. UI thread only; the queries run on the window's task group. The rules: docs/design/window.md.
 """
 
 from __future__ import annotations
