@@ -41,7 +41,7 @@ class _Outcome:
 
 
 class JobLoopThread(EventLoopThread):
-    """Dramatiq's event-loop thread with a cheaper :meth:`run_coroutine` (see the module docstring).
+    """Dramatiq's event-loop thread with a cheaper :meth:`run_coroutine` (see docs/design/worker.md).
 
     Threading: :meth:`run_coroutine` is called from worker threads; everything it schedules runs on the loop.
     """

@@ -32,7 +32,7 @@ DEFAULT_IDLE_POLL_SECONDS = 1.0
 
 
 class JobTableBroker(Broker):
-    """A Dramatiq broker whose messages are the due rows of the job table (see the module docstring).
+    """A Dramatiq broker whose messages are the due rows of the job table (see docs/design/worker.md).
 
     Threading: every method may be called from any thread; consumers follow :class:`JobTableConsumer`'s rules.
 

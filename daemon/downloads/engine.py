@@ -116,7 +116,7 @@ def download_file(
     policy: DownloadPolicy | None = None,
     client: httpx.Client | None = None,
 ) -> DownloadResult:
-    """Download, verify and install ``file`` (see the module's contract). Raises :class:`DownloadError`."""
+    """Download, verify and install ``file`` (see docs/design/worker.md). Raises :class:`DownloadError`."""
     fetched = fetch_file(
         file,
         hub_url=hub_url,

@@ -79,7 +79,7 @@ def is_disk_full(error: BaseException) -> bool:
 
 
 def known_failure(error: BaseException, *, output_dir: Path | None = None) -> KnownFailure | None:
-    """The condition ``error`` stands for, or ``None`` for an unexpected error (see the module's list)."""
+    """The condition ``error`` stands for, or ``None`` for an unexpected error (see docs/design/worker.md)."""
     if is_disk_full(error):
         return _disk_full(error, output_dir)
     for item in _chain(error):

@@ -31,7 +31,7 @@ class Recognising:
         self._count = (done, pages, began)
 
     def estimate(self, phase: str, elapsed: float, done: float | None) -> float | None:
-        """The job's time left (see the module docstring)."""
+        """The job's time left (see docs/design/worker.md)."""
         tracker = self.tracker
         if tracker is None:
             return None

@@ -70,7 +70,7 @@ class CheckResult:
     """The verdict on one text.
 
     Attributes:
-        problems: Codes of the failed checks (see the module docstring); empty when the text passes.
+        problems: Codes of the failed checks (see docs/design/guide-writer.md); empty when the text passes.
         words: How many words the text has.
         unknown_words: How many of them are not known (see ``"unknown_words"``).
     """

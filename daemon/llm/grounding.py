@@ -128,7 +128,7 @@ class Grounding:
 
 
 def grounding(text: str, sources: Sequence[str], language: str) -> Grounding:
-    """How much of ``text`` (Markdown) the passages ``sources`` support (see the module docstring)."""
+    """How much of ``text`` (Markdown) the passages ``sources`` support (see docs/design/guide-writer.md)."""
     vocabulary = _Vocabulary(sources)
     content = _content_words(word_tokens(plain_text(text)), language)
     supported = sum(1 for w in content if vocabulary.has(w))

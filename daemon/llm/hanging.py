@@ -22,7 +22,7 @@ ENV_HANG_ON = "STUDYJOBS_HANG_ON"
 
 
 class HangingGenerator:
-    """``inner``, except that a conversation containing ``marker`` hangs for ever (see the module docstring).
+    """``inner``, except that a conversation containing ``marker`` hangs for ever (see docs/design/model-backends.md).
 
     Attributes:
         hung: How many conversations hung so far.

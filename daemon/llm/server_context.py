@@ -106,7 +106,7 @@ async def _model_list(client: httpx.AsyncClient, base_url: str, model: str) -> t
 
 async def server_context(client: httpx.AsyncClient, base_url: str, model: str, *, setting: int = 0) -> tuple[int, str]:
     """The context (tokens) the server at ``base_url`` runs ``model`` with, and where that came from
-    (``"server"``, ``"trained"`` or ``"setting"``); see the module's rules. Never raises."""
+    (``"server"``, ``"trained"`` or ``"setting"``); see docs/design/model-backends.md. Never raises."""
     fallback = setting if setting > 0 else DEFAULT_SERVER_CONTEXT
     root = server_root(base_url)
     trained: int | None = None

@@ -84,7 +84,7 @@ def looks_like_code(sentence: str) -> bool:
 
 
 def study_subject(term: str, language: str) -> bool:
-    """Whether ``term`` (without its article) names something to study (see the module docstring)."""
+    """Whether ``term`` (without its article) names something to study (see docs/design/guide-writer.md)."""
     code = _lists(language)
     originals = [w.strip(".,;:!?\"'“”«»()") for w in term.split()]
     originals = [w for w in originals if w]

@@ -39,7 +39,7 @@ def is_wrapper_title(title: str) -> bool:
 
 
 def without_wrappers(entries: Sequence[Entry]) -> list[Entry]:
-    """``entries`` without the wrappers of the top level (see the module docstring), their contents one level up.
+    """``entries`` without the wrappers of the top level (see docs/design/readers.md), their contents one level up.
     Entries that are no wrapper keep their place and order; a list without wrappers comes back unchanged."""
     current = list(entries)
     for _round in range(_MAX_ROUNDS):

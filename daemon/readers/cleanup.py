@@ -144,7 +144,7 @@ def collapse_spaces(text: str) -> str:
 
 
 def clean_text(text: str, *, collapse: bool = False) -> str:
-    """The normal shape of a document's text (see the module docstring).
+    """The normal shape of a document's text (see docs/design/readers.md).
 
     Args:
         text: Raw text in any of the usual newline conventions.

@@ -127,7 +127,7 @@ def apply_limits(limits: ReadLimits) -> None:
 
 
 def allow_recognition(limits: ReadLimits, pages: int) -> None:
-    """Give the document being read the budget of recognising ``pages`` pages (see the module docstring): never
+    """Give the document being read the budget of recognising ``pages`` pages (see docs/design/readers.md): never
     less memory than ``limits`` gave it. Call in the reader process only, after :func:`apply_limits`."""
     memory = max(limits.memory_bytes, RECOGNITION_MEMORY_BYTES)
     cpu = RECOGNITION_CPU_SECONDS * pages

@@ -90,7 +90,7 @@ def _key(text: str) -> str:
 
 
 def font_headings(pages: Sequence[Sequence[FontLine]]) -> list[tuple[str, int, int]]:
-    """The headings as ``(title, 1-based page, level)``, in page order (see the module docstring)."""
+    """The headings as ``(title, 1-based page, level)``, in page order (see docs/design/readers.md)."""
     body: Counter[float] = Counter()
     running: Counter[str] = Counter()
     for lines in pages:

@@ -73,7 +73,7 @@ def _stream_error(data: bytes, view: memoryview, keyword_at: int, start: int, en
 
 
 def find_damaged_streams(data: bytes, check: Callable[[], None] | None = None) -> StreamDamage | None:
-    """The damaged streams of an unencrypted PDF (see the module docstring), or ``None`` when there are none.
+    """The damaged streams of an unencrypted PDF (see docs/design/readers.md), or ``None`` when there are none.
 
     Args:
         data: The PDF's bytes.

@@ -56,7 +56,7 @@ def _numbered(paragraph: str) -> tuple[tuple[int, ...], str] | None:
 
 
 def numbered_headings(paragraphs: Sequence[str]) -> list[Chapter]:
-    """The numbered headings among ``paragraphs`` (see the module docstring), each at its 0-based paragraph;
+    """The numbered headings among ``paragraphs`` (see docs/design/readers.md), each at its 0-based paragraph;
     empty when fewer than two."""
     found: list[tuple[Chapter, tuple[int, ...]]] = []
     top = 0

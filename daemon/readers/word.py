@@ -65,7 +65,7 @@ def _is_xml_type(content_type: str) -> bool:
 
 
 def _check_package(data: bytes) -> None:
-    """Refuse an archive past the limits or an XML part with declarations (see the module docstring)."""
+    """Refuse an archive past the limits or an XML part with declarations (see docs/design/readers.md)."""
     with open_archive(data, "docx") as archive:
         for name in dict.fromkeys(_xml_parts(archive)):
             archive.scan_xml(name)
