@@ -1,4 +1,4 @@
-"""A study guide as a Word document (``.docx``, python-docx), laid out with Word's own styles (docs/design/documents.md).
+"""A study guide as a Word document (``.docx``, python-docx) in Word's own styles (see docs/design/documents.md).
 
 Pure I/O on the calling thread (a worker thread for screens); writes ``path`` only when the document is complete.
 """
