@@ -1,8 +1,9 @@
 """Phase plans, the bar's arithmetic and the time-left keys a worker stores on a job's ``detail``.
 
 A bar never passes a phase's ceiling before the phase ends; a real counter may. ``eta_seconds``/``eta_at`` are the
-worker's figure, counted down by :func:`eta_seconds` (design: docs/design/jobs.md, "Progress", "Time left").
-Pure data and functions; safe from any thread.
+worker's figure, counted down by :func:`eta_seconds` (docs/design/jobs.md, "Progress that does not lie", "Time
+left").
+Plain data and functions (:meth:`PhasePlan.load` reads a file); safe from any thread.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """How a local model's speed on this computer follows from its file size and thread count: the factor between a
-measured model's speeds and another's (fits and their calibration: docs/design/timing.md, "Scaling speeds").
+measured model's speeds and another's (fits and calibration: docs/design/timing.md, "Scaling speeds to another
+model").
 
 Pure functions; safe from any thread.
 """
