@@ -2,7 +2,7 @@
 (``succeed``, ``cancel``, a ``fail`` that ends failed), or without their payload, where reading ``payload`` raises
 :class:`~core.errors.PayloadNotLoadedError` (docs/design/jobs.md, "Rows and payloads").
 
-Helpers of the store and the leases; coroutines on the caller's event loop.
+Helpers of the store and the leases; the coroutines run on the caller's event loop, the rest is pure.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The change hubs behind every watch: one poller per event loop, database and job table, which queries only when
-something was committed (design: docs/design/jobs.md, "Watching").
+"""The change hubs behind every watch: one poller per event loop, database and job table, one batched query per tick;
+on SQLite no query while ``data_version`` stands still (design: docs/design/jobs.md, "Watching").
 
 Not thread-safe: a hub is used from the loop it was made on; the registry of hubs is guarded by a lock.
 """
