@@ -1,10 +1,7 @@
 """StudyJobs' job library: one table that answers "is it waiting, running, done, why did it stop, how long is left".
 
-Qt-free and daemon-free: the worker daemon, the desktop app and the CLI all build on it. See
-``shared/spec/core.md`` for the exact semantics.
-
-Its names are imported when first used (:func:`__getattr__`): a process that needs one module of the package — the
-watchdog, which only reads the settings and writes its log — does not load the database layer with it.
+Qt-free and daemon-free; exact semantics in ``shared/spec/core.md``, design in docs/design/jobs.md. Its names are
+imported when first used (:func:`__getattr__`), so a light process does not load the database layer.
 """
 
 from __future__ import annotations

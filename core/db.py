@@ -1,9 +1,8 @@
-"""``AsyncDatabaseManager``: one async engine and its short sessions for one database URL.
+"""``AsyncDatabaseManager``: one async engine and its short sessions for one database URL (SQLite embedded,
+PostgreSQL for scale-out; SQLite connections are configured by :mod:`core.backends.sqlite`).
 
-SQLite (``sqlite+aiosqlite:///path``) is the embedded default; PostgreSQL (``postgresql+asyncpg://…``) is for
-scale-out. On SQLite every connection gets ``synchronous=NORMAL``, a busy timeout and foreign keys; WAL is set once,
-when the file is new (it is a property of the file, not of the connection). :mod:`core.backends.sqlite` opens and
-configures every SQLite connection.
+Safe to share between coroutines of one event loop; :meth:`AsyncDatabaseManager.data_version` may be called from
+any thread (design: docs/design/jobs.md and docs/design/storage.md).
 """
 
 from __future__ import annotations

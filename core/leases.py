@@ -1,13 +1,7 @@
 """Leases: the heartbeat that says a running job is alive, the reclaim of jobs whose worker went quiet, and the
-queued rows that are due.
+queued rows that are due (design, and the clock rule: docs/design/jobs.md, "Leases and the reclaim").
 
-A running job's lease is ``heartbeat_at``. Every write of the claim holder renews it (progress, message, an explicit
-heartbeat), and the daemon renews it from a thread of its own while a local model holds the CPU. The reclaim looks
-at the heartbeat, never at ``started_at``: a job that keeps reporting is never reclaimed however long it runs. The
-statements themselves are :mod:`core.transitions`' (heartbeat, reclaim).
-
-Clocks: heartbeats are written with the writer's clock and compared with the sweeper's, so machines that share a
-PostgreSQL database need synchronised clocks (NTP); a skew of a few seconds is harmless against ``stale_after``.
+Works over the database manager and the job model, never the store; coroutines on the caller's event loop.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The declarative base and the abstract job table.
-
-The application subclasses :class:`BaseJobModel` and picks ``__tablename__``; everything else comes with it::
-
-    class JobModel(BaseJobModel):
-        __tablename__ = "jobs"
+"""The declarative base and the abstract job table: the application subclasses :class:`BaseJobModel` and picks
+``__tablename__`` (docs/design/jobs.md, "Tables and databases"). Declarations only; safe to import anywhere.
 """
 
 from __future__ import annotations

@@ -1,32 +1,9 @@
-"""Progress that does not lie: phases measured on real inputs, a real counter where the work can count.
+"""Phase plans, the bar's arithmetic and the time-left keys a worker stores on a job's ``detail``.
 
-A :class:`PhasePlan` lays the phases end to end on ``[0, 1]``, each span proportional to its measured median.
-Within a phase the bar moves linearly with elapsed time against the phase's expected duration (median plus a
-per-kilochar slope times the input size) and stops at ``ceiling_margin`` of the span: only the phase really
-finishing may fill it. A real counter (pages read of pages total) beats the estimate and may reach the top.
-
-:class:`core.tracker.ProgressTracker` runs each phase of one job and writes the numbers to the job row.
-
-Time left is the worker's figure, not the screen's: the worker knows the model, its speed and the tokens still to
-write. With each progress write it stores on the row's ``detail``:
-
-* ``eta_seconds`` (:data:`ETA_SECONDS`): its estimate of the job's remaining seconds, or ``None`` while it has no
-  basis for one (a screen then says "estimating…");
-* ``eta_at`` (:data:`ETA_AT`): when that estimate was made (ISO 8601, UTC). :func:`eta_seconds` counts down from
-  it between writes.
-
-A document is two jobs, ``ingest`` then ``generate``. So that a screen can show the time left for the whole
-document from the first second:
-
-* the ``ingest`` job's ``detail["follow_up_seconds"]`` (:data:`FOLLOW_UP_SECONDS`) is the expected duration of the
-  ``generate`` job it will enqueue (model load, outline, sections, export for this document's size at the known
-  speeds), first guessed from the file's size, then from the text's; absent when the user wants the text only;
-* the ``generate`` job is enqueued with ``detail["expected_seconds"]`` (:data:`EXPECTED_SECONDS`), the same
-  figure, kept while it waits in the queue.
-
-:func:`core.app.pipeline_time.document_time_left` combines them: the ingest job's time left plus its
-``follow_up_seconds`` while it runs, then the ``generate`` job's ``expected_seconds`` while it waits, then its own
-estimate.
+A bar never passes a phase's ceiling before the phase ends; a real counter may. ``eta_seconds``/``eta_at`` are the
+worker's figure, counted down by :func:`eta_seconds` (docs/design/jobs.md, "Progress that does not lie", "Time
+left").
+Plain data and functions (:meth:`PhasePlan.load` reads a file); safe from any thread.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
-"""Job rows as the store hands them out: whole, or without their payload.
+"""Job rows as the store hands them out: whole (``get``, ``claim``), with a dropped payload reading ``None``
+(``succeed``, ``cancel``, a ``fail`` that ends failed), or without their payload, where reading ``payload`` raises
+:class:`~core.errors.PayloadNotLoadedError` (docs/design/jobs.md, "Rows and payloads").
 
-``JobStore.get`` and ``JobStore.claim`` return the whole row; the row of a change that drops the payload
-(``succeed``, ``cancel``, a ``fail`` that ends failed) reads it as ``None``, as the table now holds it. Every other
-row — from ``list_recent``, ``watch`` and ``due_jobs``, and a requeued row — is read without ``payload`` (it may hold
-megabytes that no screen needs), and reading ``payload`` on such a row raises
-:class:`~core.errors.PayloadNotLoadedError`, which says so in plain words, instead of SQLAlchemy's
-``DetachedInstanceError`` or a ``None`` that looks like "no payload".
+Helpers of the store and the leases; the coroutines run on the caller's event loop, the rest is pure.
 """
 
 from __future__ import annotations

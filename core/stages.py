@@ -1,9 +1,7 @@
-"""``StageMap``: status, error and result columns for several stages on one record the screen already shows.
+"""``StageMap``: status, error and result columns for several stages on one record, with the "mark running / mark
+failed" logic written once; it refuses two stages that resolve to the same column (docs/design/jobs.md).
 
-A document that is extracted, then outlined, then written carries ``status_extract``, ``error_extract``,
-``result_extract`` and so on. The map writes the "mark running / mark failed" logic once for every stage, and
-refuses at construction two stages that resolve to the same column — the copy-paste bug nothing else would notice.
-It declares no columns: the ``mapped_column`` declarations, migrations and indexes are the application's.
+Declares no columns. Plain objects; safe from any thread.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The stored form of a sentence for the user: a code with its values, translated only when someone reads it.
-
-A job's ``message`` and ``error`` columns hold :func:`encode`'s text — compact JSON ``{"code": "writing_section",
-"values": {"current": 2, "total": 5}}`` — and each screen turns it into a sentence in its reader's language (the
-application's catalog does that). :func:`decode` reads it back; any text that is not an encoded message (a library
-user's own sentence, rows written before codes were stored) decodes to ``None`` and is shown as it is.
+"""The stored form of a sentence for the user: a code with its values (:func:`encode`), translated only when someone
+reads it. :func:`decode` gives ``None`` for any text that is not an encoded message (design: docs/design/jobs.md).
 
 Pure functions over plain data; thread-safe.
 """

@@ -1,50 +1,8 @@
-"""Every state change of a job row, in lifecycle order: one conditional statement each.
+"""Every state change of a job row, in lifecycle order: one conditional statement each, in its own transaction,
+decided by whether it matched (the table of changes and the reasons: docs/design/jobs.md, "State changes").
 
-=========  ==========================  =====================================  ==========================================
-change     from → to                   fenced by (the statement's WHERE)      what it sets and clears
-=========  ==========================  =====================================  ==========================================
-enqueue    (none) → queued             the id: an existing id is kept as it   every column bound by the caller
-                                       is (``JobStore.enqueue(job_id=…)``)
-claim      queued → running            status queued, ``run_after`` unset     attempts + 1 (the fencing token); started,
-                                       or past                                heartbeat = now; worker; clears finished,
-                                                                              run_after, progress, stage, message
-progress   running → running           running (+ ``attempts = attempt``)     progress never backwards; heartbeat,
-                                                                              updated; stage, message, detail, phases
-                                                                              when given
-heartbeat  running → running           running (+ ``attempts = attempt``)     heartbeat only (``updated_at`` kept: no
-                                                                              screen repaints for it)
-succeed    queued/running → done       open; with an attempt: running and     progress 1, finished, result, message;
-                                       ``attempts = attempt``                 clears payload, heartbeat, error
-fail       open → queued (transient,   as succeed                             error, error_transient; clears heartbeat,
-           attempts left) or failed                                           worker. queued: run_after from the
-                                                                              backoff, empty bar, payload kept. failed:
-                                                                              finished, bar kept, payload dropped
-release    running → queued            running and ``attempts = attempt``     attempts − 1 (not spent); clears progress,
-                                                                              stage, message, run_after, heartbeat,
-                                                                              worker
-reclaim    running → queued, or        running, and the lease expired         error = reason (transient); clears
-           failed once attempts are    (``stale_after``) or its worker is     heartbeat, worker, run_after, message.
-           spent                       known gone                             queued: empty bar. failed: finished,
-                                                                              payload dropped
-cancel     queued/running → cancelled  queued or running                      finished, message = reason; clears
-                                                                              payload, run_after, heartbeat
-retry      failed/cancelled → queued   failed or cancelled                    attempts 0 (a fresh budget); clears
-                                                                              progress, stage, message, error, result,
-                                                                              run_after, started, finished, heartbeat,
-                                                                              worker
-delete     done/failed/cancelled →     a terminal status                      the row
-           (none)
-=========  ==========================  =====================================  ==========================================
-
-Each change is one statement in its own transaction, decided by whether it matched — never a read-then-write:
-on SQLite a read promoted to a write fails at once under a concurrent writer, and two workers reading "queued" at
-the same moment would both believe they won. A failed attempt and a reclaim decide between "queued again" and
-"failed" inside the statement, with ``CASE`` over the row's own ``attempts``/``max_attempts``.
-
-The hottest statements (enqueue, claim, progress, succeed) are built once per table with bind parameters and
-compiled once per driver (:meth:`core.db.AsyncDatabaseManager.prepare`): building a SQLAlchemy statement costs more
-than SQLite takes to run it. A prepared statement gets no Python-side column defaults, so it binds every value.
-Nothing here raises for a statement that did not match: the store turns that into its answer or error.
+Used only by :class:`core.store.JobStore`, on the store's event loop. Nothing here raises for a statement that did
+not match: the store turns that into its answer or error.
 """
 
 from __future__ import annotations

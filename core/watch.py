@@ -1,12 +1,8 @@
-"""Watching jobs cheaply, without ever holding a session between ticks.
+"""Watching jobs without holding a session between ticks: :func:`watch_job` (one job until it ends),
+:func:`watch_jobs` (several jobs, each with its children) and :func:`watch_table` (the table may have changed).
 
-* :func:`watch_job` — one job's rows until it ends (``JobStore.watch``).
-* :func:`watch_jobs` — which of several jobs changed, each with its children if asked (``JobStore.watch_jobs``):
-  for a screen that shows a job with its follow-up jobs as one thing, and reads them its own way.
-* :func:`watch_table` — "something in the table may have changed" (``JobStore.watch_table``): for a list.
-
-All of them are served by the loop's :class:`core.watch_hub.ChangeHub` for the table: one batched query per tick,
-and no query at all while nothing was committed (SQLite ``data_version``; PostgreSQL ``LISTEN``).
+Async generators for one event loop, served by that loop's :class:`core.watch_hub.ChangeHub`
+(design: docs/design/jobs.md, "Watching").
 """
 
 from __future__ import annotations

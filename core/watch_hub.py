@@ -1,14 +1,7 @@
-"""The change hubs behind every watch: one poller per event loop, database and job table.
+"""The change hubs behind every watch: one poller per event loop, database and job table, one batched query per tick;
+on SQLite no query while ``data_version`` stands still (design: docs/design/jobs.md, "Watching").
 
-Each tick a hub first asks whether anything was committed at all: on SQLite ``PRAGMA data_version`` on a private
-connection (microseconds, no query); on PostgreSQL through asyncpg it ``LISTEN``s on the channel of queued jobs
-(:class:`core.backends.postgres.QueuedJobListener`), so a new or requeued job wakes it at once. Only then it asks one
-question for every watched job at once — ``SELECT id, status, updated_at … WHERE id IN (…) [OR parent IN (…)]`` in a
-fresh short session — and wakes the subscriptions whose rows changed. A subscription to the whole table is woken by
-any commit (SQLite), a notification, or, where neither can be seen, every ``blind_interval`` seconds. A heartbeat
-does not touch ``updated_at``, so it wakes no one that watches jobs.
-
-Not thread-safe: a hub is used from the loop it was made on; the registry itself is guarded by a lock.
+Not thread-safe: a hub is used from the loop it was made on; the registry of hubs is guarded by a lock.
 """
 
 from __future__ import annotations

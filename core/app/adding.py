@@ -1,9 +1,7 @@
-"""Adding documents: whether a path can become a document, and the ``ingest`` job that makes it one.
+"""Adding documents: whether a path can become a document, and the ``ingest`` job that makes it one — the one service
+the window and ``studyjobs add`` share, so both record the same parameters (docs/design/documents.md).
 
-The one service the window (:mod:`gui.adding`) and the command line (``studyjobs add``) share, so both record
-the same parameters: the file's absolute path, whether a study guide is wanted, the guide's language (only when a
-guide is wanted: a text-only document has no guide to write in it) and what the file was when it was added
-(:func:`core.app.formats.added_params`). Plain functions over the job store; one event loop, like the store.
+Plain functions over the job store; one event loop, like the store.
 """
 
 from __future__ import annotations

@@ -1,20 +1,8 @@
-"""API keys for OpenAI-compatible model servers: kept in the system keyring, never in ``settings.toml``.
+"""API keys for OpenAI-compatible model servers, kept in the system keyring per endpoint, never in ``settings.toml``:
+:func:`find_api_key` (environment, keyring, a key still in the file), :func:`migrate_file_key`; every key found is
+registered with :func:`core.app.logs.redact` (docs/design/models.md, "API keys").
 
-A key belongs to a server: it is stored under the service ``StudyJobs`` with the server's OpenAI-compatible
-endpoint as the account name (:func:`account_for`), so switching between a local server (no key) and a remote
-one keeps the remote one's key.
-
-Where a key comes from, first found wins (:func:`find_api_key`):
-
-1. the environment variable ``STUDYJOBS_API_KEY`` (the documented way where no keyring works: a headless Linux
-   without a Secret Service);
-2. the system keyring (macOS Keychain, Windows Credential Manager, the Secret Service on Linux);
-3. a ``model.api_key`` still in the settings file — only when no keyring was available to move it into
-   (:func:`migrate_file_key` moves it as the settings are loaded, and removes it from the file).
-
-Every key found is registered with :func:`core.app.logs.redact` so that no line of our log files can show it.
-``keyring`` is imported on first use (the watchdog's imports stay light). Keyring calls may wait on the system
-(D-Bus, an unlock prompt): call them from the UI thread only on a user's action, never per frame.
+Keyring calls may wait on the system (D-Bus, an unlock prompt): call them from the UI thread only on a user's action.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
-"""``studyjobs`` — the command line over the job store: where things are, what ran, and cancel/retry.
+"""``studyjobs`` — the command line over the job store: where things are, what ran, and cancel/retry, by document
+(docs/design/application.md, "The command line over the job store"). Needs no worker.
 
-These commands need no worker: they read and write the jobs table directly. ``list``, ``show``, ``cancel``,
-``retry`` and ``export`` (:mod:`core.app.export.command`) speak of documents: one document is its ``ingest`` job and its
-newest ``generate`` job (:mod:`core.app.pipeline_view`), shown as one line with one bar; its id is its ``ingest`` job's
-(the id of one of its ``generate`` jobs finds it too). Exit codes: 0 done, 1 the command
-could not do what was asked (unknown job, nothing to cancel), 2 bad settings or arguments, 3 the database could not
-be opened. ``--json`` prints machine-readable output. A document's message and error are shown in the settings'
-language (``--json`` also gives their code and values: ``message_code``, ``message_values``, ``error_code``,
-``error_values``).
+Exit codes: 0 done, 1 could not do what was asked, 2 bad settings or arguments, 3 the database could not be opened.
+:func:`main` runs its own event loop (``asyncio.run``).
 """
 
 from __future__ import annotations

@@ -1,17 +1,8 @@
-"""Settings: one TOML file, a few environment overrides, and errors that say exactly what to fix.
+"""Settings: one TOML file (``settings.toml`` in the data folder), a few environment overrides, and errors that say
+exactly what to fix; unknown keys are errors, and an API key found in the file moves to the keyring.
 
-* ``data_dir``: ``STUDYJOBS_DATA_DIR``, else ``platformdirs.user_data_dir("StudyJobs", "StudyJobs")``.
-* ``settings_path``: ``<data_dir>/settings.toml`` unless a path is given. A missing file means "all defaults".
-* ``log_dir``: ``<data_dir>/logs`` when ``STUDYJOBS_DATA_DIR`` is set (everything in one place: tests,
-  portable installs), else platformdirs' ``user_log_dir``.
-
-The file holds the top-level keys of :data:`SETTING_KEYS`, a ``[model]`` table of :data:`MODEL_KEYS` and a
-``[limits]`` table of :data:`core.app.limits.LIMIT_KEYS` (the jobs' time limits).
-An API key is not a setting: a ``model.api_key`` found in the file is moved to the system keyring as the file is
-loaded, and removed from it (:mod:`core.app.api_keys`; with no keyring it stays until the user can move it).
-``STUDYJOBS_DATABASE_URL`` and ``STUDYJOBS_BROKER_URL`` win over the file (an empty variable counts as unset).
-Unknown keys are errors: a typo must never be silently ignored. Relative SQLite paths are taken relative to
-``data_dir``, never to the working directory (which differs between the GUI and the daemon).
+Plain functions; loading reads the file (and, for a key left in it, the keyring). Where each path comes from and
+which override wins: docs/design/application.md, "Settings".
 """
 
 from __future__ import annotations

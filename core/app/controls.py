@@ -1,12 +1,5 @@
-"""Switches the window sets for every worker (table ``app_controls``), and the requests that a worker start again.
-
-* ``queue_paused``: while it is true, no worker takes a job (running jobs finish; queued jobs wait). It lives in
-  the database, so it survives restarts of the window and of the workers, and every worker of a shared database
-  obeys it.
-* ``workers.restart_requested``: after a settings change the worker uses, the window asks every live worker to
-  start again — :data:`RESTART_WHEN_IDLE` (take no new job, start again once none runs) or :data:`RESTART_NOW`
-  (hand the running jobs back to the queue without spending an attempt, then start again). A worker clears the
-  request by exiting (its row goes with it).
+"""Switches the window sets for every worker (table ``app_controls``: ``queue_paused``), and the requests that a worker
+start again (:data:`RESTART_WHEN_IDLE`, :data:`RESTART_NOW`; docs/design/application.md).
 
 Every call is one short session; nothing is held between calls. Safe from any event loop.
 """

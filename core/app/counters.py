@@ -1,10 +1,7 @@
-"""The counts a job keeps in its ``detail`` (pages read, sections written …), shared by the worker and the screens.
+"""The counts a job keeps in its ``detail`` (pages read, sections written …): the worker writes them with
+:meth:`Counter.values`, screens word them with :func:`counter_text`; older keys are still read.
 
-The worker writes a count with :meth:`Counter.values` (``PAGES.values(12, 40)`` → ``{"pages_done": 12,
-"pages_total": 40}``); the window and the command line turn a ``detail`` into the same words with
-:func:`counter_text` (*page 12 of 40 · section 2 of 5*, in the reader's language). Keys written by older versions
-(``read_done``/``read_total``, ``outline_part``/``outline_parts``, ``current_section``/``total_sections``) are
-still read. Pure functions over plain data; thread-safe.
+Pure functions over plain data; thread-safe.
 """
 
 from __future__ import annotations

@@ -1,22 +1,7 @@
-"""The application database: open it, migrate it, and the job store over its ``jobs`` table.
+"""The application database: open it, migrate it (one transaction under a migration lock; an unversioned database is
+adopted or refused with :class:`MigrationError`), and the job store over its ``jobs`` table.
 
-Migrations (Alembic, in ``core/app/migrations``) run programmatically — no ``alembic.ini`` — on a connection of
-their
-own that:
-
-* runs the whole upgrade in **one transaction**, so a failed upgrade leaves the database exactly as it was
-  (SQLite has transactional DDL, but Python's ``sqlite3`` does not begin a transaction before DDL: we emit
-  ``BEGIN IMMEDIATE`` ourselves, which also takes the write lock up front);
-* holds a **migration lock**, so a GUI and a daemon that start together do not both try to upgrade: on
-  PostgreSQL a transaction-scoped advisory lock, on SQLite the ``BEGIN IMMEDIATE`` write lock. The second one
-  waits, then finds the database at head and does nothing;
-* keeps SQLite **foreign keys off** while tables are rebuilt (a rebuild drops the old table, which with
-  foreign keys on would fire ``ON DELETE`` actions), and runs ``PRAGMA foreign_key_check`` before committing.
-
-A database without migration history but with a ``jobs`` table (made by the seed's ``create_all``, or by
-``AsyncDatabaseManager.create_tables``) is adopted: stamped at ``0001`` when it has the seed's shape, at head
-when it already equals the models; anything else is refused with :class:`MigrationError` rather than guessed
-at.
+Coroutines on the caller's event loop; the migration runs on a connection of its own (docs/design/storage.md).
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
-"""Where a document's text came from: the pages of each paragraph and the document's own chapters.
+"""Where a document's text came from: the pages of each paragraph and the document's own chapters, stored as JSON in
+``documents.structure``; a structure that does not fit its text is ignored (:meth:`DocumentStructure.fits`;
+docs/design/documents.md).
 
-A reader records, for the clean text it returns, the pages each paragraph lies on (PDF) and the chapters the
-document declares (PDF bookmarks, Word headings, EPUB chapters), each at the paragraph where it starts. The
-study-guide writer uses it to cite pages and to follow the document's own structure. It is stored with the
-document as JSON (``documents.structure``).
-
-Paragraphs are the text's blocks separated by a blank line (:func:`paragraphs`), counted from 0. A structure
-whose paragraph count does not match the text it is used with is ignored by :meth:`DocumentStructure.fits`.
 Pure data and functions, standard library only; thread-safe.
 """
 

@@ -1,15 +1,7 @@
-"""Read a GGUF file's metadata (its key–value header) without reading its tensors.
+"""Read a GGUF file's metadata (its key–value header) without reading its tensors: :func:`read_metadata` gives scalars,
+strings and small numeric arrays; a long array comes back as :class:`ArrayInfo` (format: docs/design/models.md).
 
-GGUF (versions 2 and 3, little-endian): the magic ``GGUF``, a ``uint32`` version, ``uint64`` tensor and key counts,
-then each key: a string (``uint64`` length + UTF-8 bytes), a ``uint32`` value type and the value. Arrays carry an
-element type and a ``uint64`` count.
-
-:func:`read_metadata` returns every scalar and string, and numeric arrays of up to :data:`SMALL_ARRAY` elements (per
-layer head counts) as lists; a longer array, or an array of strings (the vocabulary, the merges), is returned as an
-:class:`ArrayInfo` with its length only, its elements skipped. The ``gguf`` package's reader maps and decodes every
-element (3.6 s for the 49,152-token vocabulary of SmolLM2 on a busy 2-core machine); this one takes milliseconds.
-
-Blocking file reads; safe from any thread.
+Blocking file reads (milliseconds); safe from any thread.
 """
 
 from __future__ import annotations

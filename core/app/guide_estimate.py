@@ -1,28 +1,8 @@
-"""The time a ``generate`` job has left, from the tokens it still has to read and write.
+"""The time a ``generate`` job has left, from the tokens it still has to read and write (:class:`GenerateEstimate`):
+the tracker's estimate, the ``ingest`` job's follow-up time and the window's "a guide of 50 pages" alike.
 
-``load_model`` takes the model file's size ÷ the disk's speed (about nothing when this worker holds the model in memory
-already). ``outline`` is one step per chunk of text, ``sections`` one step per section; a step takes its prompt tokens ÷
-the prompt rate plus the tokens it will write ÷ the decode rate. A section may be written twice (its first text failed
-the check, :mod:`daemon.llm.guard`; the second try reads the same prompt from llama.cpp's cache): the tokens a section
-writes are counted over every try (:attr:`Speeds.section_attempts` says how many tries a section takes), and each try's
-decode pace is measured from its own first token. The rates are those measured in this job as soon as there are some,
-before that the remembered or calibrated ones (:mod:`core.app.speeds`), moved by how fast this job runs compared to
-them; a local model says how much of a prompt it has read after every batch, so a slower or faster machine shows in
-the first prompt's first seconds. Nothing is scaled by how long a finished phase took against a calibrated figure: a
-phase calibrated near zero would multiply the estimate by hundreds. Rates are smoothed over the steps (recent ones count
-most); the running step moves them at most 2× either way. The work after the model's last token (the last check, the
-guide's file and rows) takes :attr:`Speeds.finish_seconds`, measured in every job (for a writer without summaries, the
-bundled demo's, it includes the quoting: its sections ask the model nothing). A first try cut at its budget is often
-rejected (a model that repeats itself): the further a first try runs past its expected length, the likelier a second try
-(one in two near the budget); a try is expected to stop where this job's longer tries stopped (a section's try, the
-deeper into its budget, the likelier to run on into it), and one longer than expected and than every earlier one halfway
-to its budget, or at it once a try of this job ran into its budget (a model that loops does it again):
-:func:`core.app.guide_estimate_steps.left_in_try`. An outline longer than expected lists one more section than
-expected so far (its tokens per section are the prior's), and the sections to write grow with it.
-
-:class:`GenerateEstimate` is the tracker's estimate for a ``generate`` job (:data:`core.tracker.Estimate`), the
-``follow_up_seconds`` of the ``ingest`` job before it (:mod:`daemon.jobs.estimates`) and the window's "a guide of 50
-pages" (:mod:`core.app.guide_time`). One instance per job, used from one thread (the job's loop).
+One instance per job, used from one thread (the job's loop). The rules and their reasons: docs/design/timing.md,
+"The estimate of a generate job".
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""Asking for one section of a finished study guide to be written again.
+"""Asking for one section of a finished study guide to be written again: :func:`rewrite_section` queues a new
+``generate`` child of the same document (docs/design/documents.md, "Rewriting one section").
 
-:func:`rewrite_section` queues a new ``generate`` job for the same document (a child of the same root, so a
-screen shows it with the document) with ``params["rewrite_of"]`` (the finished guide's job) and
-``params["rewrite_position"]`` (the section, 1-based). The worker takes that guide's stored plan and its other
-sections and writes only that one (:mod:`daemon.jobs.generate`); the new guide replaces the old on screens once
-it is done (screens show the newest finished guide). Qt-free; runs on the caller's event loop.
+Qt-free; runs on the caller's event loop.
 """
 
 from __future__ import annotations

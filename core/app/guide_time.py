@@ -1,11 +1,6 @@
-"""How long a study guide of a given length would take with a model on this computer, before any job runs.
-
-The figure the welcome panel and the Model page show ("a guide of 50 pages: about 40 minutes"). It is the worker's
-own estimate of a ``generate`` job (:class:`core.app.guide_estimate.GenerateEstimate`, the same one that gives an
-``ingest`` job's follow-up time and a guide's time left) for a document of ``pages`` × :data:`PAGE_CHARS`
-characters, with the model not yet loaded, at the worker's speeds for that model file
-(:func:`core.app.speeds.speeds_for`: its own speeds measured here, else this computer's speed with the bundled
-model scaled to it, else the calibrated ones). :class:`GuideTime` says which.
+"""How long a study guide of a given length would take with a model on this computer, before any job runs: the
+worker's own :class:`core.app.guide_estimate.GenerateEstimate` at :func:`core.app.speeds.speeds_for`'s speeds;
+:class:`GuideTime` says which speeds (docs/design/timing.md).
 
 Pure functions and a small file read; safe from any thread.
 """

@@ -1,16 +1,6 @@
-"""A study guide as stored, finished or still being written, for the worker that writes it and the screens.
-
-A guide is its head and its sections, in the shape of :mod:`core.app.guide_markdown`. The ``generate`` job stores
-each part in ``guide_sections`` as soon as it is written (:func:`save_guide_part`, idempotent per ``(job_id,
-position)``) and, when done, the whole guide in ``study_guides`` (its ``markdown`` column equals the parts
-joined, and equals the file it exported).
-
-:func:`read_guide` gives a screen what there is to show for one ``generate`` job: the finished guide (its
-``markdown`` column, or its file when the column is empty, as for guides written before the column was filled),
-else the parts written so far. The plan of a guide is stored beside its parts (:data:`PLAN_POSITION`) and is
-not a part. :func:`guide_job_for` finds the ``generate`` job whose guide a selected row
-stands for: the job itself, or the newest ``generate`` child of a document's root job that is done, else its
-running one.
+"""A study guide as stored, finished or still being written: :func:`save_guide_part` (idempotent per job and position),
+:func:`read_guide` (the finished guide, else the parts so far) and :func:`guide_job_for` (docs/design/documents.md,
+"A guide while it is written").
 
 Qt-free; every coroutine runs on the caller's event loop and holds a session only for its own statements.
 """

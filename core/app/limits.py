@@ -1,16 +1,5 @@
-"""Time limits of running jobs: the ``[limits]`` settings, and the limits of one attempt of one job.
-
-An attempt of a job gets a **soft limit**: a few times (``times_expected``) the seconds it is expected to take, never
-less than the floor of its kind (``ingest_seconds``, ``generate_seconds``). The expected seconds are read from the
-job's row (:func:`expected_seconds`): the phase list its progress tracker writes (each phase's expected time for
-this document's size, :mod:`core.progress`), or ``detail["expected_seconds"]`` when the worker measured the model's
-speed and wrote a larger figure. Until the row has either, the floor alone applies.
-
-At the soft limit the worker sets the job's stop event and fails it with a plain reason. A job still running
-``grace_seconds`` after that — its work ignores the stop — or a job that has written no progress for
-``no_progress_seconds`` while its lease is still renewed, is past its **hard limit**: the worker process ends (the
-watchdog starts a new one) and the job goes back to the queue against its attempts. ``request_seconds`` bounds one
-request to a model server from its start to its last byte (the idle timeout alone never ends a trickle).
+"""Time limits of running jobs: the ``[limits]`` settings, and the soft and hard limits of one attempt of one job,
+from the expected seconds on its row (what happens at each limit: docs/design/timing.md, "Time limits").
 
 Plain data, no I/O; safe from any thread.
 """

@@ -1,19 +1,7 @@
-"""Logging for the GUI, the daemon and the CLI: one rotating file per program, warnings also on stderr.
+"""Logging for the GUI, the daemon and the CLI: one rotating file per program and process, warnings also on stderr,
+each line tagged with its job (:func:`job_logging`), registered secrets replaced by ``***`` (:func:`redact`).
 
-``configure_logging(log_dir, "daemon")`` writes ``<log_dir>/daemon.log`` (1 MB × 5 files by default) with
-timestamps, levels, logger names, process/thread and full tracebacks, in UTF-8. Calling it again (a second
-window, a test, a restart of a subsystem) never adds a second handler: it reconfigures the ones it installed.
-
-A line written while a job runs carries that job's id (``job=<uuid>`` after the thread name): the daemon sets
-:data:`CURRENT_JOB` around each job (:func:`job_logging`), a filter on our handlers copies it into the record, and
-:func:`job_log_lines` reads a job's lines back (the window's details show them).
-
-Secrets never reach a file: :func:`redact` registers a text (an API key) that every handler installed here
-replaces with ``***`` in the message, its arguments and the traceback of each record.
-
-One file has one writing process: :class:`logging.handlers.RotatingFileHandler` cannot rotate a file that
-another process holds open (on Windows it fails, on POSIX the other process keeps writing to the rotated
-file). Processes of a pool pass distinct program names (``"daemon-1"``, ``"daemon-2"``).
+:func:`configure_logging` is idempotent; one log file has one writing process (docs/design/application.md).
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
-"""How much RAM this process may use: the system's available memory, within its cgroup's limit when it has one.
+"""How much RAM this process may use: :func:`memory_status` gives ``available`` and ``total``, within its cgroup's limit
+when it has one (v1 or v2; docs/design/models.md, "Memory a process may use").
 
-:func:`memory_status` answers with two numbers: ``available`` (free plus reclaimable now: ``MemAvailable`` on
-Linux, :func:`psutil.virtual_memory` elsewhere) and ``total``. A process in a memory cgroup (a container, a systemd
-slice with ``MemoryMax``) can use no more than its limit, whatever the machine has: both numbers are then capped
-by the tightest limit on the way from its cgroup to the root, ``available`` by that limit minus the cgroup's usage
-(its inactive file cache counts as reclaimable). Both cgroup versions are read (v2 ``memory.max`` /
-``memory.current``, v1 ``memory.limit_in_bytes`` / ``memory.usage_in_bytes``).
-
-Pure reads of ``/proc`` and ``/sys``; safe from any thread; a few hundred microseconds.
+Pure reads of ``/proc`` and ``/sys``; safe from any thread.
 """
 
 from __future__ import annotations

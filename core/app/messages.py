@@ -1,22 +1,7 @@
-"""Sentences for the user by code: stored as a code with its values, translated when someone reads them.
+"""Sentences for the user by code, translated when someone reads them: :func:`message` (a code, a language, values; an
+unknown code or a missing value never raises) and :func:`render` (a stored message, or any other text as it is).
 
-The worker never stores a translated sentence. It stores :func:`core.stored_messages.encode`'s text — a compact JSON
-object ``{"code": "writing_section", "values": {"current": 2, "total": 5}}`` — in a job's ``message`` and ``error``
-columns, and every screen (the window, the command line) calls :func:`render` with its reader's language. Text
-that is not an encoded message (rows written before codes were stored, a library user's own sentences) is shown
-as it is.
-
-:func:`message` looks a ``code`` up for a language and fills in ``values``:
-
-* ``language`` is ``"pt_BR"`` or ``"en"`` (as :func:`core.app.config.resolve_language` returns); any ``pt…`` spelling
-  (``"pt"``, ``"pt-BR"``, ``"pt_PT"``) means Portuguese, anything else English.
-* A ``format`` value picks a sharper sentence when there is one for that format: ``message("encrypted", "en",
-  format="pdf")`` says *This PDF is password-protected…*, ``format="epub"`` speaks of copy protection.
-* An unknown code gives the generic *Something went wrong…* sentence, never an exception.
-* A placeholder without a value is left as it is (``{done}``) instead of raising.
-
-Plain data and pure functions (the sentences are in :mod:`core.app.message_catalog`, the stored form in
-:mod:`core.stored_messages`); thread-safe.
+Plain data and pure functions; thread-safe (rules: docs/design/application.md, "Sentences for the user").
 """
 
 from __future__ import annotations

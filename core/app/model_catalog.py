@@ -1,32 +1,7 @@
-"""The model catalog (``resources/models.json``): what each model is, where to download it, and the RAM it needs.
+"""The model catalog (``resources/models.json``): :func:`load_catalog` reads and checks it into :class:`CatalogModel`
+entries (a malformed file raises :class:`CatalogError`); :func:`ram_needed` is the RAM estimate every screen shows.
 
-:func:`load_catalog` reads and checks the file into :class:`CatalogModel` entries; a malformed file raises
-:class:`CatalogError`. :func:`ram_needed` is the memory estimate every screen shows, measured against llama.cpp:
-
-    RAM = weights + KV cache + compute buffer + work buffer + vocabulary + base, where
-    KV cache       = 2 (K and V) × n_layers × n_ctx × n_head_kv × head_dim × 2 bytes (f16)
-    compute buffer = 4 × n_ubatch × n_ctx × (n_head + 1) + 24 × n_ubatch × n_head × head_dim bytes
-    work buffer    = 2 × n_ubatch × n_ctx × n_head bytes
-    vocabulary     = 270 bytes × n_vocab
-    base           = 8 MiB
-
-Each term is a buffer llama.cpp (flash attention off, as the daemon loads models) allocates and touches while it
-evaluates a full context, one micro-batch (``n_ubatch`` tokens) at a time:
-
-* the weights are the GGUF file, mapped; a guide touches every page;
-* the compute buffer holds, at its largest, the f32 attention scores of one micro-batch against every cached token
-  for every head, plus the attention mask (the ``+ 1``), plus the micro-batch's activations. llama.cpp reserves
-  room for the logits of every token of a micro-batch too (``4 × n_ubatch × n_vocab`` bytes, more than the scores
-  below a few thousand tokens of context), but the daemon asks for one token's logits per micro-batch, so that room
-  is never touched and costs no RAM;
-* the work buffer is the CPU backend's f16 copy of the attention weights for their product with V;
-* the vocabulary is llama.cpp's token table, merges and lookup maps.
-
-Checked against llama.cpp's own buffer sizes and the RSS of a real load with the context filled, for the bundled
-SmolLM2 (Q4_1 and a Q8_0 re-quantization) and the suite's tiny GGUF, at 2,048 to 8,192 tokens and micro-batches of
-256 and 512 (``bench/model_bench.py``, ``tests/core/test_model_catalog.py``). It overestimates models whose layers
-use a sliding window (Gemma 3: llama.cpp keeps a smaller cache for those layers).
-
+The formula and its calibration against llama.cpp: docs/design/models.md, "Memory a model needs".
 Pure data and functions; safe from any thread.
 """
 

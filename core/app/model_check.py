@@ -1,14 +1,6 @@
-"""``studyjobs models check``: every catalog entry against what the model hub says of it.
+"""``studyjobs models check``: every catalog entry against what the model hub says of it (file at the pinned commit,
+size, sha256, licence, gate). Exit 0 when every entry matches, 1 on any mismatch (docs/design/models.md).
 
-For each downloadable entry one ``GET {hub}/api/models/{repo}/revision/{commit}?blobs=true`` (the Hugging Face
-API, or a mirror at the ``hub_url`` setting) gives the repository's commit, whether it is gated, its licence (the
-card's ``license``, else a ``license:`` tag) and, per file, its size and Git LFS sha256. An entry matches when the
-file exists at the pinned commit, its size and sha256 equal the catalog's (where the catalog gives them), the hub's
-licence tag is the catalog's licence (``Apache 2.0`` reads as ``apache-2.0``) and the repository is not gated. The
-bundled demo comes with the app, not from the hub: it is listed and skipped.
-
-``--json`` prints each entry's facts and mismatches. Exit 0 when every entry matches, 1 on any mismatch (one line
-per mismatch, in the settings' language).
 Blocking I/O (``httpx``); call from any one thread.
 """
 

@@ -1,17 +1,8 @@
-"""``studyjobs models``: the model catalog on this computer, and downloading and removing its models.
+"""``studyjobs models [download ID [--wait] | check | remove ID] [--json]``: the model catalog on this computer, and
+downloading and removing its models (each command: docs/design/models.md, "The models command").
 
-* ``studyjobs models`` — every catalog entry with its size, the RAM it needs, whether it fits this computer,
-  whether it is downloaded (or how far its download is) and which one is in use.
-* ``studyjobs models download ID [--wait]`` — queue the model's download (a ``download_model`` job run by the
-  worker; the one already queued is followed, a failed or cancelled one resumes). ``--wait`` follows it with a bar
-  until it ends (exit 1 when it fails or is cancelled).
-* ``studyjobs models check`` — ask the model hub (the ``hub_url`` setting) about every entry: its file at the
-  pinned commit, size, sha256, licence and gate (:mod:`core.app.model_check`; runs without the database).
-* ``studyjobs models remove ID`` — delete the model's file and any partial download (a running download is
-  cancelled first). The model in use cannot be removed: choose another first.
-
-``--json`` prints machine-readable output. Exit 0 done; 1 unknown id, a failed download or a refused removal.
-A worker is started when none runs (hook given by the daemon's command line).
+Exit 0 done; 1 unknown id, a failed download or a refused removal. :func:`models_command` runs on the caller's
+event loop; a worker is started when none runs, unless ``--no-start`` (hook given by the daemon's command line).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""Model downloads as jobs: where files go, the one job per file, queueing and removing (the Qt-free side).
+"""Model downloads as jobs (the Qt-free side): one ``download_model`` job per file, where files go, queueing and
+removing (docs/design/models.md, "Downloads").
 
-A download is a ``download_model`` job (run by the daemon, :mod:`daemon.jobs.download_model`) whose id is derived
-from repository, revision and file: queueing the same file twice returns the job already there (following the
-running one). Files live under ``<data_dir>/models``: the verified file at ``<owner>--<name>/<file>``, an
-unfinished one at ``.partial/<key>.part`` with its ``.json`` sidecar. Pure functions and async store calls;
-safe from any thread (the store's calls from its event loop).
+Pure functions and async store calls; safe from any thread (the store's calls from its event loop).
 """
 
 from __future__ import annotations

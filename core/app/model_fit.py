@@ -1,18 +1,8 @@
-"""Whether a model fits this computer's memory, and the context size it gets: decided before anything is loaded.
+"""Whether a model fits this computer's memory, and the context size it gets, decided before anything is loaded:
+:func:`fit_model` answers with a :class:`Fit`; :func:`refusal` words a refusal (docs/design/models.md).
 
-:func:`fit_model` takes a GGUF file (its header is read by :mod:`core.app.gguf_header`: no weight is loaded), a catalog
-entry or a :class:`ModelShape`, and answers with a :class:`Fit`: the bytes of RAM the model needs at the chosen
-context (:func:`core.app.model_catalog.ram_needed`: weights + KV cache + compute buffer + base), the bytes available now
-and in all (:func:`core.app.memory.memory_status`, cgroup limits included), and the context size.
-
-The context size: the ``context`` setting when it is set (``0`` = automatic), never above the model's trained
-context; automatically the trained context capped at :data:`MAX_AUTO_CONTEXT`, then lowered (in steps of
-:data:`CONTEXT_STEP`, not below :data:`MIN_CONTEXT`) until the model fits the memory available. A model that does not
-fit even then gets ``fits=False`` with the smallest context, and :func:`refusal` words the refusal (a message code
-and its values, :mod:`core.app.message_catalog`), naming both numbers and a smaller catalog model that fits.
-
-Pure functions over the file system; safe from any thread. Reading a header takes milliseconds (a large
-vocabulary's strings are skipped, not decoded); it is still file I/O, so call it off the event loop.
+Pure functions over the file system; safe from any thread. Reading a header is file I/O (milliseconds): call it off
+the event loop.
 """
 
 from __future__ import annotations

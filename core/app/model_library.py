@@ -1,13 +1,5 @@
-"""The models a user can choose, as this computer sees them: the catalog, what is downloaded, what fits, what is in use.
-
-:func:`catalog_path` is the catalog file (``STUDYJOBS_CATALOG`` replaces it: tests point it at a catalog whose entry
-is the suite's tiny model on a loopback hub). :func:`model_states` joins each :class:`CatalogModel` with its
-installed file, its download job and whether it fits in this computer's memory; :func:`recommended` picks the
-download to offer first; :func:`start_download` queues (or follows, or retries) a model's one download job;
-:func:`remove_model` frees the disk and forgets the job; :func:`model_setting` is the model setting that uses a
-model; :func:`catalog_entry_for` finds the catalog entry of a model setting (its sampling settings);
-:func:`writes_summaries` says whether the model setting writes section summaries (the worker's guides and the
-study guide tab's "Rewrite this section" both follow it).
+"""The models a user can choose, as this computer sees them: the catalog, what is downloaded, what fits, what is in
+use; starting and removing downloads (docs/design/models.md, "The model library").
 
 Pure functions and async store calls; safe from any thread (the store's calls from its event loop).
 """

@@ -1,20 +1,7 @@
 """Model servers on this computer (or at an address the user types): which answer, and with which models.
 
-:func:`find_servers` asks every target at once with short timeouts (``asyncio`` + ``httpx``): a closed port
-answers "refused" at once, a port that swallows packets costs at most ``timeout`` seconds, and nothing here blocks
-a thread (the window awaits it on its qasync loop; the CLI could ``asyncio.run`` it). Qt-free.
-
-What is asked:
-
-* Ollama (``127.0.0.1:11434``): ``GET /api/tags`` — its own model list.
-* LM Studio (``127.0.0.1:1234``): ``GET /v1/models`` — OpenAI's list.
-* llama.cpp's server (``127.0.0.1:8080``): ``GET /v1/models``, and ``GET /props`` for the context size it runs
-  with.
-* An address the user typed: OpenAI's list at ``<address>/models`` (``/v1`` added when the address has no path),
-  else Ollama's, and ``/props`` for the context size.
-
-Every server found is reported with the OpenAI-compatible endpoint the settings need (``model.endpoint``, always
-ending in ``/v1`` or the typed path) and its model names (``model.model_name``).
+:func:`find_servers` asks every target at once with short timeouts and never blocks a thread: await it on any event
+loop (the window's qasync loop; the CLI's ``asyncio.run``). Qt-free. What is asked: docs/design/models.md.
 """
 
 from __future__ import annotations

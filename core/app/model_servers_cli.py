@@ -1,12 +1,7 @@
-"""``studyjobs servers``: the model servers that answer on this computer (or at the addresses given), and their models.
+"""``studyjobs servers [--address URL …] [--json]``: the model servers that answer on this computer (or at the
+addresses given), with the ``endpoint`` and ``model_name`` values the ``[model]`` settings need.
 
-* ``studyjobs servers`` — Ollama (11434), LM Studio (1234) and llama.cpp's server (8080) on this computer.
-* ``studyjobs servers --address http://192.168.0.10:11434`` — also ask that address (repeatable); the API key of
-  the first one (``STUDYJOBS_API_KEY`` or the keyring) is sent to the typed addresses only.
-
-Each server found is printed with the ``endpoint`` and ``model_name`` values the ``[model]`` settings need;
-``--json`` prints every answer. Exit 0 when at least one server answered with models, 1 when none did, 2 for an
-address that is not one.
+Exit 0 when at least one server answered with models, 1 when none did, 2 for an address that is not one.
 """
 
 from __future__ import annotations

@@ -1,23 +1,6 @@
-"""How a local model's speed on this computer follows from its file size and thread count.
-
-The worker's estimates (``core.app.speeds.prior_speeds``) and the figure on the welcome panel and the Model page
-(:func:`core.app.guide_time.guide_seconds`) both take a model's speeds from another model's, measured: the
-bundled model's calibrated speeds (``resources/plans/generate-speeds.json``) or the speeds remembered on this
-computer. These functions give the factor between the two.
-
-Size. Per token, llama.cpp spends a part that grows less than the weights (attention over the tokens already in
-the context, the graph's per-step work, the library's own calls) and a part proportional to the weights it
-streams, about proportional to the file's bytes. So the seconds per token of a model of ``s`` bytes are
-``k · (FIXED + s)``, where ``FIXED`` is the size in bytes whose streaming takes as long as the first part, one
-figure per phase: reading a prompt (:data:`PROMPT_FIXED_BYTES`) and writing tokens (:data:`DECODE_FIXED_BYTES`).
-Both are least-squares fits of ``bench/model_sizes.py`` (llama.cpp with random-weight Q4_1 models of 85 MB to
-1.9 GB, 1,000 prompt tokens read after 3,000 as a guide's long prompts are; docs/performance.md, "Calibration").
-A model's speed relative to a measured one of ``b`` bytes is then ``(FIXED + b) / (FIXED + s)``: exactly 1 at the
-measured size, falling with size, more slowly than the sizes' ratio.
-
-Threads. Threads beyond the cores but one do not count (the last core runs the event loop, the database and the
-rest of the desktop, and llama.cpp's threads wait for the slowest of them); each added thread helps a little
-less (exponent :data:`THREAD_EXPONENT`).
+"""How a local model's speed on this computer follows from its file size and thread count: the factor between a
+measured model's speeds and another's (fits and calibration: docs/design/timing.md, "Scaling speeds to another
+model").
 
 Pure functions; safe from any thread.
 """

@@ -1,20 +1,6 @@
-"""The two jobs of one document — its root (``ingest``) and its newest child (``generate``) — as plain snapshots,
-and the document's status from theirs.
-
-The pipeline status (:func:`pipeline_status`):
-
-=================  ====================  ==================  =================
-root status        guide wanted          newest child        pipeline status
-=================  ====================  ==================  =================
-queued/running/    any                   any                 the root's status
-failed/cancelled
-done               no (text only)        none                done
-done               yes                   none (not yet made) queued
-done               any                   exists              the child's status
-=================  ====================  ==================  =================
-
-A child that exists means a guide is wanted (a "write again" of a text-only document would make one). The SQL
-filters of :mod:`core.app.pipelines` compute the same table (a test checks both against each other).
+"""The two jobs of one document — its root (``ingest``) and its newest child (``generate``) — as plain snapshots
+(:class:`PartSnapshot`), and the document's status from theirs (:func:`pipeline_status`; the table:
+docs/design/documents.md, "A document is two jobs").
 
 Pure and Qt-free; a snapshot is a plain frozen copy of a row, safe to keep and compare on any thread.
 """

@@ -1,15 +1,7 @@
-"""One document as one thing: its root job (``ingest``) and its newest child (``generate``) seen as one pipeline.
+"""One document as one thing: :func:`document_view` turns its root job and newest child into a :class:`DocumentView`
+(status, one progress, phases, the message and error that matter, the time left; docs/design/documents.md).
 
-The jobs stay separate in the store — their own attempts, errors and retry budgets — but a person who dropped one
-file expects one row. :func:`document_view` turns the pair into a :class:`DocumentView`: the pipeline's status, one
-progress over reading → planning → writing → saving, every phase of both parts with its state, the message and
-error of the part that matters, and the time left for the whole document
-(:func:`core.app.pipeline_time.document_time_left`).
-
-The pipeline's status is :func:`core.app.pipeline_parts.pipeline_status`'s; each part is a
-:class:`core.app.pipeline_parts.PartSnapshot`.
-
-Everything here is pure and Qt-free; a view is a plain frozen snapshot, safe to keep and compare on any thread.
+Pure and Qt-free; a view is a plain frozen snapshot, safe to keep and compare on any thread.
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
-"""Documents over the job store: list, count, read and act on a root job and its children as one thing.
-
-A document is its root job (``parent_id IS NULL``: the ``ingest``) and its children (the ``generate`` jobs, each
-naming the root in ``parent_id``); the newest child by ``(created_at, id)`` is the one that counts
-(:mod:`core.app.pipeline_view`). Every page is one query — the roots, newest first, ``LEFT JOIN`` their newest child —
-and the status filters are computed in SQL from both parts, so paging, counting and filtering agree with what the
-screens show, on SQLite and PostgreSQL alike.
-
-The actions write through :class:`core.store.JobStore` (one conditional UPDATE per job), so they keep its rules:
-cancelling something that just ended is not an error, a retry gives a fresh attempt budget.
+"""Documents over the job store: list, count, read and act on a root job and its children as one thing. Every page is
+one query, with the status filters in SQL, so paging, counting and filtering agree with the screens; the actions
+write through :class:`core.store.JobStore` and keep its rules (docs/design/documents.md).
 
 Thread safety: like the store it wraps, one event loop.
 """

@@ -1,32 +1,8 @@
-"""The application's concrete tables, all on :class:`core.models.Base` (one metadata).
+"""The application's concrete tables, all on :class:`core.models.Base` (one metadata): ``jobs``, ``documents``,
+``study_guides``, ``workers``, ``guide_sections``, ``app_controls``.
 
-* ``jobs`` (:class:`Job`): the job rows of :class:`core.store.JobStore`.
-* ``documents`` (:class:`Document`): one imported file, its extracted text and its per-document stages
-  (:data:`DOCUMENT_STAGES`: ``extract`` → ``outline`` → ``write``).
-* ``study_guides`` (:class:`StudyGuide`): one generated guide, written once per generate job.
-* ``workers`` (:class:`Worker`): the daemon processes that are (or were recently) alive; see
-  :mod:`core.app.workers`.
-* ``guide_sections`` (:class:`GuideSection`): each section of a study guide, stored as soon as it is written, so a
-  screen can show a guide while it grows and a retried job can continue from the first missing section.
-* ``app_controls`` (:class:`AppControl`): small switches the window sets for every worker (the queue paused).
-
-The schema of a real database is made by the migrations in ``core/app/migrations`` (see :mod:`core.app.database`); a
-test asserts that the migrated schema equals these models exactly, so change both together: edit the model, then
-add a revision (``versions/NNNN_*.py``).
-
-Deleting rows, the rules:
-
-* ``study_guides.document_id`` is ``ON DELETE SET NULL``: deleting a document (to free space, or because the
-  source file is gone) never deletes the guides the user keeps. A guide is self-contained — its Markdown file
-  in the output folder (``path``), its ``markdown`` copy, ``title`` and ``language`` — so it outlives its
-  source; its ``document_id`` just becomes ``None``. Deleting a guide is always an explicit act.
-* ``jobs.result_id`` points at what a job produced: a :class:`StudyGuide` for ``generate``, a
-  :class:`Document` for ``ingest``. It has no foreign key because it can point at either table (``kind`` says
-  which), and because the job history must be prunable, and a result deletable, independently of each other. A
-  reader must therefore treat a ``result_id`` whose row is gone as "deleted since".
-* ``study_guides.job_id`` has no foreign key either (the history may be pruned) but is UNIQUE: a generate job
-  that is retried or delivered twice can never write two guides (insert, catch the ``IntegrityError``, read
-  the existing one).
+A test asserts that the migrated schema equals these models: change both together. Deletion rules and history:
+docs/design/storage.md. Declarations only.
 """
 
 from __future__ import annotations

@@ -1,29 +1,8 @@
-"""How fast a model writes on this machine: measured in each job, remembered between jobs, guessed before any.
+"""How fast a model writes on this machine: :class:`Speeds`, the remembered figures in ``<data folder>/speeds.json``
+(:class:`SpeedBook`, its only reader and writer) and :func:`speeds_for`, which picks the best prior and says which.
 
-The time a ``generate`` job takes is mostly tokens: the prompts the model reads and the text it writes. A model's
-:class:`Speeds` say how fast it does both, how much it writes per step, and how the text turns into steps.
-
-Where the figures come from, best first (see :class:`core.app.guide_estimate.GenerateEstimate`):
-
-1. measured in the job itself, once it has read a prompt or written a few tokens;
-2. remembered from earlier jobs with the same model file (name and size): after each finished ``generate`` job the
-   worker blends what it measured into ``<data folder>/speeds.json`` (:class:`SpeedBook`), read again at the start
-   of every job, so a new worker starts from what the last one learned (another thread count is scaled to this one);
-3. the bundled model's speeds remembered on this computer, scaled for this model's file size and thread count;
-4. the calibrated figures of the bundled model (``resources/plans/generate-speeds.json``, measured on a 2-core
-   machine by ``bench/eta_bench.py --write-speeds``), scaled likewise.
-
-Scaling is :func:`prior_speeds`, the rule of :mod:`core.app.model_speed` (a fixed part of each token's time plus a
-part proportional to the file's bytes, fitted per phase by ``bench/model_sizes.py``). :func:`speeds_for` picks 2–4
-and says which (:class:`Basis`); the worker's estimate and the window's "a guide of 50 pages" both call it. This
-module is the only reader and writer of ``speeds.json``.
-
-``speeds.json``::
-
-    {"version": 1, "models": {"<file name>|<bytes>|<threads>": {"prompt_rate": …, …, "jobs": 3}}}
-
-Threading: plain functions and a file; call :class:`SpeedBook` from one thread at a time (the job's loop).
-Writes replace the file atomically; two workers sharing a data folder may lose one job's update, never the file.
+Call :class:`SpeedBook` from one thread at a time (the job's loop); writes replace the file atomically, so two
+workers sharing a data folder may lose one job's update, never the file (design: docs/design/timing.md).
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The ``workers`` table: which daemon processes are alive, what they run, and whether they are stopping.
-
-A daemon registers at start, touches its row every few seconds (say every ``within / 3``), and unregisters at
-a clean exit. A crashed daemon leaves its row behind; it simply stops counting as alive once ``last_seen`` is
-older than the liveness window, and :func:`forget_dead_workers` clears such rows out. Screens ask
-:func:`alive_workers` to tell "nobody is running the queue" apart from "the queue is busy".
+"""The ``workers`` table: which daemon processes are alive, what they run, and whether they are stopping; a crashed
+daemon's row stops counting once ``last_seen`` is older than the liveness window (docs/design/application.md).
 
 Every call is one short session (one statement); nothing is held between calls.
 """

@@ -1,21 +1,8 @@
 """One statement as its own transaction: the store's hot path (enqueue, claim, progress, close).
 
-A job's lifecycle writes are each a single ``INSERT`` or conditional ``UPDATE … RETURNING``, atomic on its own, so
-they need no ``BEGIN``/``COMMIT`` round trips and no ORM session. Each runner compiles and types the statement
-through SQLAlchemy Core exactly as a session would (UUIDs, JSON, UTC datetimes) and fetches every result row
-before it returns, which ends the statement's implicit transaction.
-
-* :class:`SQLiteAutocommit` runs the statement **on the calling thread** when the file's write lock is free —
-  tens of microseconds, where a trip through aiosqlite's thread costs far more — on a private connection whose
-  busy timeout is zero. When another writer holds the lock, SQLite answers ``SQLITE_BUSY`` at once and the
-  statement runs again on a worker thread with the normal busy timeout, so an event loop never waits for another
-  writer, in this process or another.
-* :class:`AsyncAutocommit` runs it on an async engine of its own (PostgreSQL) in autocommit mode: one round trip.
-
-A statement marked with ``prepare`` (the store's ``enqueue``, ``claim`` and ``succeed``) is compiled once and run
-straight on the driver's connection (:mod:`core.backends.sqlite`, :mod:`core.backends.postgres`); any other goes through
-SQLAlchemy's Core execution. The database manager chooses the runner (see
-:meth:`core.db.AsyncDatabaseManager.execute`).
+:class:`SQLiteAutocommit` runs on the calling thread while the file's write lock is free and moves to a worker
+thread when another writer holds it, so an event loop never waits for a writer; :class:`AsyncAutocommit` is one
+round trip on PostgreSQL. Chosen by :meth:`core.db.AsyncDatabaseManager.execute` (docs/design/storage.md).
 """
 
 from __future__ import annotations

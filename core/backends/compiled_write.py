@@ -1,13 +1,8 @@
-"""What SQLAlchemy computes when it compiles one write for one driver, kept so that a call only binds values.
+"""What SQLAlchemy computes when it compiles one write for one driver, kept so that a call only binds values: the
+common half of :mod:`core.backends.sqlite` and :mod:`core.backends.postgres`.
 
-The common half of :mod:`core.backends.sqlite` and :mod:`core.backends.postgres`: the SQL, the order of its bind
-parameters,
-the values fixed in the statement, and each parameter's and each returned column's type processors — all through
-public ``TypeEngine`` API, so the values written and read are the ones a session would write and read. Each driver
-module adds only how the SQL runs.
-
-Only for statements that need no Python-side column defaults at execution (``onupdate``/``default`` callables):
-the caller binds every value, and no expanding ``IN`` (write ``or_`` instead).
+Only for statements with no Python-side defaults at execution and no expanding ``IN`` (docs/design/storage.md,
+"Compiled statements"). Immutable once built; safe from any thread.
 """
 
 from __future__ import annotations

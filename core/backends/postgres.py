@@ -1,16 +1,7 @@
-"""PostgreSQL through asyncpg: per-job statements run straight on the pooled connection, and ``LISTEN``.
+"""PostgreSQL through asyncpg: :class:`AsyncpgStatement` (a compiled write run on a pooled connection) and
+:class:`QueuedJobListener` (``LISTEN`` on the channel of queued jobs; ``start`` says ``False`` on SQLite).
 
-* :class:`AsyncpgStatement` — a Core statement compiled once for asyncpg, the PostgreSQL twin of
-  :mod:`core.backends.sqlite`, for the same few per-job statements: what SQLAlchemy computed when it compiled the
-  statement (:class:`core.backends.compiled_write.CompiledWrite`, with its limits) binds the values, and the SQL runs
-  through asyncpg's own prepared-statement cache, on a connection of SQLAlchemy's pool (which registered its JSON codecs
-  there).
-* :class:`QueuedJobListener` — notifications of queued jobs: ``LISTEN`` on the channel that migration ``0003``'s
-  trigger notifies. Whenever a job row becomes queued (enqueued, retried, requeued, released), PostgreSQL notifies
-  ``studyjobs_jobs``. The listener holds one connection of the engine's pool open with a listener on that channel
-  and calls back on the event loop, so a daemon dispatches new work within milliseconds without polling the table.
-  On SQLite (no notifications; ``PRAGMA data_version`` serves instead) :meth:`QueuedJobListener.start` says
-  ``False``.
+Both run on the event loop of the engine they use; the listener calls back on that loop (docs/design/storage.md).
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
-"""SQLite: the one place that opens and configures its connections, and statements run straight on them.
+"""SQLite: the one place that opens and configures its connections (WAL, pragmas, :data:`BUSY_TIMEOUT_MS`), and
+:class:`DirectStatement`, a compiled write run straight on a ``sqlite3`` connection.
 
-Every connection to an SQLite file is configured here, with one busy timeout (:data:`BUSY_TIMEOUT_MS`):
-
-* :func:`prepare_file` creates the file's folder and puts a new file in WAL mode (once: WAL is a property of the
-  file, not of the connection);
-* :func:`connection_pragmas` — the library's connections: the busy timeout, ``synchronous=NORMAL``, foreign keys on;
-* :func:`busy_timeout_pragma` — a different wait for one engine (the autocommit's inline engine never waits);
-* :func:`migration_pragmas` and :func:`begin_immediate` — the migrations' connection: foreign keys off (turning
-  them on would fire ``ON DELETE`` actions while tables are rebuilt), and a transaction that takes the write lock
-  at its start;
-* :func:`open_version_reader` — the private connection that only asks ``PRAGMA data_version``.
-
-For the few statements that run once per job (enqueue, claim, succeed), SQLAlchemy's per-execution work — the
-execution context, the result object, the row processing machinery — costs several times what SQLite needs to
-run them. A :class:`DirectStatement` applies what SQLAlchemy computed when it compiled the statement
-(:class:`core.backends.compiled_write.CompiledWrite`, with its limits) and runs the SQL on a ``sqlite3`` connection.
-Errors come out as SQLAlchemy's (``IntegrityError`` …), except that a busy file raises
-``sqlite3.OperationalError`` so that the caller can decide to wait (see :mod:`core.backends.autocommit`).
+A busy file raises ``sqlite3.OperationalError`` so the caller can decide to wait; other errors come out as
+SQLAlchemy's. A :class:`DirectStatement` is immutable and thread-safe; the ``data_version`` reader may be used
+from any thread (design: docs/design/storage.md).
 """
 
 from __future__ import annotations

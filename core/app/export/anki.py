@@ -1,13 +1,5 @@
-"""A study guide's cards as an Anki deck (``.apkg``, genanki).
-
-One note per card (:mod:`core.app.export.cards`): key terms (term → definition) and review questions (question →
-answer), of one note type with the fields Front, Back, Page and Chapter (the section) and the tags ``term`` or
-``question``. Importing the file again after a new export updates the notes instead of adding copies: Anki
-matches notes by their guid, which is derived — like the note's id — from the document's id, the card's kind and
-its front text. The document's id, not the guide's: rewriting a section (or the whole guide) makes a new guide, and
-its unchanged terms and questions still update the notes already imported; a card whose front changed is a new
-note. The deck's id is derived from the document's id too, so every export of one document's guides goes to one
-deck; the note type's id is fixed. Cards come due in the guide's order.
+"""A study guide's cards as an Anki deck (``.apkg``, genanki); note and deck ids derive from the document's id, so a new
+export updates the notes already imported (docs/design/documents.md, "Anki").
 
 Pure I/O on the calling thread (a worker thread for screens); writes ``path`` only when the file is complete.
 """

@@ -1,11 +1,6 @@
-"""A study guide's Markdown as blocks with inline styles, for the exporters that cannot take Markdown as it is.
-
-:func:`parse_blocks` reads the subset of Markdown that guides are written in — ATX headings (``#`` … ``######``),
-paragraphs, bullet and numbered lists (nested by indentation, continuation lines joined), block quotes, pipe
-tables, fenced code and horizontal rules — into a flat list of :class:`Block`. :func:`parse_inline` splits a text
-into :class:`Span` runs: ``**bold**``/``__bold__``, ``*italic*``/``_italic_``, ``` `code` ``` and
-``[text](url)`` (the text kept). Anything else stays as plain text: a guide the parser does not fully understand
-is still exported with all its words, never dropped.
+"""A study guide's Markdown as blocks with inline styles (:func:`parse_blocks`, :func:`parse_inline`), for the
+exporters that cannot take Markdown as it is; text it does not understand stays plain, never dropped
+(the subset read: docs/design/documents.md).
 
 Pure functions, standard library only, safe on any thread.
 """

@@ -1,21 +1,5 @@
-"""The study cards a guide holds — key terms with their definitions, review questions with their answers.
-
-:func:`guide_cards` reads them from the guide's blocks (:mod:`core.app.export.blocks`), whatever language the guide is
-written in (labels in pt, en, es, fr, de and it):
-
-- a **key term** is a list item or paragraph that starts with a bold term followed by its definition
-  (``- **Term**: definition``, ``**Term** — definition``, ``**Term:** definition``), or, under a heading such as
-  "Key terms" or "Glossary" (the whole heading, numbered or not; or such a label alone on a line, like
-  ``**Key terms**``), ``Term: definition``;
-- a row of a table under such a heading: the first column the term, the second its definition;
-- a **review question** is a line labelled as one (``**Q:**``, ``Question 2:``, ``Pergunta:`` …) followed by a
-  line labelled as its answer (``**A:**``, ``Answer:``, ``Resposta:`` …), or, under a heading such as "Review
-  questions", a list item that ends with a question mark followed by its answer (the rest of the item, or the
-  next line or item that is not a question), or a row of a table under that heading (question, answer).
-
-Each card carries its section (the ``##`` heading it stands under) and its page: the one cited with the card
-("(p. 12)", "pp. 3–4"; taken out of the card's text), else the section's sources line ("Sources: p. 12–15").
-A term already met keeps its first card (a glossary repeating a section's term adds nothing).
+"""The study cards a guide holds — key terms with their definitions, review questions with their answers — each with
+its section and page (:func:`guide_cards`; what counts as a card: docs/design/documents.md, "Study cards").
 
 Pure functions, standard library only, safe on any thread.
 """

@@ -1,12 +1,8 @@
 """``studyjobs export ID --format md|docx|pdf|anki|csv [-o|--output PATH]``: a finished study guide as a file.
 
-``ID`` is a document's id as ``studyjobs list`` shows it (or the id of one of its ``generate`` jobs). The file
-goes to ``--output`` (a folder: the guide's title is the file's name), else to the current folder. A PDF is
-written by a subprocess with Qt offscreen (:func:`core.app.export.service.pdf_command`): this process never imports
-Qt. Importing this module is light (the command line's parser and the watchdog import it); the exporters are
-imported when a guide is exported. Prints the path written (``--json``: the id, the format and the path). Exit 0
-written; 1 the document has no finished guide or the file could not be written; unknown ids raise
-:class:`core.errors.JobNotFoundError` for the command line to report.
+Light to import (exporters load when used); never imports Qt (the PDF is a subprocess). Exit 0 written; 1 no
+finished guide or the file could not be written; unknown ids raise :class:`core.errors.JobNotFoundError`
+(docs/design/documents.md).
 """
 
 from __future__ import annotations

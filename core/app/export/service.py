@@ -1,11 +1,5 @@
-"""Exporting a finished study guide, for the command line and the window.
-
-:func:`load_export` reads what is stored for a document (or one of its ``generate`` jobs): the guide's Markdown
-(``study_guides.markdown``, else its stored parts, through :func:`core.app.guides.read_guide`), its title, and the
-keys that keep an Anki deck stable (the document's id; the guide's ``generate`` job id is given too).
-:func:`write_export` writes it in one of :data:`FORMATS` — ``md``, ``docx``, ``anki``, ``csv`` here; ``pdf``
-needs Qt's text layout, so it is written by :mod:`gui.export_pdf` (in the window directly; from the command line
-as the subprocess of :func:`pdf_command`, with Qt started offscreen).
+"""Exporting a finished study guide, for the command line and the window: :func:`load_export` reads it,
+:func:`write_export` writes ``md``, ``docx``, ``anki`` or ``csv``; ``pdf`` is :mod:`gui.export_pdf`'s.
 
 Qt-free. :func:`load_export` runs on the caller's event loop; :func:`write_export` blocks (call it on a worker
 thread from an event loop).

@@ -1,7 +1,4 @@
-"""A study guide's cards as a CSV table: one row per key term or review question.
-
-Columns ``type`` (``term`` or ``question``), ``front``, ``back``, ``page``, ``section``, with a header row;
-UTF-8 with a byte order mark so spreadsheet programs read accents right; RFC 4180 quoting.
+"""A study guide's cards as a CSV table: one row per key term or review question (columns: docs/design/documents.md).
 
 Pure I/O on the calling thread; writes ``path`` only when the file is complete.
 """

@@ -1,10 +1,4 @@
-"""A study guide as a Word document (``.docx``, python-docx).
-
-:func:`write_docx` lays out the guide's blocks (:mod:`core.app.export.blocks`) with Word's own styles, so the file
-reads and restyles like any document an author writes: ``#`` … ``####`` become Title and Heading 1–3 (deeper ones
-Heading 4), list items List Bullet / List Number (nested ones the "2"/"3" variants), quotes Quote, tables a
-grid table with a bold header row, code a monospace paragraph. Bold, italic and code runs are kept; a sources
-line ("Sources: p. 12–15") stays the italic paragraph it is.
+"""A study guide as a Word document (``.docx``, python-docx) in Word's own styles (see docs/design/documents.md).
 
 Pure I/O on the calling thread (a worker thread for screens); writes ``path`` only when the document is complete.
 """

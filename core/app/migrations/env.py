@@ -1,14 +1,5 @@
-"""Alembic environment of the application database.
-
-Normally run through :mod:`core.app.database`, which hands over a connection (already inside the transaction that
-holds the migration lock) in ``config.attributes["connection"]``. Without one (the ``alembic`` command line,
-with ``-x url=…`` or ``STUDYJOBS_DATABASE_URL``) it opens its own through
-:func:`core.app.database.migration_connection`.
-Offline ``--sql`` scripts work for PostgreSQL only (SQLite's table rebuilds reflect the live table).
-
-Only the application's tables (:data:`core.app.schema.APP_TABLE_NAMES`) are looked at: the embedded broker's
-tables in the same SQLite file, and any other table on the shared metadata, are neither created, compared nor
-dropped.
+"""Alembic environment of the application database: uses the connection :mod:`core.app.database` hands over, else
+opens its own; looks only at :data:`core.app.schema.APP_TABLE_NAMES` (docs/design/storage.md, "Migrations").
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
-"""The first shape: the seed's plain jobs table.
+"""The first shape: the seed's plain jobs table (docs/design/storage.md, "Schema history").
 
 Revision ID: 0001
 Revises:
 Create Date: 2025-01-01
-
-``id``, ``kind``, ``status``, ``stage``, ``progress``, ``params``, ``payload``, ``result_id``, ``error``,
-``attempts``, ``max_attempts``, ``started_at``, ``finished_at``, ``created_at``, ``updated_at``, and an index on
-``status``. A database made by the seed's ``create_all`` (no migration history) has exactly this shape and is
-stamped at this revision by :func:`core.app.database.upgrade` before being upgraded.
-
-Revisions are frozen: they spell out their own column types and never import the models.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
-"""Leases, fencing, retry and screen columns on jobs; documents, study_guides and workers.
+"""Leases, fencing, retry and screen columns on jobs; documents, study_guides and workers (docs/design/storage.md).
 
 Revision ID: 0002
 Revises: 0001
 Create Date: 2025-01-02
-
-Existing job rows get: ``title`` ``""``, ``message`` ``""``, ``detail`` ``{}``, ``phases`` ``[]``,
-``error_transient`` false, no worker, no retry time; a row that was running gets ``heartbeat_at`` = its
-``started_at`` (so an orphan of the old version is reclaimed after ``stale_after``, as before). The server defaults
-that fill the old rows are dropped afterwards: the models set every value, and the migrated schema must equal the
-models exactly (``tests/core/test_migrations.py``). The single-column status index gives way to the composite
-indexes of ``BaseJobModel`` (``status, created_at, id`` serves every status lookup it did).
 """
 
 from __future__ import annotations

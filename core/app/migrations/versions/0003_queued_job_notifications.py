@@ -1,13 +1,8 @@
-"""PostgreSQL: a notification on channel ``studyjobs_jobs`` whenever a job row becomes queued.
+"""PostgreSQL: a notification on channel ``studyjobs_jobs`` whenever a job row becomes queued (nothing on SQLite).
 
 Revision ID: 0003
 Revises: 0002
 Create Date: 2026-11-29
-
-Daemons ``LISTEN`` on the channel and dispatch a new, retried, requeued or released job at once instead of
-polling the table every few milliseconds. A trigger (not the writers) sends it, so every writer — the window, the
-CLI, another daemon's sweep, a hand-written ``UPDATE`` — wakes the daemons. SQLite has no notifications: there a
-daemon notices commits through ``PRAGMA data_version``; this revision changes nothing on SQLite.
 """
 
 from __future__ import annotations

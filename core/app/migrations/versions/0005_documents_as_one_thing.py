@@ -3,12 +3,6 @@
 Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-01
-
-* ``jobs.parent_id`` (indexed): a ``generate`` job names the ``ingest`` job it continues, so a screen shows one
-  document as one thing. Existing ``generate`` rows get their parent from ``detail.ingest_job_id``.
-* ``guide_sections``: each section of a guide as soon as it is written.
-* ``workers.restart_requested``: the window asks the workers to start again after a settings change.
-* ``app_controls``: switches for every worker (the queue paused).
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
-"""Where a document's text came from: ``documents.structure``.
+"""Where a document's text came from: ``documents.structure`` (nullable JSON text).
 
 Revision ID: 0006
 Revises: 0005
 Create Date: 2026-12-01
-
-* ``documents.structure`` (JSON text, nullable): the pages of each paragraph and the document's own chapters
-  (:class:`core.app.document_structure.DocumentStructure`); documents read before this revision have none.
 """
 
 from __future__ import annotations

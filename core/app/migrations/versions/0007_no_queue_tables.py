@@ -1,15 +1,9 @@
-"""The job table is the embedded queue: the SQLite broker's tables and the outbox's triggers go.
+"""The job table is the embedded queue: the SQLite broker's tables and the outbox's triggers go; the downgrade
+restores nothing (docs/design/storage.md, "Schema history").
 
 Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-02
-
-An embedded database may hold what an earlier embedded daemon made beside the application's tables: the SQLite
-broker's ``dramatiq_messages``, ``dramatiq_consumers`` and ``dramatiq_dead_messages``, and the two triggers on
-``jobs`` that wrote a queued row's message (``studyjobs_outbox_insert``, ``studyjobs_outbox_requeue``). A queued row
-is now its own message (``daemon/brokers/jobs.py``), so they are dropped. Their messages carry nothing a row does not:
-every job they named is still queued, running or ended on its row. PostgreSQL never held them. The downgrade drops
-nothing back: a daemon of the earlier revision made its tables and triggers itself at its start.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""A worker's row says what its local model is doing: ``workers.model_state``.
+"""A worker's row says what its local model is doing: ``workers.model_state`` (``loading``, ``unloaded`` or NULL).
 
 Revision ID: 0008
 Revises: 0007
 Create Date: 2026-12-05
-
-``"loading"`` while the worker loads its model, ``"unloaded"`` once it gave its memory back after its idle minutes
-(until a job loads the model again), ``NULL`` otherwise. The window's status bar reads it
-(:mod:`core.app.workers`).
 """
 
 from __future__ import annotations
