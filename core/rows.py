@@ -28,7 +28,8 @@ def _payload_not_loaded(state: Any, passive: Any) -> Any:
     job_id = state.dict.get("id")
     raise PayloadNotLoadedError(
         f"The payload of job {job_id} was not loaded: rows from list_recent, watch and due_jobs, and the rows that "
-        "a state change returns, never carry it. Read the whole row with JobStore.get(job_id)."
+        "a state change returns while the job stays open (a claim carries it), never carry it; the rows of succeed, "
+        "cancel and a final failure read it as None. Read the whole row with JobStore.get(job_id)."
     )
 
 
