@@ -290,13 +290,8 @@ def _readable(text: str) -> str:
     return "\n".join(lines)
 
 
-def text_corpus(folder: Path, sizes: list[int], *, prefix: str = "doc") -> list[Path]:
-    """Write one Markdown/text document per size (bytes, approximately), each cut from different real texts.
-
-    Document ``i`` starts at a different source file and takes whole paragraphs from consecutive files until it
-    reaches its size, so no two documents are the same text. Deterministic for a given machine.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
+def _prose_paragraphs() -> list[str]:
+    """The distinct paragraphs (over 80 characters) of the real prose on this machine, in a fixed order."""
     paragraphs: list[str] = []
     for source in _prose_sources():
         with contextlib.suppress(OSError, UnicodeDecodeError):
@@ -304,7 +299,17 @@ def text_corpus(folder: Path, sizes: list[int], *, prefix: str = "doc") -> list[
             paragraphs += [p.strip() for p in re.split(r"\n\s*\n", text) if len(p.strip()) > 80]
     if not paragraphs:
         raise RuntimeError("no real prose found on this machine (/usr/share/common-licenses, /usr/share/doc)")
-    unique = list(dict.fromkeys(paragraphs))
+    return list(dict.fromkeys(paragraphs))
+
+
+def text_corpus(folder: Path, sizes: list[int], *, prefix: str = "doc") -> list[Path]:
+    """Write one Markdown/text document per size (bytes, approximately), each cut from different real texts.
+
+    Document ``i`` starts at a different source file and takes whole paragraphs from consecutive files until it
+    reaches its size, so no two documents are the same text. Deterministic for a given machine.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    unique = _prose_paragraphs()
     written: list[Path] = []
     step = max(len(unique) // max(len(sizes), 1), 1)
     for i, size in enumerate(sizes):
@@ -324,6 +329,39 @@ def text_corpus(folder: Path, sizes: list[int], *, prefix: str = "doc") -> list[
         path.write_text(body + "\n", encoding="utf-8")
         written.append(path)
     return written
+
+
+def text_without_chapters(folder: Path, size: int, *, prefix: str = "plain") -> Path:
+    """A plain text of ``size`` characters of real prose in which the reader finds no chapters.
+
+    Numbered paragraphs of the licenses ("8. You may distribute …") are headings to the plain-text reader
+    (``daemon.readers.text_headings``); a text with two of them has its own chapters, and a ``generate`` job
+    then takes them as its sections without asking the model for an outline. This text leaves out every
+    paragraph the reader takes as a heading, so its ``generate`` job plans it with the model.
+    """
+    from core.app.document_structure import paragraphs as split
+    from daemon.readers.text_headings import numbered_headings
+
+    folder.mkdir(parents=True, exist_ok=True)
+    prose = _prose_paragraphs()
+    left_out: set[int] = set()  # indices into prose
+    while True:
+        chosen: list[int] = []
+        total = 0
+        for index, part in enumerate(prose):
+            if total >= size:
+                break
+            if index not in left_out:
+                chosen.append(index)
+                total += len(part) + 2
+        body = "\n\n".join(prose[i] for i in chosen)[:size]
+        found = numbered_headings(split(body))
+        if not found:
+            break
+        left_out |= {chosen[chapter.paragraph] for chapter in found}
+    path = folder / f"{prefix}-{size}.txt"
+    path.write_text(body + "\n", encoding="utf-8")
+    return path
 
 
 def pdf_corpus(max_pages: int = 700) -> list[Path]:
