@@ -7,8 +7,9 @@ characters, set at least 15 % larger than the body and bold, or at least 30 % la
 or more pages (running headers) are none. Consecutive heading lines of one size on one page are one wrapped
 heading; a title that opens with a symbol (``\\LARGE``, code) is none, and a size that one heading alone uses
 beyond the first page is a specimen, not a level. The levels follow the sizes, largest first (at most three).
-:func:`place_headings` puts each heading at the paragraph of its page that starts with its text, or cuts it off the
-end of the paragraph it was glued to (a heading whose paragraph is not found is left out).
+:func:`place_headings` puts each heading at the paragraph of its page that starts with its text, cuts it off the
+end of the paragraph it was glued to, or splits it out of the middle of one that runs it into the text around it (a
+heading whose paragraph is not found is left out).
 
 Only run for a PDF without bookmarks: the document's own outline wins. :func:`page_font_lines` is called on the
 text page the reader loaded for the page's text (a PDF without an outline), and a line's font is read from at most
@@ -177,29 +178,69 @@ def place_headings(
     headings: Sequence[tuple[str, int, int]], paragraphs: list[str], spans: list[tuple[int, int]]
 ) -> list[Chapter]:
     """Each heading at the first paragraph on its page that starts with its text, in order; a heading the
-    paragraphs glued to the end of the one before is cut off it into a paragraph of its own (``paragraphs`` and
-    ``spans`` are changed in place). Empty when fewer than two are placed."""
+    paragraphs glued to the end of the one before is cut off it into a paragraph of its own, and one glued between
+    two paragraphs (found as written, between spaces) splits them apart (``paragraphs`` and ``spans`` are changed
+    in place). Empty when fewer than two are placed."""
     chapters: list[Chapter] = []
     start = 0
     for title, page, level in headings:
-        wanted = _key(title)
-        for index in range(start, len(paragraphs)):
-            first, last = spans[index]
-            if first > page:
-                break
-            if last < page or not wanted:
-                continue
-            key = _key(paragraphs[index])
-            if key.startswith(wanted[:40]):
-                at = index
-            elif key.endswith(wanted):
-                at = _cut_heading(paragraphs, spans, index, len(wanted))
-            else:
-                continue
+        at = _place(title, page, paragraphs, spans, start)
+        if at is not None:
             chapters.append(Chapter(title, at, level))
             start = at + 1
-            break
     return chapters if len(chapters) >= 2 else []
+
+
+def _place(title: str, page: int, paragraphs: list[str], spans: list[tuple[int, int]], start: int) -> int | None:
+    """The paragraph of heading ``title`` on ``page``, from paragraph ``start`` on: one that starts with it, else
+    one that ends with it (cut off), else one that holds it inside (split into three); ``None`` when none does."""
+    wanted = _key(title)
+    if not wanted:
+        return None
+    on_page = _page_paragraphs(spans, page, start)
+    for index in on_page:
+        key = _key(paragraphs[index])
+        if key.startswith(wanted[:40]):
+            return index
+        if key.endswith(wanted):
+            return _cut_heading(paragraphs, spans, index, len(wanted))
+    for index in on_page:
+        inside = _inside(paragraphs[index], title)
+        if inside is not None:
+            return _split_around(paragraphs, spans, index, inside, len(title), page)
+    return None
+
+
+def _page_paragraphs(spans: list[tuple[int, int]], page: int, start: int) -> list[int]:
+    """The paragraphs from ``start`` on that lie on ``page`` (wholly or in part)."""
+    found: list[int] = []
+    for index in range(start, len(spans)):
+        first, last = spans[index]
+        if first > page:
+            break
+        if last >= page:
+            found.append(index)
+    return found
+
+
+def _inside(text: str, title: str) -> int | None:
+    """Where ``title`` stands inside ``text`` as written, with a space before and after it (so not within a word,
+    a command's braces or the paragraph's start or end)."""
+    at = text.find(f" {title} ")
+    return None if at < 0 else at + 1
+
+
+def _split_around(
+    paragraphs: list[str], spans: list[tuple[int, int]], index: int, at: int, length: int, page: int
+) -> int:
+    """Split paragraph ``index`` into the text before ``at``, the heading (``length`` characters from ``at``) and
+    the text after it, the heading and what follows on ``page``; returns the heading's paragraph."""
+    text = paragraphs[index]
+    first, last = spans[index]
+    before, heading, after = text[:at].rstrip(), text[at : at + length], text[at + length :].lstrip()
+    paragraphs[index : index + 1] = [before, heading, after]
+    spans[index : index + 1] = [(first, page), (page, page), (page, last)]
+    return index + 1
 
 
 def _cut_heading(paragraphs: list[str], spans: list[tuple[int, int]], index: int, length: int) -> int:
