@@ -62,10 +62,22 @@ _DEMONSTRATIVES = {
 }
 _CODE_TERM = re.compile(r"[_/\\$=:;(){}\[\]<>#@|`]|\.\w|^-|\s-{1,2}\w|\b[A-Z]+\s+[A-Z]{2,}\b")
 """A term with code's characters, a path or file name, an option, or two upper-case words in a row (``R CMD``)."""
-_COMMAND_WORDS = re.compile(
-    r"\b(?:sudo|apt|apt-get|aptitude|dpkg|pip|npm|make|git|cd|ls|rm|cp|mv|chmod|chown|echo|cat|grep|curl|wget)"
-    r"\s+-{0,2}[a-z]"
+_COMMANDS = (
+    r"(?:sudo|apt|apt-get|apt-cache|aptitude|dpkg|pip|npm|make|git|cd|ls|rm|cp|mv|chmod|chown|echo|cat|grep|curl|wget)"
 )
+_SUBCOMMANDS = (
+    r"(?:install|reinstall|remove|purge|autoremove|update|upgrade|full-upgrade|dist-upgrade|safe-upgrade|search|show"
+    r"|source|download|clean|autoclean|clone|commit|push|pull|checkout)"
+)
+_COMMAND_SHAPE = re.compile(
+    rf"\b{_COMMANDS}\s+(?:-{{1,2}}[a-zA-Z]|[~.]{{0,2}}/|\*|[\w-]+\.[a-z]\w*\b)"
+    rf"|\b(?:apt|apt-get|apt-cache|aptitude|dpkg|pip|npm|git)\s+{_SUBCOMMANDS}\b|\bsudo\s+[a-z]"
+)
+"""A command line anywhere: a command word followed by an option, a path, a wildcard or a file name (``rm -rf``,
+``cd /etc``, ``cp templates.pot …``), a package tool and its subcommand (``apt-get install``), ``sudo`` and a
+command. A command word followed by a plain word is prose ("make a list", "a git repository", "the cat")."""
+_COMMAND_START = re.compile(rf"^{_COMMANDS}\s+[\w$~./*-]")
+"""A sentence that starts with a command word in lower case and its argument (``cd work``, ``ls evince``)."""
 _CODE_MARKS = re.compile(r"[`{}\\]|\w_\w|\w/\w+/|\w\.\w+\(|==|!=|:=|->|&&|\|\|")
 """In a sentence: code's characters, an identifier with underscores, a path, a call, an operator."""
 _ADDRESS = re.compile(r"\bhttps?://\S+")
@@ -80,7 +92,12 @@ def looks_like_code(sentence: str) -> bool:
     """Whether ``sentence`` is code or a command line (a prompt, an option, a command and its argument, code's
     characters); brackets and parentheses of prose are fine."""
     prose = _ADDRESS.sub("", sentence)
-    return bool(_CODE_MARKS.search(prose) or _COMMAND_WORDS.search(sentence) or _CODE_SENTENCE.search(prose))
+    return bool(
+        _CODE_MARKS.search(prose)
+        or _COMMAND_SHAPE.search(sentence)
+        or _COMMAND_START.search(sentence)
+        or _CODE_SENTENCE.search(prose)
+    )
 
 
 def study_subject(term: str, language: str) -> bool:
@@ -89,7 +106,7 @@ def study_subject(term: str, language: str) -> bool:
     originals = [w.strip(".,;:!?\"'“”«»()") for w in term.split()]
     originals = [w for w in originals if w]
     words = [w.casefold() for w in originals]
-    if not words or _CODE_TERM.search(term) or _COMMAND_WORDS.search(term):
+    if not words or _CODE_TERM.search(term) or _COMMAND_SHAPE.search(term):
         return False
     if words[0] in _POINTERS[code] or any(w in _POINTERS[code] for w in words):
         return False

@@ -27,7 +27,7 @@ from daemon.readers.bookmark_levels import without_wrappers
 from daemon.readers.cleanup import title_candidate
 from daemon.readers.errors import ExtractionCode, ExtractionError
 from daemon.readers.ocr import OCR_DPI
-from daemon.readers.pdf_headings import FontLine, font_headings, font_lines, place_headings
+from daemon.readers.pdf_headings import FontLine, font_headings, font_lines, page_font_lines, place_headings
 from daemon.readers.pdf_integrity import BackgroundStreamCheck, StreamDamage
 from daemon.readers.pdf_scanned import recognise_pages, wants_recognition
 from daemon.readers.pdf_text import enough_words, page_lines, pages_to_paragraphs
@@ -64,12 +64,13 @@ def _open(data: bytes) -> Any:
         raise ExtractionError("corrupt_file", format="pdf", detail=str(exc)) from None
 
 
-def _page_text(document: Any, index: int) -> tuple[str, bool, bool]:
+def _page_text(document: Any, index: int, fonts: list[list[FontLine]] | None) -> tuple[str, bool, bool]:
     """The raw text of page ``index`` as pypdfium2's ``get_text_range()`` gives it, whether the page draws
     anything (text, a picture, a shape), and whether it is a picture to recognise (a page with a picture and
-    almost no text: :func:`~daemon.readers.pdf_scanned.wants_recognition`); the lock is held by the caller, and the
-    page and its text page are closed. PDFium's own calls, without pypdfium2's page objects: their finalizer
-    bookkeeping cost about 5 % of a read."""
+    almost no text: :func:`~daemon.readers.pdf_scanned.wants_recognition`); the page's lines with their fonts are
+    appended to ``fonts`` unless it is ``None`` (from the same text page: loading each page again for them cost
+    as much as the text). The lock is held by the caller, and the page and its text page are closed. PDFium's own
+    calls, without pypdfium2's page objects: their finalizer bookkeeping cost about 5 % of a read."""
     page = pdfium_c.FPDF_LoadPage(document.raw, index)
     if not page:
         raise ExtractionError("corrupt_file", format="pdf", detail=f"page {index + 1}: Failed to load page.")
@@ -80,6 +81,8 @@ def _page_text(document: Any, index: int) -> tuple[str, bool, bool]:
             raise ExtractionError("corrupt_file", format="pdf", detail=f"page {index + 1}: Failed to load text page.")
         try:
             text = _text_of(textpage, index)
+            if fonts is not None:
+                fonts.append(page_font_lines(textpage))
             return text, drawn, drawn and wants_recognition(page, text)
         finally:
             pdfium_c.FPDFText_ClosePage(textpage)
@@ -160,6 +163,7 @@ def read_pdf(data: bytes, progress: Progress, *, language: str | None = None) ->
             page_count = len(document)
             title = _metadata_title(document)
             encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(document) != -1
+            outline = bool(pdfium_c.FPDFBookmark_GetFirstChild(document, None))
         except BaseException:
             document.close()
             raise
@@ -169,21 +173,23 @@ def read_pdf(data: bytes, progress: Progress, *, language: str | None = None) ->
         if page_count <= 0:
             raise ExtractionError("corrupt_file", format="pdf", detail="the document has no pages")
         progress.start(page_count)
-        pages, drawn, scanned = _read_pages(document, page_count, check, progress)
+        fonts: list[list[FontLine]] | None = None if outline else []  # read with the pages: no bookmarks to win
+        pages, drawn, scanned = _read_pages(document, page_count, check, progress, fonts)
         if check is not None:
             _raise_if_damaged(check.result(wait=True))
         render = functools.partial(_render_for_recognition, document, progress)
         recognised = recognise_pages(render, pages, scanned, language, progress)
         with pdfium_lock(progress):  # after the pages: PDFium then knows each page's object (see _bookmarks)
             bookmarks = _bookmarks(document, page_count)
-        fonts: list[list[FontLine]] = [] if bookmarks else font_lines(document, page_count, progress, pdfium_lock)
+        if not bookmarks and fonts is None:  # an outline without a usable entry
+            fonts = font_lines(document, page_count, progress, pdfium_lock)
     finally:
         if check is not None:
             check.close()
         with pdfium_lock():
             document.close()
     paragraphs, spans = pages_to_paragraphs(pages)
-    chapters = _chapters(bookmarks, fonts, paragraphs, spans)  # may cut a glued heading off its paragraph
+    chapters = _chapters(bookmarks, fonts or [], paragraphs, spans)  # may cut a glued heading off its paragraph
     text = "\n\n".join(paragraphs)
     _check_words(text, page_count, drawn, recognition_possible=not scanned or recognised is not None)
     first_line = next((lines[0] for lines in pages if lines), None)
@@ -209,11 +215,15 @@ def _check_words(text: str, page_count: int, drawn: bool, *, recognition_possibl
 
 
 def _read_pages(
-    document: Any, page_count: int, check: BackgroundStreamCheck | None, progress: Progress
+    document: Any,
+    page_count: int,
+    check: BackgroundStreamCheck | None,
+    progress: Progress,
+    fonts: list[list[FontLine]] | None,
 ) -> tuple[list[list[str]], bool, list[int]]:
-    """Each page's lines, whether any page draws anything, and the 0-based pages that are pictures to recognise;
-    the lock is taken per page, the stream check's damage raised as soon as it is known, and progress advanced
-    page by page.
+    """Each page's lines, whether any page draws anything, and the 0-based pages that are pictures to recognise
+    (each page's lines with their fonts appended to ``fonts`` unless it is ``None``); the lock is taken per page,
+    the stream check's damage raised as soon as it is known, and progress advanced page by page.
 
     The lines are made on this thread, outside the lock: a helper thread for them would take the GIL from this
     one whenever PDFium hands it back, which costs more than the overlap gains."""
@@ -222,7 +232,7 @@ def _read_pages(
     drawn = False
     for index in range(page_count):
         with pdfium_lock(progress):
-            raw, page_drawn, picture = _page_text(document, index)
+            raw, page_drawn, picture = _page_text(document, index, fonts)
         drawn = drawn or page_drawn
         pages.append(page_lines(raw))
         if picture:

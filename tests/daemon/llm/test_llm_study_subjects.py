@@ -39,6 +39,9 @@ YIELD = [
     ("devref", "en", "A non-functional e-mail address is a violation of Debian Policy [https://www.debian.org/doc/"
      "debian-policy/ch-binary.html#the-maintainer-of-a-package].",
      "What is a non-functional e-mail address?"),  # a web address is no code
+    ("live", "en", "A live cd paradigm is a pre-installed system which runs from read-only media, like a cdrom, where "
+     "writes and modifications do not survive reboots of the host hardware which runs it.",
+     "What is a live cd paradigm?"),  # "cd" followed by a word is no command line
 ]  # fmt: skip
 # (document, language, sentence): what each would have given is no subject, or no answer on its own
 NO_YIELD = [
@@ -70,6 +73,44 @@ NO_YIELD = [
     ("devref", "en", "An example is a package that is SVGA-specific (only available for i386 and amd64), or uses "
      "other hardware-specific features not supported on all architectures."),  # a generic word
 ]  # fmt: skip
+
+
+# (document, language, sentence): command lines, as the documents write them
+COMMAND_LINES = [
+    ("devref", "en", "cp templates.pot templates.pot.orig"),
+    ("devref", "en", "rm -rf templates.pot.orig po_fridge"),
+    ("rintro", "en", "Make work the working directory and start the program as before: $ cd work"),
+    ("devref", "en", "Download the current version of the source package (with apt-get source) and rebuild it (or "
+     "download the current binary packages with aptitude download)."),
+    ("devref", "en", "Look for license problems (like files with “All rights reserved” headers, or with a non-DFSG "
+     "compliant license). grep -ri is your friend for this task."),
+    ("faq", "pt", "Poderá ser melhor em certas situações fazer uma actualização total para a nova distribuição "
+     "correndo apt full-upgrade, aptitude safe-upgrade ou aptitude full-upgrade."),
+]  # fmt: skip
+# (document, language, sentence): prose that names a command or uses an everyday word that is one
+PROSE_WITH_COMMAND_WORDS = [
+    ("rintro", "en", "Here is a simple example of how to make a list:"),
+    ("devref", "en", "Generate and make a copy (best also in paper form) of your revocation certificate; this is "
+     "needed if your key is lost."),
+    ("devref", "en", "If you want to use a git repository for any of your Debian work, you can use Debian's GitLab "
+     "instance called Salsa [https://salsa.debian.org] for that purpose."),
+    ("live", "en", "Once you are certain you have the correct device name, use the cp command to copy the image to "
+     "the stick."),
+    ("faq", "pt", "O apt-get fornece um modo simples de obter e instalar pacotes a partir de múltiplas fontes usando a "
+     "linha de comandos."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("document", "language", "sentence"), COMMAND_LINES)
+def test_a_real_command_line_is_code(document: str, language: str, sentence: str) -> None:
+    assert looks_like_code(sentence)
+
+
+@pytest.mark.parametrize(("document", "language", "sentence"), PROSE_WITH_COMMAND_WORDS)
+def test_a_real_sentence_that_names_a_command_or_says_make_a_is_prose(
+    document: str, language: str, sentence: str
+) -> None:
+    assert not looks_like_code(sentence)
 
 
 def _aids(sentence: str, language: str) -> list[str]:
@@ -153,7 +194,7 @@ def documents(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> dict[
 
 def test_every_sentence_of_these_tests_is_in_its_real_document(documents: dict[str, Path]) -> None:
     wanted: dict[str, list[str]] = {}
-    for document, _language, sentence, *_question in [*YIELD, *NO_YIELD]:
+    for document, _language, sentence, *_question in [*YIELD, *NO_YIELD, *COMMAND_LINES, *PROSE_WITH_COMMAND_WORDS]:
         wanted.setdefault(document, []).append(sentence)
     for document, sentences in wanted.items():
         text = read_document(documents[document]).text

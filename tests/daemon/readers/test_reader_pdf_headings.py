@@ -52,6 +52,34 @@ def test_a_heading_glued_to_the_paragraph_before_it_is_cut_off_into_its_own(corp
         assert not texts[chapter.paragraph - 1].endswith(title) and texts[chapter.paragraph - 1].endswith(".")
 
 
+def test_a_heading_glued_into_the_middle_of_a_paragraph_becomes_its_own_chapter(corpus: Corpus) -> None:
+    """Page 18 of the xypic tutorial: the text layer runs "6 Produzindo Diagramas em Matriz" between the end of
+    one paragraph ("… e pontilhada:") and the start of the next ("O XY-pic oferece …"); page 9 of numberpt's
+    manual runs "5.2 Tests with \\Numberpt" to "5.5 Tests with \\NUMBERPT" into the lists of numbers around
+    them. Each heading is a chapter of its own, between the text before and after it."""
+    root = corpus.debian("texlive-lang-portuguese") / "usr/share/doc/texlive-doc"
+    cases = {
+        XYPIC: [("6 Produzindo Diagramas em Matriz", "e pontilhada:", "O XY-pic oferece")],
+        "latex/numberpt/numberpt.pdf": [
+            ("5.2 Tests with \\Numberpt", "101: cento e um", "199: Cento e noventa e nove"),
+            ("5.3 Tests with \\NumberPt", "501: Quinhentos e um", "600: Seiscentos"),
+            ("5.4 Tests with \\NumberPt*", "701: Setecentos E Um", "800: Oitocentos"),
+            ("5.5 Tests with \\NUMBERPT", "999: Novecentos e Noventa e Nove", "1000: MIL"),
+        ],
+    }
+    for name, headings in cases.items():
+        document = read_document(str(root / name))
+        structure = DocumentStructure.from_json(document.structure)
+        texts = paragraphs(document.text)
+        assert structure.fits(len(texts))
+        chapters = {c.title: c.paragraph for c in structure.chapters}
+        for title, before, after in headings:
+            assert title in chapters, (name, title, list(chapters))
+            at = chapters[title]
+            assert texts[at] == title
+            assert texts[at - 1].endswith(before) and texts[at + 1].startswith(after), (texts[at - 1], texts[at + 1])
+
+
 def test_an_english_manual_without_bookmarks_gets_its_numbered_sections(corpus: Corpus) -> None:
     document = read_document(corpus.camlidl_pdf)
     titles = [c.title for c in DocumentStructure.from_json(document.structure).chapters]
