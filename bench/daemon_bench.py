@@ -355,7 +355,9 @@ async def _tokens(store: Any, job_id: uuid.UUID, at_least: int) -> bool:
 def _model_detail(row: Any) -> dict[str, Any]:
     """The ``detail`` of a ``generate`` row that should be in a model phase; raises if the job ended before one (a
     document with its own chapters is planned without the model, and these waits would only time out)."""
-    if row.status not in ("queued", "running"):
+    from core.status import OPEN_JOB_STATUSES
+
+    if row.status not in OPEN_JOB_STATUSES:
         phases = ", ".join(str(phase.get("name")) for phase in row.phases or [])
         raise RuntimeError(f"generate job {row.id} ended ({row.status}; phases {phases}) before the model ran")
     return dict(row.detail or {})
