@@ -62,16 +62,15 @@ _DEMONSTRATIVES = {
 }
 _CODE_TERM = re.compile(r"[_/\\$=:;(){}\[\]<>#@|`]|\.\w|^-|\s-{1,2}\w|\b[A-Z]+\s+[A-Z]{2,}\b")
 """A term with code's characters, a path or file name, an option, or two upper-case words in a row (``R CMD``)."""
-_COMMANDS = (
-    r"(?:sudo|apt|apt-get|apt-cache|aptitude|dpkg|pip|npm|make|git|cd|ls|rm|cp|mv|chmod|chown|echo|cat|grep|curl|wget)"
-)
+_PACKAGE_TOOLS = r"(?:apt|apt-get|apt-cache|aptitude|dpkg|pip|npm|git)"
+_COMMANDS = rf"(?:sudo|{_PACKAGE_TOOLS}|make|cd|ls|rm|cp|mv|chmod|chown|echo|cat|grep|curl|wget)"
 _SUBCOMMANDS = (
     r"(?:install|reinstall|remove|purge|autoremove|update|upgrade|full-upgrade|dist-upgrade|safe-upgrade|search|show"
     r"|source|download|clean|autoclean|clone|commit|push|pull|checkout)"
 )
 _COMMAND_SHAPE = re.compile(
     rf"\b{_COMMANDS}\s+(?:-{{1,2}}[a-zA-Z]|[~.]{{0,2}}/|\*|[\w-]+\.[a-z]\w*\b)"
-    rf"|\b(?:apt|apt-get|apt-cache|aptitude|dpkg|pip|npm|git)\s+{_SUBCOMMANDS}\b|\bsudo\s+[a-z]"
+    rf"|\b{_PACKAGE_TOOLS}\s+{_SUBCOMMANDS}\b|\bsudo\s+[a-z]"
 )
 """A command line anywhere: a command word followed by an option, a path, a wildcard or a file name (``rm -rf``,
 ``cd /etc``, ``cp templates.pot …``), a package tool and its subcommand (``apt-get install``), ``sudo`` and a
