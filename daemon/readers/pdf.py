@@ -179,17 +179,14 @@ def read_pdf(data: bytes, progress: Progress, *, language: str | None = None) ->
             _raise_if_damaged(check.result(wait=True))
         render = functools.partial(_render_for_recognition, document, progress)
         recognised = recognise_pages(render, pages, scanned, language, progress)
-        with pdfium_lock(progress):  # after the pages: PDFium then knows each page's object (see _bookmarks)
-            bookmarks = _bookmarks(document, page_count)
-        if not bookmarks and fonts is None:  # an outline without a usable entry
-            fonts = font_lines(document, page_count, progress, pdfium_lock)
+        bookmarks, fonts = _bookmarks_and_fonts(document, page_count, progress, fonts)
     finally:
         if check is not None:
             check.close()
         with pdfium_lock():
             document.close()
     paragraphs, spans = pages_to_paragraphs(pages)
-    chapters = _chapters(bookmarks, fonts or [], paragraphs, spans)  # may cut a glued heading off its paragraph
+    chapters = _chapters(bookmarks, fonts, paragraphs, spans)  # may cut a glued heading off its paragraph
     text = "\n\n".join(paragraphs)
     _check_words(text, page_count, drawn, recognition_possible=not scanned or recognised is not None)
     first_line = next((lines[0] for lines in pages if lines), None)
@@ -258,6 +255,19 @@ class _OutlineWarnings(logging.Filter):
 
 
 logging.getLogger("pypdfium2._helpers.document").addFilter(_OutlineWarnings())
+
+
+def _bookmarks_and_fonts(
+    document: Any, page_count: int, progress: Progress, fonts: list[list[FontLine]] | None
+) -> tuple[list[tuple[str, int, int]], list[list[FontLine]]]:
+    """The usable bookmarks and, when there are none, the lines with their fonts to find headings in: ``fonts``,
+    read with the pages of a PDF without an outline, or read again now for an outline none of whose entries
+    points into the document. Called after the pages: PDFium then knows each page's object (see _bookmarks)."""
+    with pdfium_lock(progress):
+        bookmarks = _bookmarks(document, page_count)
+    if bookmarks:
+        return bookmarks, []
+    return bookmarks, fonts if fonts is not None else font_lines(document, page_count, progress, pdfium_lock)
 
 
 def _bookmarks(document: Any, page_count: int) -> list[tuple[str, int, int]]:
