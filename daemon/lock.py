@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 from typing import IO
 
-__all__ = ["EXIT_ALREADY_RUNNING", "DataFolderLock", "DataFolderLocked"]
+from core.app.exit_codes import EXIT_ALREADY_RUNNING
 
-EXIT_ALREADY_RUNNING = 3
-"""The exit code of a ``studyjobs daemon`` that found another daemon holding its data folder."""
+__all__ = ["EXIT_ALREADY_RUNNING", "DataFolderLock", "DataFolderLocked"]
 
 
 class DataFolderLocked(RuntimeError):

@@ -1,8 +1,8 @@
 """``studyjobs daemon --watch``: keep a worker running — start it as a child, and again whenever it dies.
 
-The exit codes (:data:`EXIT_RESTART`, :data:`EXIT_JOB_STUCK`, :data:`EXIT_IDLE`, :data:`EXIT_ALREADY_RUNNING`,
-:data:`EXIT_USAGE`) are the contract with the child; the crash back-off and when the watchdog gives up are in
-docs/design/worker.md. Threading: one thread; the signal handlers only set an event.
+The exit codes of :mod:`core.app.exit_codes` (restart, job stuck, idle, already running, usage) are the contract
+with the child; the crash back-off and when the watchdog gives up are in docs/design/worker.md.
+Threading: one thread; the signal handlers only set an event.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from daemon.lock import EXIT_ALREADY_RUNNING
+from core.app.exit_codes import EXIT_ALREADY_RUNNING, EXIT_IDLE, EXIT_JOB_STUCK, EXIT_RESTART, EXIT_USAGE
 from daemon.signals import stop_on_signals
 
 if TYPE_CHECKING:
@@ -52,18 +52,9 @@ MAX_QUICK_CRASHES = 10
 """Crashes in a row, each within :data:`STEADY_AFTER` of its start, after which the watchdog gives up."""
 STOP_TIMEOUT = 15.0
 """How long a stop waits for the child's graceful stop (which itself takes at most ~10 s) before killing it."""
-EXIT_RESTART = 4
-"""The exit code of a worker that stopped to be started again at once (new settings); not a crash."""
-EXIT_JOB_STUCK = 5
-"""The exit code of a worker that ended itself to free a job stuck past its hard time limit; not a crash."""
-EXIT_IDLE = 6
-"""The exit code of a worker that gave its memory back after its idle minutes: started again at once, as a fresh
-process (its Python heap is gone with it), with :data:`ENV_GAVE_BACK` set; not a crash."""
 ENV_GAVE_BACK = "STUDYJOBS_GAVE_BACK"
 """Set to ``"1"`` for a worker started again after :data:`EXIT_IDLE`: it has no model loaded and starts no reader
 process until a job needs one."""
-EXIT_USAGE = 2
-"""The exit code of a worker whose settings, arguments or files are wrong: starting it again would not help."""
 ENV_WATCHED = "STUDYJOBS_WATCHED"
 """Set to ``"1"`` in the child's environment: a worker under a watchdog leaves a restart to it."""
 ENV_DELAYS = "STUDYJOBS_WATCHDOG_DELAYS"

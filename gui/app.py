@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.app.config import Settings, SettingsError, load_settings, resolve_language
 from core.app.database import MigrationError, make_app_store, open_app_database
+from core.app.exit_codes import EXIT_DATABASE, EXIT_MISSING_LIBRARIES, EXIT_OK, EXIT_USAGE
 from core.app.launch import login_command
 from core.app.logs import configure_logging
 from gui import autostart
@@ -30,16 +31,15 @@ from gui.daemon_process import DaemonLauncher
 from gui.error_dialog import ErrorReporter
 from gui.i18n import ICONS_DIR, install_translations
 from gui.main_window import MainWindow
-from gui.platform_check import EXIT_MISSING_LIBRARIES, check_desktop
+from gui.platform_check import check_desktop
 from gui.single_instance import SingleInstance
 from gui.tasks import run_loop_until
 from gui.theme import apply_palette
 from gui.tray import Tray
 
-__all__ = ["EXIT_DATABASE", "EXIT_MISSING_LIBRARIES", "EXIT_OK", "EXIT_SETTINGS", "main"]
+__all__ = ["main"]
 
 log = logging.getLogger(__name__)
-EXIT_OK, EXIT_SETTINGS, EXIT_DATABASE = 0, 2, 3
 
 
 def _arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"studyjobs-gui: {exc}", file=sys.stderr)
         if QApplication.platformName() != "offscreen":
             QMessageBox(QMessageBox.Icon.Critical, "StudyJobs", str(exc)).exec()  # no loop runs yet: exec is safe
-        return EXIT_SETTINGS
+        return EXIT_USAGE
     configure_logging(settings.log_dir, "gui")
     instance = SingleInstance(settings.data_dir)
     files = [str(Path(f).expanduser().absolute()) for f in args.files]

@@ -13,8 +13,9 @@ import sys
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
+from core.app.exit_codes import EXIT_MISSING_LIBRARIES
+
 __all__ = [
-    "EXIT_MISSING_LIBRARIES",
     "XCB_LIBRARIES",
     "check_desktop",
     "install_command",
@@ -23,9 +24,6 @@ __all__ = [
     "needs_xcb",
     "present_libraries",
 ]
-
-EXIT_MISSING_LIBRARIES = 4
-"""The exit code of the app (and of ``python -m gui.platform_check``) when the desktop libraries are missing."""
 
 XCB_LIBRARIES: Mapping[str, str] = {
     "libxcb.so.1": "libxcb1",

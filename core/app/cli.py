@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
 import sys
 import uuid
@@ -237,6 +238,16 @@ async def _run(args: argparse.Namespace, settings: Settings, commands: dict[str,
 Direct = Callable[[Settings, argparse.Namespace], int]
 
 
+def _console_that_cannot_fail() -> None:
+    """Let the terminal or pipe show what its encoding can and replace the rest, instead of raising.
+
+    A Windows console or pipe in cp1252 cannot encode a progress bar's blocks or a title in another script; the
+    command's work must not end in a ``UnicodeEncodeError`` because of how its output is shown."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="replace")
+
+
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -252,6 +263,7 @@ def main(
         commands: The store commands by name (default :data:`COMMANDS`).
         direct: Commands that run without opening the store (the worker process itself).
     """
+    _console_that_cannot_fail()
     args = (parser or build_parser()).parse_args(argv)
     try:
         settings = load_settings()

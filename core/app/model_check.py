@@ -18,13 +18,13 @@ from urllib.parse import quote
 import httpx
 
 from core.app.config import Settings
+from core.app.exit_codes import EXIT_FAILED, EXIT_OK
 from core.app.messages import message
 from core.app.model_catalog import CatalogModel
 from core.app.model_library import library_catalog
 
 __all__ = ["EntryCheck", "HubFacts", "check_catalog", "check_command", "check_lines", "hub_facts", "licence_tag"]
 
-EXIT_OK, EXIT_MISMATCH = 0, 1
 TIMEOUT_SECONDS = 20.0
 
 
@@ -209,4 +209,4 @@ def check_command(settings: Settings, args: argparse.Namespace) -> int:
         for line in check_lines(results, language):
             print(line)
     sys.stdout.flush()
-    return EXIT_MISMATCH if any(check.problems for check in results) else EXIT_OK
+    return EXIT_FAILED if any(check.problems for check in results) else EXIT_OK

@@ -113,3 +113,23 @@ def test_an_unknown_job_and_bad_settings_give_clear_errors_and_exit_codes(tmp_pa
     (tmp_path / "settings.toml").write_text('database_url = "mysql://x/y"\n', encoding="utf-8")
     bad = studyjobs(tmp_path, "status")
     assert bad.returncode == 2 and "database_url" in bad.stderr
+
+
+def test_a_console_that_cannot_show_a_title_gets_it_replaced_instead_of_a_crash(tmp_path: Path):
+    """A Windows console or pipe in cp1252 has no Greek or CJK letters and no bar blocks: the command still works."""
+
+    async def seed() -> None:
+        db = await open_app_database(load_settings(env={"STUDYJOBS_DATA_DIR": str(tmp_path)}).database_url)
+        try:
+            await make_app_store(db).enqueue("ingest", title="Ωμέγα 学习.pdf", params={"path": "/docs/o.pdf"})
+        finally:
+            await db.dispose()
+
+    asyncio.run(seed())
+    env = {**os.environ, "STUDYJOBS_DATA_DIR": str(tmp_path), "PYTHONIOENCODING": "cp1252"}
+    env.pop("STUDYJOBS_DATABASE_URL", None)
+    shown = subprocess.run(
+        [sys.executable, "-m", "core.app.cli", "list"], env=env, capture_output=True, timeout=120, check=False
+    )
+    assert shown.returncode == 0, shown.stderr.decode("cp1252", "replace")
+    assert b"?????" in shown.stdout and b"Traceback" not in shown.stderr

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from workerhome import DaemonHome, poll, run
 
 from core.app.database import make_app_store, open_app_database
+from core.app.exit_codes import EXIT_ALREADY_RUNNING
 from core.app.job_ids import generate_job_id_for
 from core.app.messages import message, render
 from core.app.schema import Document, StudyGuide
@@ -126,7 +127,7 @@ def test_a_second_daemon_on_the_same_data_folder_exits_with_a_message(home: Daem
     first = home.start()
     poll(lambda: json.loads(home.cli("workers", "--json").stdout or "[]"), what="the first worker row")
     second = home.start()
-    assert second.wait(30) == 3
+    assert second.wait(30) == EXIT_ALREADY_RUNNING
     assert "already running" in (second.stdout.read() if second.stdout else "")
     quiet = home.start("--autostart")
     assert quiet.wait(30) == 0
