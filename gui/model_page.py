@@ -6,10 +6,11 @@ cards and their actions: docs/design/window.md.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from core.app.config import Settings
@@ -22,6 +23,7 @@ from core.app.model_library import (
     remove_model,
     start_download,
 )
+from core.app.speeds import SPEEDS_FILE
 from core.store import JobStore
 from gui.download_feed import DownloadFeed
 from gui.model_card import ModelCard, guide_time_text
@@ -95,11 +97,12 @@ class ModelPage(QWidget):
             )
         self.problem.setVisible(bool(self.problem.text()))
         states = self._states()
-        self._timings = {
-            state.model.id: guide_time_text(state.model, settings.data_dir, settings.model.n_threads, state.n_ctx)
-            for state in states
-            if not state.model.demo
-        }
+        self._timings: dict[str, str] = {}
+        self._speeds_seen: tuple[int, int] | None = None
+        self._speeds_watch = QFileSystemWatcher(self)
+        self._speeds_watch.directoryChanged.connect(self._speeds_maybe_changed)
+        self._speeds_watch.fileChanged.connect(self._speeds_maybe_changed)
+        self._watch_speeds()
         for state in states:
             card = ModelCard(state)
             card.action.connect(self._act)
@@ -125,9 +128,45 @@ class ModelPage(QWidget):
         return model_states(self.settings, self.catalog, self.feed.jobs, ram=ram)
 
     def set_settings(self, settings: Settings) -> None:
-        """Show ``settings``' model as the one in use."""
+        """Show ``settings``' model as the one in use (and the guide times for its thread count)."""
         self.settings = settings
+        self._watch_speeds()
         self.refresh()
+
+    def _speeds_path(self) -> Path:
+        return Path(self.settings.data_dir) / SPEEDS_FILE
+
+    def _watch_speeds(self) -> None:
+        """Watch the data folder (a new speeds file arrives by rename) and the file itself, then compute the times."""
+        folder, path = Path(self.settings.data_dir), self._speeds_path()
+        for watched in (folder, path):
+            if watched.exists() and str(watched) not in self._speeds_watch.files() + self._speeds_watch.directories():
+                self._speeds_watch.addPath(str(watched))
+        self._speeds_seen = None
+        self._speeds_maybe_changed()
+
+    def _speeds_maybe_changed(self, _path: str = "") -> None:
+        """Compute every card's guide time again when the worker wrote new speeds (the folder also changes for
+        other files: the file's size and time tell whether the speeds did)."""
+        path = self._speeds_path()
+        try:
+            info = path.stat()
+            seen: tuple[int, int] | None = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            seen = (0, 0)
+        if seen == self._speeds_seen:
+            return
+        self._speeds_seen = seen
+        if path.exists() and str(path) not in self._speeds_watch.files():
+            self._speeds_watch.addPath(str(path))  # a rename replaced the file the watcher followed
+        threads = self.settings.model.n_threads
+        self._timings = {
+            state.model.id: guide_time_text(state.model, self.settings.data_dir, threads, state.n_ctx)
+            for state in self._states()
+            if not state.model.demo
+        }
+        if self.cards:
+            self.refresh()
 
     def refresh(self) -> None:
         """Show the current model and every card's state again (after a download job changed, or a save)."""

@@ -317,3 +317,17 @@ def test_the_model_pages_guide_time_is_scaled_from_the_bundled_model_here_until_
     text, figure = card_timing()
     assert text == f"{figure} (from this model's own speed, measured on this computer)"
     assert text.split(" (")[0] != slow.split(" (")[0]  # its own figures, not the scaled ones
+
+
+def test_the_model_pages_guide_time_follows_the_speeds_the_worker_writes_while_the_page_is_open(
+    qtbot: Any, window: Any, settings: Settings, run: Any, wait_until: Any
+) -> None:
+    model = next(m for m in load_catalog() if m.id == "qwen3-4b-instruct-2507-q4_k_m")
+    assert model.size_bytes is not None
+    threads = settings.model.n_threads or default_threads()
+    page = ModelPage(settings, window.store, window.tasks, window.models.feed, ram=8 * GB)
+    qtbot.addWidget(page)
+    timing = page.card(model.id).timing
+    assert "(estimated from the bundled model's speed)" in timing.text()  # nothing has run on this computer yet
+    speed_book(settings.data_dir).remember(ModelKey(model.filename, model.size_bytes, threads), calibration().speeds)
+    run(wait_until(lambda: "from this model's own speed" in timing.text(), message="the measured speeds shown"))
