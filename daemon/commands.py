@@ -20,7 +20,7 @@ from typing import Any
 from core.app import cli as store_cli
 from core.app.adding import add_document, path_problem
 from core.app.config import Settings
-from core.app.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from core.app.exit_codes import EXIT_FAILED, EXIT_IDLE, EXIT_OK, EXIT_RESTART, EXIT_USAGE
 from core.app.guide_languages import GUIDE_LANGUAGES
 from core.app.launch import worker_command
 from core.app.messages import render
@@ -185,7 +185,7 @@ def _daemon(settings: Settings, args: argparse.Namespace) -> int:
         options = [*(["--threads", str(args.threads)] if args.threads else []), *(["--autostart"] * args.autostart)]
         return watch_settled(settings, options)
     from daemon.process import run_daemon  # it sets the broker before importing the actors
-    from daemon.watchdog import ENV_GAVE_BACK, ENV_WATCHED, EXIT_IDLE, EXIT_RESTART
+    from daemon.watchdog import ENV_GAVE_BACK, ENV_WATCHED
 
     code = run_daemon(settings, threads=args.threads, autostart=args.autostart)
     if code in (EXIT_RESTART, EXIT_IDLE) and os.environ.get(ENV_WATCHED) != "1":

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from sqlalchemy import select
 
+from core.app.exit_codes import EXIT_JOB_STUCK
 from core.app.limits import LimitSettings, expected_seconds
 from core.app.schema import Job
 from core.errors import JobAlreadyFinishedError
@@ -25,9 +26,9 @@ from core.store import JobStore
 from core.stored_messages import encode
 from core.types import utcnow
 from daemon.runtime import RunningJob, Runtime
-from daemon.watchdog import ENV_WATCHED, EXIT_JOB_STUCK
+from daemon.watchdog import ENV_WATCHED
 
-__all__ = ["EXIT_JOB_STUCK", "LimitWatch", "end_worker_process", "minutes"]
+__all__ = ["LimitWatch", "end_worker_process", "minutes"]
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from core.app.exit_codes import EXIT_ALREADY_RUNNING
-
-__all__ = ["EXIT_ALREADY_RUNNING", "DataFolderLock", "DataFolderLocked"]
+__all__ = ["DataFolderLock", "DataFolderLocked"]
 
 
 class DataFolderLocked(RuntimeError):

@@ -1,8 +1,9 @@
 """``studyjobs daemon``: the worker process — Dramatiq started from our code, never from the ``dramatiq`` CLI.
 
 :func:`run_daemon` runs on the main thread and owns the process: one daemon per data folder (the folder lock), a
-graceful stop on SIGTERM/SIGINT that hands claims back, an exit with :data:`~daemon.watchdog.EXIT_IDLE` or
-:data:`~daemon.watchdog.EXIT_RESTART` for the watchdog to answer. Start, stop, idle and restart: docs/design/worker.md.
+graceful stop on SIGTERM/SIGINT that hands claims back, an exit with :data:`~core.app.exit_codes.EXIT_IDLE` or
+:data:`~core.app.exit_codes.EXIT_RESTART` for the watchdog to answer.
+Start, stop, idle and restart: docs/design/worker.md.
 """
 
 from __future__ import annotations
@@ -21,16 +22,17 @@ from dramatiq.asyncio import EventLoopThread, get_event_loop_thread
 from core import __version__
 from core.app.config import Settings
 from core.app.controls import RESTART_NOW, RESTART_WHEN_IDLE
+from core.app.exit_codes import EXIT_ALREADY_RUNNING, EXIT_IDLE, EXIT_RESTART
 from core.app.logs import configure_logging
 from daemon.brokers import JobRows, JobTableBroker, create_broker
-from daemon.lock import EXIT_ALREADY_RUNNING, DataFolderLock, DataFolderLocked
+from daemon.lock import DataFolderLock, DataFolderLocked
 from daemon.readers.isolated import default_pool as default_reader_pool
 from daemon.runtime import Runtime, install
 from daemon.signals import stop_on_signals
 from daemon.supervisor import Supervisor
-from daemon.watchdog import ENV_GAVE_BACK, EXIT_IDLE, EXIT_RESTART
+from daemon.watchdog import ENV_GAVE_BACK
 
-__all__ = ["EXIT_ALREADY_RUNNING", "run_daemon"]
+__all__ = ["run_daemon"]
 
 log = logging.getLogger(__name__)
 GRACE_SECONDS = 7.0

@@ -27,10 +27,6 @@ if TYPE_CHECKING:
 __all__ = [
     "ENV_GAVE_BACK",
     "ENV_WATCHED",
-    "EXIT_IDLE",
-    "EXIT_JOB_STUCK",
-    "EXIT_RESTART",
-    "EXIT_USAGE",
     "MAX_QUICK_CRASHES",
     "RESTART_DELAYS",
     "STEADY_AFTER",

@@ -14,8 +14,8 @@ import pytest
 from faults import PORTUGUESE, add, wait_ended, wait_job
 from workerhome import DaemonHome, poll
 
+from core.app.exit_codes import EXIT_ALREADY_RUNNING
 from core.app.job_ids import generate_job_id_for
-from daemon.lock import EXIT_ALREADY_RUNNING
 from daemon.watchdog import child_command, describe_exit
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals")
