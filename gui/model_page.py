@@ -100,8 +100,8 @@ class ModelPage(QWidget):
         self._timings: dict[str, str] = {}
         self._speeds_seen: tuple[int, int] | None = None
         self._speeds_watch = QFileSystemWatcher(self)
-        self._speeds_watch.directoryChanged.connect(self._speeds_maybe_changed)
-        self._speeds_watch.fileChanged.connect(self._speeds_maybe_changed)
+        self._speeds_watch.directoryChanged.connect(self._speeds_changed)
+        self._speeds_watch.fileChanged.connect(self._speeds_changed)
         self._watch_speeds()
         for state in states:
             card = ModelCard(state)
@@ -137,36 +137,38 @@ class ModelPage(QWidget):
         return Path(self.settings.data_dir) / SPEEDS_FILE
 
     def _watch_speeds(self) -> None:
-        """Watch the data folder (a new speeds file arrives by rename) and the file itself, then compute the times."""
-        folder, path = Path(self.settings.data_dir), self._speeds_path()
-        for watched in (folder, path):
-            if watched.exists() and str(watched) not in self._speeds_watch.files() + self._speeds_watch.directories():
-                self._speeds_watch.addPath(str(watched))
+        """Follow the data folder (a new speeds file arrives there by rename) and compute the guide times afresh."""
+        folder = str(self.settings.data_dir)
+        if Path(folder).is_dir() and folder not in self._speeds_watch.directories():
+            self._speeds_watch.addPath(folder)
         self._speeds_seen = None
-        self._speeds_maybe_changed()
+        self._time_guides()
 
-    def _speeds_maybe_changed(self, _path: str = "") -> None:
-        """Compute every card's guide time again when the worker wrote new speeds (the folder also changes for
-        other files: the file's size and time tell whether the speeds did)."""
+    def _speeds_changed(self, _path: str) -> None:
+        if self._time_guides():
+            self.refresh()
+
+    def _time_guides(self) -> bool:
+        """Compute every card's guide time again if the speeds file changed since last time; whether it did (the
+        folder also changes for other files: the file's time and size tell whether the speeds did)."""
         path = self._speeds_path()
         try:
             info = path.stat()
-            seen: tuple[int, int] | None = (info.st_mtime_ns, info.st_size)
+            seen = (info.st_mtime_ns, info.st_size)
         except OSError:
             seen = (0, 0)
         if seen == self._speeds_seen:
-            return
+            return False
         self._speeds_seen = seen
-        if path.exists() and str(path) not in self._speeds_watch.files():
-            self._speeds_watch.addPath(str(path))  # a rename replaced the file the watcher followed
+        if seen != (0, 0) and str(path) not in self._speeds_watch.files():
+            self._speeds_watch.addPath(str(path))  # written in place, or a rename replaced the file followed
         threads = self.settings.model.n_threads
         self._timings = {
             state.model.id: guide_time_text(state.model, self.settings.data_dir, threads, state.n_ctx)
             for state in self._states()
             if not state.model.demo
         }
-        if self.cards:
-            self.refresh()
+        return True
 
     def refresh(self) -> None:
         """Show the current model and every card's state again (after a download job changed, or a save)."""
