@@ -11,7 +11,8 @@
 #    (cross-compiled with mingw-w64, its DLL gates run there).
 # 3. PyInstaller under Wine with packaging/studyjobs.spec; then gates on the bundle: the llama.cpp DLLs are the gated
 #    ones, and Wine's stand-ins for Windows DLLs (wine_prefix.sh) are not in it.
-# 4. studyjobs-background.exe (background_launcher.c, mingw-w64), the login entry's windowed launcher of the worker.
+# 4. studyjobs-background.exe (background_launcher.c, mingw-w64), the login entry's windowed launcher of the worker,
+#    and stop-studyjobs.exe (stop_studyjobs.c), which the installer and the uninstaller run to end the program's processes.
 # 5. makensis (NSIS, native Linux) with studyjobs.nsi.
 # Needs: wine, makensis, mingw-w64 (posix), osslsigncode, curl (install_tools.sh installs them).
 # Caches under ~/.cache/studyjobs/windows (Windows Python, uv's wheels, llama.cpp DLLs, the Wine prefix): a repeat
@@ -106,9 +107,13 @@ step "login launcher"
 # inside a pseudo console that no window shows (see background_launcher.c).
 x86_64-w64-mingw32-gcc-posix -O2 -Wall -municode -mwindows -s -static-libgcc -o "$DIST/studyjobs-background.exe" \
     "$HERE/background_launcher.c"
+# stop-studyjobs.exe: carried inside the installer and the uninstaller (not installed); ends the program's running
+# processes before their files are replaced or removed (see stop_studyjobs.c).
+x86_64-w64-mingw32-gcc-posix -O2 -Wall -municode -mwindows -s -static-libgcc -o "$OUT/stop-studyjobs.exe" \
+    "$HERE/stop_studyjobs.c"
 
 step "NSIS installer"
-makensis -V2 -DVERSION="$VERSION" -DBUNDLE_DIR="$DIST" -DOUTFILE="$OUT/$NAME.exe" "$HERE/studyjobs.nsi"
+makensis -V2 -DVERSION="$VERSION" -DBUNDLE_DIR="$DIST" -DSTOP_EXE="$OUT/stop-studyjobs.exe" -DOUTFILE="$OUT/$NAME.exe" "$HERE/studyjobs.nsi"
 finished=$(date +%s)
 
 echo "== done in $((finished - started)) s"

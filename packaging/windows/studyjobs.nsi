@@ -1,6 +1,6 @@
 ; NSIS 3 script: the StudyJobs installer for Windows x64, per user (no administrator rights).
 ;
-;   makensis -DVERSION=0.1.0 -DBUNDLE_DIR=build/windows/dist/StudyJobs -DOUTFILE=build/windows/StudyJobs-0.1.0-windows-x64-setup.exe \
+;   makensis -DVERSION=0.1.0 -DBUNDLE_DIR=build/windows/dist/StudyJobs -DSTOP_EXE=build/windows/stop-studyjobs.exe -DOUTFILE=build/windows/StudyJobs-0.1.0-windows-x64-setup.exe \
 ;       packaging/windows/studyjobs.nsi           (packaging/windows/build.sh does this; makensis runs on Linux)
 ;
 ; - Installs into %LOCALAPPDATA%\Programs\StudyJobs, with a Start menu entry and an uninstaller listed in
@@ -27,6 +27,9 @@ SetCompressor zlib
 !endif
 !ifndef BUNDLE_DIR
   !error "pass -DBUNDLE_DIR=<PyInstaller's dist/StudyJobs folder>"
+!endif
+!ifndef STOP_EXE
+  !error "pass -DSTOP_EXE=<stop-studyjobs.exe, built from stop_studyjobs.c>"
 !endif
 !ifndef OUTFILE
   !define OUTFILE "StudyJobs-${VERSION}-windows-x64-setup.exe"
@@ -109,15 +112,16 @@ Function .onInit
   ${EndIf}
 FunctionEnd
 
-; Ends a running worker (and its watchdog) and window of this user, so their files can be replaced or removed.
+; Ends every running process of this user's StudyJobs in $INSTDIR (the window; the login worker's launcher, watchdog,
+; worker and reader processes), waiting until they are gone, so that their files can be replaced or removed.
+; stop-studyjobs.exe (stop_studyjobs.c) travels inside the installer and the uninstaller and runs from $PLUGINSDIR.
 !macro STOP_STUDYJOBS
-  nsExec::Exec '"$SYSDIR\taskkill.exe" /F /T /IM studyjobs-background.exe'
+  InitPluginsDir
+  SetOutPath "$PLUGINSDIR"
+  File "/oname=$PLUGINSDIR\stop-studyjobs.exe" "${STOP_EXE}"
+  nsExec::Exec '"$PLUGINSDIR\stop-studyjobs.exe" "$INSTDIR"'
   Pop $0
-  nsExec::Exec '"$SYSDIR\taskkill.exe" /F /T /IM studyjobs-worker.exe'
-  Pop $0
-  nsExec::Exec '"$SYSDIR\taskkill.exe" /F /T /IM ${APP}.exe'
-  Pop $0
-  Sleep 500
+  SetOutPath "$TEMP"
 !macroend
 Function StopStudyJobs
   !insertmacro STOP_STUDYJOBS

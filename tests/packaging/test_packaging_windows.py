@@ -3,7 +3,8 @@
 Slow (a cold build cross-compiles llama.cpp; a warm one still runs PyInstaller under Wine and NSIS), so it runs only
 with ``STUDYJOBS_BUILD_WINDOWS=1`` (``.ci/run`` sets it; ``packaging/windows/install_tools.sh`` installs Wine, NSIS
 and mingw-w64). The tests share one installation and run in file order: install, self-tests, the worker started as
-at login taking a job from the installed command line, uninstall.
+at login taking a job from the installed command line, an update installed over the running worker, uninstall while
+it runs (both end the program's processes with stop-studyjobs.exe first).
 
 What Wine cannot show, and these tests therefore do not claim: SmartScreen's warning for an unsigned installer
 (Wine has no SmartScreen), a real login (Wine has no session start that reads the ``Run`` key: the test starts the
@@ -125,9 +126,22 @@ class Wine:
 
     def unix(self, windows_path: str) -> Path:
         """The Linux path of a ``C:\\...`` path of this prefix."""
-        drive, _, rest = windows_path.partition(":")
-        assert drive.upper() == "C", windows_path
-        return self.prefix / "drive_c" / Path(*rest.strip("\\").split("\\"))
+        path = self.linux(windows_path)
+        assert path is not None and windows_path[:1].upper() == "C", windows_path
+        return path
+
+    def linux(self, path: str) -> Path | None:
+        """The Linux path of a Windows path on this prefix's ``C:`` or ``Z:`` (``/``) drive, or of a Linux path;
+        None for another drive."""
+        if path.startswith("/"):
+            return Path(path)
+        drive, colon, rest = path.partition(":")
+        parts = [part for part in rest.split("\\") if part]
+        if colon and drive.upper() == "C":
+            return self.prefix.joinpath("drive_c", *parts)
+        if colon and drive.upper() == "Z":
+            return Path("/", *parts)
+        return None
 
     def reg_value(self, key: str, name: str) -> str | None:
         """A registry value's data, or None when the value is not there."""
@@ -161,6 +175,71 @@ class Installation:
     @property
     def data(self) -> Path:
         return self.home / "AppData/Local/StudyJobs"
+
+
+def programs_running_in(wine: Wine, folder: Path) -> list[Path]:
+    """The Windows programs inside ``folder`` (a Linux path) that ``wine``'s prefix runs now, one entry per process.
+    A Wine process names its program as its first argument once the program has started: the Linux path it was
+    started with, or the Windows path (``C:\\...`` in the prefix, ``Z:\\...`` for ``/``) when Windows started it."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            first = cmdline.read_bytes().split(b"\0", 1)[0].decode(errors="replace")
+            named = re.match(r"(.*?\.exe)(?:\s|$)", first, flags=re.IGNORECASE)
+            if named is None:
+                continue
+            program = wine.linux(named[1])
+            if program is not None and program.is_relative_to(folder):
+                found.append(program)
+    return found
+
+
+def _mingw(source: Path, exe: Path, *flags: str) -> Path:
+    """Compile one C file for Windows x64 with mingw-w64, as build.sh does."""
+    command = ["x86_64-w64-mingw32-gcc-posix", "-O2", "-Wall", "-Werror", *flags, "-o", str(exe), str(source)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    return exe
+
+
+def test_stop_studyjobs_ends_every_program_running_from_the_install_folder_and_nothing_else(tmp_path: Path) -> None:
+    """stop-studyjobs.exe, which the installer and the uninstaller run, ends the processes of every program inside
+    the folder (sub-folders too, whatever their names) and leaves a same-named program of another folder running."""
+    sleeper_c = tmp_path / "sleeper.c"
+    sleeper_c.write_text("#include <windows.h>\nint main(void) { Sleep(INFINITE); return 0; }\n")
+    sleeper = _mingw(sleeper_c, tmp_path / "sleeper.exe")
+    stop = _mingw(WINDOWS / "stop_studyjobs.c", tmp_path / "stop-studyjobs.exe", "-municode", "-mwindows")
+    installed, elsewhere = tmp_path / "Programs" / "StudyJobs", tmp_path / "Other"
+    programs = [
+        installed / "studyjobs-worker.exe",
+        installed / "_internal" / "helper.exe",
+        elsewhere / "studyjobs-worker.exe",
+    ]
+    for program in programs:
+        program.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(sleeper, program)
+    wine = Wine(tmp_path / "prefix")
+    wine.start()
+    quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    running = [subprocess.Popen(["wine", str(program)], env=wine.env, **quiet) for program in [*programs, programs[0]]]
+    try:
+        # Counted per folder: the prefix (Wine's own programs on C:) lies under tmp_path as well.
+        def started() -> bool:
+            return len(programs_running_in(wine, installed)) + len(programs_running_in(wine, elsewhere)) == 4
+
+        wait_until(started, 60, "the sleepers")
+        folder = "Z:" + str(installed).replace("/", "\\")
+        # ``start /wait``: ``wine`` alone returns at once for a windowed program; this waits and passes its exit code.
+        result = wine.run("start", "/wait", "/unix", str(stop), folder, timeout=120)
+        assert result.returncode == 0, result.stdout + result.stderr
+        wait_until(lambda: all(p.poll() is not None for p in (running[0], running[1], running[3])), 30, "the stop")
+        assert running[2].poll() is None, "the program of another folder was ended too"
+        refused = wine.run("start", "/wait", "/unix", str(stop), "C:\\", timeout=120)
+        assert refused.returncode == 2  # never a drive's root: that would end every program on it
+    finally:
+        wine.kill()
+        for process in running:
+            process.wait(timeout=60)
 
 
 @pytest.fixture(scope="module")
@@ -324,55 +403,118 @@ def _guides(installation: Installation) -> list[Path]:
     return sorted(p for p in documents.rglob("*.md") if p.is_file()) if documents.is_dir() else []
 
 
-def test_the_worker_started_as_at_login_writes_a_guide_of_a_pdf_added_with_the_installed_command_line(
-    installed: Installation, tmp_path: Path
-) -> None:
+def start_login_worker(installed: Installation) -> None:
+    """Run the ``Run`` value's command as Windows does at login and wait until the worker it starts runs."""
     value = installed.wine.reg_value(RUN_KEY, RUN_VALUE)
     assert value is not None
     login_command = [part.strip('"') for part in shlex.split(value, posix=False)]
+    quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    # ``wine`` returns at once for a windowed program such as the launcher; the worker goes on under it.
+    subprocess.run(["wine", *login_command], env=installed.wine.env, timeout=120, check=False, **quiet)
+
+    def running() -> bool:
+        return installed.worker in programs_running_in(installed.wine, installed.program)
+
+    wait_until(running, 120, "the worker started at login")
+
+
+def test_the_worker_started_as_at_login_writes_a_guide_of_a_pdf_added_with_the_installed_command_line(
+    installed: Installation, tmp_path: Path
+) -> None:
     with heavy():
-        worker = subprocess.Popen(
-            ["wine", *login_command],
-            env=installed.wine.env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            pdf = _two_page_pdf(tmp_path / "photosynthesis.pdf")
-            started = time.monotonic()
-            added = installed.wine.run(str(installed.worker), "add", "--no-start", "Z:" + str(pdf).replace("/", "\\"))
-            assert added.returncode == 0, added.stdout + added.stderr[-3000:]
-            wait_until(lambda: bool(_guides(installed)), 900, "a study guide written by the worker started as at login")
-            print(f"first guide of a 2-page PDF after the install: {time.monotonic() - started:.1f} s")
-            listing = installed.wine.run(str(installed.worker), "list")
-            assert "photosynthesis" in listing.stdout.lower(), listing.stdout
-        finally:
-            # Ends the launcher, the watchdog and the worker as a logout would (under Wine, ``wine`` returns at once for
-            # a windowed program, and taskkill left the worker's files in use for the uninstaller).
-            installed.wine.kill()
-            worker.wait(timeout=60)
-            installed.wine.start()
+        start_login_worker(installed)
+        pdf = _two_page_pdf(tmp_path / "photosynthesis.pdf")
+        started = time.monotonic()
+        added = installed.wine.run(str(installed.worker), "add", "--no-start", "Z:" + str(pdf).replace("/", "\\"))
+        assert added.returncode == 0, added.stdout + added.stderr[-3000:]
+        wait_until(lambda: bool(_guides(installed)), 900, "a study guide written by the worker started as at login")
+        print(f"first guide of a 2-page PDF after the install: {time.monotonic() - started:.1f} s")
+        listing = installed.wine.run(str(installed.worker), "list")
+        assert "photosynthesis" in listing.stdout.lower(), listing.stdout
     # Without a console, the worker's rotating log is where it reports: the watchdog's and the worker's.
     logs = {path.name: path for path in installed.home.rglob("*.log") if path.is_file()}
     assert {"watchdog.log", "daemon.log"} <= set(logs), sorted(logs)
     assert logs["daemon.log"].stat().st_size > 0
 
 
-def test_uninstall_removes_the_program_menu_and_login_entries_and_keeps_the_guides_and_the_database(
+GRAB_SCREEN = """
+import sys
+from PySide6.QtGui import QGuiApplication
+app = QGuiApplication(sys.argv[:1])
+image = QGuiApplication.primaryScreen().grabWindow(0).toImage()
+colours = {image.pixel(x, y) for x in range(0, image.width(), 8) for y in range(0, image.height(), 8)}
+image.save(sys.argv[1])
+print(len(colours))
+"""
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None or shutil.which("xwininfo") is None, reason="needs Xvfb, xwininfo")
+def test_the_installed_window_is_painted_under_wine_after_the_first_guide(
+    installed: Installation, tmp_path: Path
+) -> None:
+    """The window under Wine, on an Xvfb screen, after the login worker wrote the guide: the screen is grabbed (with
+    Qt on the Linux side) and must show a drawn window, not an empty screen. With ``STUDYJOBS_WINDOWS_SCREENSHOT``
+    set to a path, the picture is saved there (the README's Windows screenshot comes from this test)."""
+    assert _guides(installed), "the login worker's test left no guide to show"
+    installed.wine.kill()  # Wine's desktop process draws on the display it started with: start it with this one
+    picture = Path(os.environ.get("STUDYJOBS_WINDOWS_SCREENSHOT") or tmp_path / "window.png")
+    with x_server() as display, heavy():
+        window = subprocess.Popen(
+            ["wine", str(installed.program / "StudyJobs.exe")],
+            env={**installed.wine.env, "DISPLAY": display},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_until(lambda: viewable_window(display, "StudyJobs"), 180, "the window of StudyJobs.exe")
+            grab_env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}
+
+            def drawn() -> bool:  # the window is mapped before Qt has painted it: wait for its colours
+                grab = subprocess.run(
+                    [sys.executable, "-c", GRAB_SCREEN, str(picture)], env=grab_env, capture_output=True, text=True
+                )
+                return grab.returncode == 0 and int(grab.stdout.strip() or 0) > 20
+
+            wait_until(drawn, 120, "a painted window on the screen")
+        finally:
+            installed.wine.kill()
+            window.wait(timeout=60)
+            installed.wine.start()
+    print(f"the installed window under Wine: {picture}")
+
+
+def test_installing_again_while_the_login_worker_runs_ends_it_and_replaces_every_file(installed: Installation) -> None:
+    """An update over a running worker: the installer ends the program's processes first, or Windows would refuse
+    to replace the files they hold (the interpreter's DLL is mapped by every one of them)."""
+    if installed.worker not in programs_running_in(installed.wine, installed.program):
+        start_login_worker(installed)
+    held = installed.program / "_internal" / "python311.dll"
+    size = held.stat().st_size
+    with held.open("ab") as changed:  # from Linux, so that only a reinstall brings the original back
+        changed.write(b"\0")
+    result = installed.wine.run(str(installed.setup), "/S")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert held.stat().st_size == size, "the installer could not replace a file the running worker held"
+    assert not programs_running_in(installed.wine, installed.program)
+    assert installed.wine.reg_value(RUN_KEY, RUN_VALUE) is not None
+
+
+def test_uninstall_while_the_login_worker_runs_removes_the_program_menu_and_login_entries_and_keeps_the_guides(
     installed: Installation,
 ) -> None:
     guides = _guides(installed)
     databases = sorted(installed.data.rglob("*.db")) if installed.data.is_dir() else []
-    assert guides and databases, "the previous test left no guide or no database to keep"
+    assert guides and databases, "the login worker's test left no guide or no database to keep"
+    start_login_worker(installed)
     result = installed.wine.run(str(installed.program / "uninstall.exe"), "/S")
     # The uninstaller runs from a copy of itself in %TEMP%, after this one exited: its last step drops the Apps entry.
     wait_until(lambda: installed.wine.reg_value(UNINSTALL_KEY, "DisplayName") is None, 180, "the uninstall")
     assert result.returncode == 0, result.stderr
-    assert not installed.program.exists() or not any(installed.program.iterdir())
+    assert not programs_running_in(installed.wine, installed.program)
+    assert not installed.program.exists() or not any(installed.program.iterdir()), sorted(installed.program.rglob("*"))
     assert not installed.menu_entry.exists()
     assert installed.wine.reg_value(RUN_KEY, RUN_VALUE) is None
-    assert installed.wine.reg_value(UNINSTALL_KEY, "DisplayName") is None
     assert all(guide.is_file() for guide in guides)
     for database in databases:
         with sqlite3.connect(database) as connection:
