@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -136,3 +138,20 @@ def test_the_files_read_from_package_folders_at_run_time_are_bundled(manifest: M
     assert {(f"{lang}.json.gz", "spellchecker/resources") for lang in DICTIONARY_LANGUAGES} <= bundled
     assert {("dispatch.lua", "dramatiq/brokers/redis"), ("maxstack.lua", "dramatiq/brokers/redis")} <= bundled
     assert ("photosynthesis.pdf", "resources/selftest") in bundled
+
+
+def test_the_windows_requirements_pin_every_runtime_dependency_of_the_project() -> None:
+    """packaging/windows/requirements.txt is compiled by hand (its header says how): a dependency added to
+    pyproject.toml and not compiled in would be missing from the Windows installer only. llama-cpp-python comes
+    from build_llama_dlls.sh instead."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = {re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0] for requirement in project["dependencies"]}
+    pinned_lines = (PACKAGING / "windows" / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    pinned = {line.split("==")[0] for line in pinned_lines if re.match(r"[A-Za-z0-9]", line) and "==" in line}
+
+    def canonical(names: set[str]) -> set[str]:
+        return {re.sub(r"[-_.]+", "-", name).lower() for name in names}
+
+    missing = canonical(wanted) - canonical(pinned) - {"llama-cpp-python"}
+    assert not missing, f"not in packaging/windows/requirements.txt: {sorted(missing)}"
+    assert {"tesserocr", "pillow"} <= canonical(pinned)  # text recognition ships in the Windows installer too
