@@ -7,7 +7,8 @@ Checks, in order, and stops at the first failure:
    *Worker only*: llama.cpp's shared library loads, the default model is found and is a GGUF file, and the model
    reads a short prompt and writes two tokens on this CPU — in a child process, so that a llama.cpp compiled for
    a newer CPU, which dies with SIGILL, fails the self-test with a line that says so instead of the user's first
-   study guide).
+   study guide); text recognition (Tesseract and its trained data) reads the self-test PDF's first page drawn as a
+   picture.
 2. A temporary store opens (``core.app.database.open_app_database`` on a temporary SQLite file, migrated to head).
 3. One real document runs through the bundled worker: the ``studyjobs-worker`` executable next to this one (from
    source: ``python -m daemon.cli``) starts on that temporary data folder (``STUDYJOBS_DATA_DIR``), and the
@@ -42,6 +43,7 @@ __all__ = [
     "SELF_TEST_PDF",
     "check_desktop_libraries",
     "check_model",
+    "check_text_recognition",
     "run_isolated",
     "run_model_check",
     "run_self_test",
@@ -152,6 +154,31 @@ def model_check() -> str:
         model.close()
     size = path.stat().st_size // 2**20
     return f"llama.cpp {llama_cpp.__version__} + {path.name} ({size} MB, read {tokens} prompt tokens)"
+
+
+def check_text_recognition() -> str:
+    """Text recognition (worker bundle): the self-test PDF's first page, drawn as a picture with no text layer, is
+    read back by the bundled Tesseract with its trained data, as the reader reads a scanned page."""
+    import pypdfium2
+
+    from daemon.readers.ocr import OCR_DPI, PageRecogniser, available, tessdata_dir
+
+    if not available():
+        raise SelfTestError(f"text recognition is missing: tesserocr, or the trained data in {tessdata_dir()}")
+    document = pypdfium2.PdfDocument(str(self_test_pdf()))
+    try:
+        bitmap = document[0].render(scale=OCR_DPI / 72, grayscale=True)
+        image = bitmap.to_pil().copy()  # a copy of the pixels: the bitmap and the document are closed next
+        bitmap.close()
+    finally:
+        document.close()
+    started = time.monotonic()
+    with PageRecogniser("en", lambda: False) as recogniser:
+        recogniser.give(0, image)
+        text = "".join(page_text for _, page_text in recogniser.pages())
+    if "photosynthesis" not in text.lower():
+        raise SelfTestError(f"text recognition misread the self-test's page: {text[:80]!r}")
+    return f"text recognition ({len(text.split())} words of a page in {time.monotonic() - started:.1f} s)"
 
 
 def run_model_check() -> int:

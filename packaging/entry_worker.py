@@ -16,9 +16,9 @@ from bundle_selftest import MODEL_CHECK_FLAG
 def main() -> int:
     """Run the command line, or the bundle's self-test when ``--self-test`` is the first argument."""
     if sys.argv[1:2] == ["--self-test"]:
-        from bundle_selftest import check_model, run_self_test
+        from bundle_selftest import check_model, check_text_recognition, run_self_test
 
-        return run_self_test("studyjobs-worker", [check_model], guide=True)
+        return run_self_test("studyjobs-worker", [check_model, check_text_recognition], guide=True)
     if sys.argv[1:2] == [MODEL_CHECK_FLAG]:  # the self-test's model check, in a process of its own
         from bundle_selftest import run_model_check
 

@@ -21,6 +21,7 @@ pytestmark = needs_build
 def test_the_linux_bundle_builds_passes_its_self_tests_and_packs(linux_build: LinuxBuild) -> None:
     linux_build.check()
     assert linux_build.stdout.count("StudyJobs self-test passed") == 2
+    assert "text recognition (" in linux_build.stdout  # the worker bundle carries Tesseract and its trained data
     dist = linux_build.dist
     for name in ("StudyJobs", "studyjobs-worker"):
         assert os.access(dist / name, os.X_OK)

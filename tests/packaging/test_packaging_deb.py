@@ -125,6 +125,7 @@ def test_the_deb_installs_self_tests_starts_the_worker_at_login_and_removes_keep
     _check_the_menu_entry_and_icons()
     worker = _run([str(PREFIX / "studyjobs-worker"), "--self-test"], home)
     assert "StudyJobs self-test passed (studyjobs-worker" in worker and "study guide of photosynthesis.pdf" in worker
+    assert "text recognition (" in worker
     window = _run([str(PREFIX / "StudyJobs"), "--self-test"], home, QT_QPA_PLATFORM="offscreen")
     assert "StudyJobs self-test passed (StudyJobs" in window
 

@@ -31,13 +31,14 @@ def _self_test(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 @pytest.mark.timeout(320)
-def test_the_worker_self_test_runs_the_model_on_a_prompt_and_writes_a_guide_of_the_shipped_pdf(tmp_path: Path) -> None:
+def test_the_worker_self_test_runs_the_model_and_text_recognition_and_writes_a_guide(tmp_path: Path) -> None:
     result = _self_test("entry_worker.py", tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     line = result.stdout.strip()
     assert line.startswith("StudyJobs self-test passed (studyjobs-worker")
     assert "SmolLM2-135M-Instruct.Q4_1.gguf" in line and "prompt tokens" in line
     assert "study guide of photosynthesis.pdf" in line
+    assert "text recognition (" in line  # Tesseract read the PDF's first page drawn as a picture
 
 
 @pytest.mark.slow
@@ -73,9 +74,18 @@ def test_a_check_that_crashes_its_process_is_reported_with_the_signal_and_its_me
     assert "the model check crashed its process (SIGILL, an illegal instruction" in line
 
 
-def _with_bundle_selftest(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def test_a_bundle_without_the_trained_data_fails_the_text_recognition_check(tmp_path: Path) -> None:
+    code = "sys.exit(bundle_selftest.run_self_test('studyjobs-worker', [bundle_selftest.check_text_recognition]))\n"
+    result = _with_bundle_selftest(code, tmp_path, STUDYJOBS_TESSDATA=str(tmp_path))  # a folder with no data
+    assert result.returncode == 1
+    line = result.stdout.strip()
+    assert line.startswith("StudyJobs self-test FAILED (studyjobs-worker")
+    assert f"text recognition is missing: tesserocr, or the trained data in {tmp_path}" in line
+
+
+def _with_bundle_selftest(code: str, tmp_path: Path, **extra_env: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh Python where ``sys`` and ``bundle_selftest`` are imported."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "packaging"), str(ROOT)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "packaging"), str(ROOT)]), **extra_env}
     return subprocess.run(
         [sys.executable, "-c", "import sys, bundle_selftest\n" + code],
         env=env,

@@ -373,6 +373,7 @@ def test_the_installed_worker_passes_its_self_test_with_the_bundled_model(instal
     print(result.stdout)
     assert result.returncode == 0, result.stdout + result.stderr[-4000:]
     assert "StudyJobs self-test passed (studyjobs-worker" in result.stdout
+    assert "text recognition (" in result.stdout  # Tesseract and its trained data work in the installed program
     assert "SmolLM2-135M-Instruct.Q4_1.gguf" in result.stdout
 
 
