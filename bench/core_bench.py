@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import insert
 
-from core import AsyncDatabaseManager, BaseJobModel, JobStatus, JobStore
+from core import OPEN_JOB_STATUSES, AsyncDatabaseManager, BaseJobModel, JobStatus, JobStore
 from core.types import utcnow
 
 PG_ADMIN = os.environ.get("STUDYJOBS_BENCH_PG_DSN", "postgresql://postgres@127.0.0.1:5432/test")
@@ -125,7 +125,7 @@ async def bench_list_recent(backend: Backend, history: int, samples: int) -> dic
         middle = (await store.list_recent(limit=1, offset=history // 2))[0]
         cases = {
             "first page": dict(limit=200),
-            "active (queued+running)": dict(limit=200, statuses=(JobStatus.QUEUED, JobStatus.RUNNING)),
+            "active (queued+running)": dict(limit=200, statuses=OPEN_JOB_STATUSES),
             "failed only": dict(limit=200, status=JobStatus.FAILED),
             "deep page (keyset)": dict(limit=200, before=store.cursor_of(middle)),
         }

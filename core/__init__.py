@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from core.progress import Phase, PhasePlan, eta_seconds
     from core.retry import DEFAULT_BACKOFF, Backoff
     from core.stages import StageMap, StageStatus
-    from core.status import CANCELLABLE_JOB_STATUSES, TERMINAL_JOB_STATUSES, JobStatus
+    from core.status import CANCELLABLE_JOB_STATUSES, OPEN_JOB_STATUSES, TERMINAL_JOB_STATUSES, JobStatus
     from core.store import Cursor, JobStore
     from core.tracker import ProgressTracker
 
@@ -47,6 +47,7 @@ _HOMES: dict[str, str] = {
     "StageMap": "core.stages",
     "StageStatus": "core.stages",
     "CANCELLABLE_JOB_STATUSES": "core.status",
+    "OPEN_JOB_STATUSES": "core.status",
     "TERMINAL_JOB_STATUSES": "core.status",
     "JobStatus": "core.status",
     "Cursor": "core.store",
@@ -60,6 +61,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CANCELLABLE_JOB_STATUSES",
     "DEFAULT_BACKOFF",
+    "OPEN_JOB_STATUSES",
     "TERMINAL_JOB_STATUSES",
     "AsyncDatabaseManager",
     "Backoff",

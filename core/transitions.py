@@ -68,7 +68,8 @@ class Transitions:
         job_id, now = bindparam("job_id", type_=Uuid()), bindparam("now", type_=UTCDateTime())
         running = c.status == _RUNNING
         held = update(table).where(c.id == job_id, running, c.attempts == bindparam("attempt"))
-        open_ = update(table).where(c.id == job_id, or_(c.status == _QUEUED, running))  # no expanding IN
+        is_open = or_(*(c.status == status for status in OPEN_JOB_STATUSES))  # compiled once: no expanding IN
+        open_ = update(table).where(c.id == job_id, is_open)
         self._enqueue = insert(table)
         self._claim = _claim_statement(table, job_id, now).returning(*self.columns, c.payload)
         progress = _progress_values(table, now)

@@ -349,7 +349,7 @@ class MainWindow(WindowCommands, QMainWindow):
         statuses = {r.status for r in self.selected_rows()}
         self.cancel_action.setEnabled(bool(statuses.intersection(OPEN_JOB_STATUSES)))
         self.retry_action.setEnabled(bool(statuses & {"failed", "cancelled"}))
-        self.remove_action.setEnabled(bool(statuses & {"done", "failed", "cancelled"}))
+        self.remove_action.setEnabled(bool(statuses.difference(OPEN_JOB_STATUSES)))  # an open job is never removed
         self.write_again_action.setEnabled(row is not None and row.guide is not None and row.status == "done")
         self.open_action.setEnabled(self.output_path is not None)
         self.folder_action.setEnabled(

@@ -18,6 +18,7 @@ __all__ = [
     "GENERIC_CODE",
     "LANGUAGES",
     "CodedError",
+    "StoppedOnRequest",
     "has_message",
     "message",
     "normalize_language",
@@ -95,7 +96,8 @@ def render(stored: str | None, language: str) -> str:
 class CodedError(Exception):
     """The base of every error that carries a sentence for the user as a message code with its values: the
     reader's, the model's, the download's and the worker's own. The worker stores :meth:`stored` as the job's error
-    and retries it when ``transient``; each screen renders it in its reader's language.
+    and retries it when ``transient`` (except a :class:`StoppedOnRequest`, which is no failure); each screen renders
+    it in its reader's language.
 
     Args:
         code: The catalog code; a subclass may fix it as a class attribute instead.
@@ -125,3 +127,19 @@ class CodedError(Exception):
     def user_message(self, language: str) -> str:
         """The sentence for the user in ``language``."""
         return message(self.code, language, **self.values)
+
+
+class StoppedOnRequest(CodedError):
+    """The base of every error that says work ended early because its stop was asked for (a cancel, a shutdown, a
+    time limit): code ``stopped``. Not a failure: whoever catches :class:`CodedError` catches this first, and the
+    worker ends the job as the stop's cause says, never with this as its error.
+
+    Args:
+        text: The English sentence (also ``str(error)``); the stored sentence, ``stopped``, has no values.
+    """
+
+    code = "stopped"
+
+    def __init__(self, text: str = "Stopped on request.", /) -> None:
+        super().__init__()
+        self.args = (text,)

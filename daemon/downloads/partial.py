@@ -13,13 +13,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from core.app import model_downloads
+from core.app.messages import StoppedOnRequest
 from daemon.downloads.hub import HubFile
 
 __all__ = ["DownloadStopped", "discard_partial", "exclusive", "installed_path", "partial_path", "sidecar_path"]
 
 
-class DownloadStopped(Exception):
-    """The stop event was set; the partial file stays for a resume."""
+class DownloadStopped(StoppedOnRequest):
+    """The stop event was set; the partial file stays for a resume. Not a failure (code ``stopped``)."""
+
+    def __init__(self) -> None:
+        super().__init__("The download was stopped on request.")
 
 
 _LOCKS: dict[Path, threading.Lock] = {}

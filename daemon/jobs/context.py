@@ -1,8 +1,10 @@
 """The boundary around one job run: claim, track, run the kind's handler, close the row — and map every error.
 
-The only place job code's errors are caught: a known error becomes a message code on the row (``transient``
-decides the retry), anything else ``internal_error`` unless :func:`daemon.jobs.failures.known_failure` names it.
-A cancel, a lost claim or a shutdown is no failure. Runs on the job's event loop. Details: docs/design/worker.md.
+The only place job code's errors are caught: a :class:`~core.app.messages.CodedError` becomes its message code and
+values on the row (``transient`` decides the retry), anything else ``internal_error`` unless
+:func:`daemon.jobs.failures.known_failure` names it. A stop (:class:`~core.app.messages.StoppedOnRequest`, caught
+before every other coded error), a cancel, a lost claim or a shutdown is no failure. Runs on the job's event loop.
+Details: docs/design/worker.md.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any, TypeVar
 
 from core.app.counters import Counter
 from core.app.logs import job_logging
-from core.app.messages import CodedError
+from core.app.messages import CodedError, StoppedOnRequest
 from core.app.schema import Job
 from core.errors import JobAlreadyFinishedError, StageInterruptedError
 from core.progress import PhasePlan
@@ -29,8 +31,6 @@ from core.stored_messages import encode
 from core.tracker import Estimate, ProgressTracker
 from core.types import utcnow
 from daemon.jobs.failures import known_failure
-from daemon.llm.errors import GenerationStoppedError
-from daemon.readers import ExtractionStopped
 from daemon.runtime import RunningJob, Runtime
 
 __all__ = ["PROGRESS_INTERVAL", "Handler", "JobContext", "UserFacingError", "run_job"]
@@ -165,7 +165,7 @@ async def _claim_and_run(runtime: Runtime, kind: str, job_id: uuid.UUID, handler
             await _hand_back(runtime, running, context)
         else:
             await _fail_at_limit(runtime, job, running)
-    except (StageInterruptedError, GenerationStoppedError, ExtractionStopped, JobAlreadyFinishedError):
+    except (StageInterruptedError, StoppedOnRequest, JobAlreadyFinishedError):  # a stop first: it is a CodedError too
         if running.limited_at is not None and not running.shutdown:
             await _fail_at_limit(runtime, job, running)
         elif running.shutdown:

@@ -1,14 +1,16 @@
 """Errors of the language-model layer.
 
-Every error carries a plain English sentence, a stable ``code`` and ``transient`` (the daemon maps it onto
-``fail(transient=…)``). :class:`GenerationStoppedError` is not a failure: it keeps the text written so far.
+Every error is a :class:`~core.app.messages.CodedError`: a plain English sentence, a stable ``code`` with its
+``values`` and ``transient`` (the daemon maps it onto ``fail(transient=…)``). :class:`GenerationStoppedError` is a
+:class:`~core.app.messages.StoppedOnRequest`, not a failure: it keeps the text written so far.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from core.app.messages import CodedError
+from core.app.messages import CodedError, StoppedOnRequest
 
 __all__ = [
     "BadRequestError",
@@ -37,7 +39,9 @@ class LLMError(CodedError):
     """Base class: a generation could not be done.
 
     Attributes:
-        code: Stable identifier for translation and logs (``"model_missing"``, ``"rate_limited"``, …).
+        code: Stable identifier for translation and logs (``"model_missing"``, ``"rate_limited"``, …); the class's,
+            unless ``code`` is given.
+        values: The sentence's placeholder values.
         transient: Whether the same request may succeed later without anyone changing anything.
         detail: The server's or library's own message, for logs (not shown to the user).
     """
@@ -45,8 +49,10 @@ class LLMError(CodedError):
     code: str = "llm_error"
     transient: bool = False
 
-    def __init__(self, message: str, *, detail: str = "") -> None:
-        super().__init__(detail=detail)
+    def __init__(
+        self, message: str, *, detail: str = "", code: str | None = None, values: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(code, detail=detail, **(values or {}))
         self.message = message
         self.args = (message,)
 
@@ -86,8 +92,7 @@ class ModelUnsupportedError(PermanentLLMError):
     code = "model_architecture_unsupported"
 
     def __init__(self, message: str, *, architecture: str, file: str) -> None:
-        super().__init__(message)
-        self.values: dict[str, object] = {"architecture": architecture, "file": file}
+        super().__init__(message, values={"architecture": architecture, "file": file})
 
 
 class ModelTooBigError(PermanentLLMError):
@@ -99,9 +104,7 @@ class ModelTooBigError(PermanentLLMError):
     code = "model_too_big"
 
     def __init__(self, message: str, *, code: str, values: dict[str, object]) -> None:
-        super().__init__(message)
-        self.code = code
-        self.values = dict(values)
+        super().__init__(message, code=code, values=values)
 
 
 class CPUUnsupportedError(PermanentLLMError):
@@ -170,8 +173,8 @@ class ServerError(TransientLLMError):
     code = "server_error"
 
 
-class GenerationStoppedError(Exception):
-    """The stop event was set: generation ended early on purpose. Not a failure.
+class GenerationStoppedError(StoppedOnRequest):
+    """The stop event was set: generation ended early on purpose. Not a failure (code ``stopped``).
 
     Attributes:
         partial_text: What the model had written before the stop (may be empty).
@@ -179,8 +182,6 @@ class GenerationStoppedError(Exception):
         phase: ``"prompt"`` if the stop came before the first generated token (prompt processing, or waiting
             for the model), ``"generation"`` otherwise.
     """
-
-    code = "stopped"
 
     def __init__(
         self,

@@ -1,14 +1,15 @@
 """Why a document could not be read.
 
 :class:`ExtractionError` carries a stable ``code``, its ``values``, one plain English sentence and a ``detail`` for
-the log; it is permanent except for :data:`TRANSIENT_CODES`. :class:`ExtractionStopped` is not a failure.
+the log; it is permanent except for :data:`TRANSIENT_CODES`. :class:`ExtractionStopped` is a
+:class:`~core.app.messages.StoppedOnRequest`, not a failure.
 """
 
 from __future__ import annotations
 
 from typing import Literal, get_args
 
-from core.app.messages import CodedError, message
+from core.app.messages import CodedError, StoppedOnRequest, message
 
 __all__ = ["EXTRACTION_CODES", "TRANSIENT_CODES", "ExtractionCode", "ExtractionError", "ExtractionStopped"]
 
@@ -99,7 +100,7 @@ class ExtractionError(CodedError):
         return f"ExtractionError({self.code!r}, values={self.values!r}, detail={self.detail!r})"
 
 
-class ExtractionStopped(Exception):
+class ExtractionStopped(StoppedOnRequest):
     """The stop event was set: reading ended early on purpose. Not a failure.
 
     Attributes:
@@ -107,8 +108,6 @@ class ExtractionStopped(Exception):
         done: Units (pages, parts) read before the stop.
         total: Units in the document (0 when the stop came before it was known).
     """
-
-    code = "stopped"
 
     def __init__(self, done: int = 0, total: int = 0) -> None:
         super().__init__("Reading the document was stopped on request.")

@@ -29,6 +29,7 @@ from workerhome import DaemonHome, poll
 
 from core.app.job_ids import generate_job_id_for
 from core.app.messages import render
+from core.status import OPEN_JOB_STATUSES
 from core.stored_messages import decode
 
 FAST = {"STUDYJOBS_BACKOFF": "0.5,0.5", "STUDYJOBS_REDISPATCH_AFTER": "2"}
@@ -77,7 +78,7 @@ def test_kill_9_at_random_moments_leaves_every_job_done_exactly_once_with_one_gu
     final = wait_ended(home, every_job, timeout=240)
     problems = {str(j): (row.status, row.error) for j in every_job if (row := final.jobs[j]).status != "done"}
     assert not problems, f"seed {seed}: {problems}\n{daemon_log(home)[-4000:]}"
-    assert not [j for j in final.jobs.values() if j.status in ("queued", "running")]
+    assert not [j for j in final.jobs.values() if j.status in OPEN_JOB_STATUSES]
     assert len(final.jobs) == 30  # no extraction-only document got a guide job
     assert max(j.attempts for j in final.jobs.values()) <= 2
     assert len(final.documents) == 20
