@@ -31,7 +31,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -159,6 +159,7 @@ class Installation:
     setup: Path
     home: Path  # the Wine user's profile folder, C:\users\<name>
     program: Path  # %LOCALAPPDATA%\Programs\StudyJobs
+    started: list[subprocess.Popen[bytes]] = field(default_factory=list)  # ``wine`` processes started in background
 
     @property
     def worker(self) -> Path:
@@ -272,15 +273,18 @@ def installed(setup_exe: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
     )
     assert made.returncode == 0, made.stderr
     wine.start()
+    started: list[subprocess.Popen[bytes]] = []
     try:
-        started = time.monotonic()
+        began = time.monotonic()
         result = wine.run(str(setup_exe), "/S")
-        print(f"silent install: {time.monotonic() - started:.1f} s")
+        print(f"silent install: {time.monotonic() - began:.1f} s")
         assert result.returncode == 0, result.stdout + result.stderr
         (home,) = (p for p in (wine.prefix / "drive_c" / "users").iterdir() if p.name not in {"Public", "public"})
-        yield Installation(wine, setup_exe, home, home / "AppData/Local/Programs/StudyJobs")
+        yield Installation(wine, setup_exe, home, home / "AppData/Local/Programs/StudyJobs", started)
     finally:
         wine.kill()
+        for process in started:
+            process.wait(timeout=60)
 
 
 def test_the_silent_install_puts_the_program_its_menu_entry_and_its_uninstaller_in_place(
@@ -410,8 +414,9 @@ def start_login_worker(installed: Installation) -> None:
     assert value is not None
     login_command = [part.strip('"') for part in shlex.split(value, posix=False)]
     quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    # ``wine`` returns at once for a windowed program such as the launcher; the worker goes on under it.
-    subprocess.run(["wine", *login_command], env=installed.wine.env, timeout=120, check=False, **quiet)
+    # The launcher lives as long as the worker it started (it waits for it): it runs in the background, and the
+    # installation's teardown collects it after the prefix's programs are ended.
+    installed.started.append(subprocess.Popen(["wine", *login_command], env=installed.wine.env, **quiet))
 
     def running() -> bool:
         return installed.worker in programs_running_in(installed.wine, installed.program)
