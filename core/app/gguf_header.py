@@ -118,8 +118,9 @@ def _value(cursor: _Cursor, kind: int) -> Any:
     raise GGUFHeaderError(f"unknown array element type {element}")
 
 
-def read_metadata(path: Path) -> dict[str, Any]:
-    """Every key of ``path``'s GGUF header with its value (see the module's rules for arrays).
+def read_metadata(path: Path, *, until: str | None = None) -> dict[str, Any]:
+    """Every key of ``path``'s GGUF header with its value (see the module's rules for arrays); with ``until``, the
+    keys up to and including that one only (the walk stops there: a vocabulary after it is not skipped through).
 
     Raises:
         OSError: The file cannot be opened or read.
@@ -140,4 +141,6 @@ def read_metadata(path: Path) -> dict[str, Any]:
         for _ in range(keys):
             name = cursor.string()
             metadata[name] = _value(cursor, cursor.unpack("<I"))
+            if name == until:
+                break
         return metadata

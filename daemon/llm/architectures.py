@@ -48,7 +48,9 @@ def file_architecture(path: Path) -> str:
         ModelUnreadableError: The header cannot be read or names no architecture.
     """
     try:
-        value = read_metadata(path).get("general.architecture")
+        # llama.cpp's writers put the architecture first: the walk stops there, before the vocabulary (about
+        # 0.2 s of the first job after a worker starts, with a 50,000-token vocabulary).
+        value = read_metadata(path, until="general.architecture").get("general.architecture")
     except (OSError, GGUFHeaderError) as error:
         raise ModelUnreadableError(f"The model file {path} cannot be read.", detail=str(error)) from error
     if not isinstance(value, str) or not value:

@@ -71,3 +71,12 @@ def test_a_file_that_is_not_gguf_or_is_cut_short_is_refused(tmp_path: Path) -> N
     cut.write_bytes(whole[:2000])
     with pytest.raises(GGUFHeaderError, match="cut short"):
         read_metadata(cut)
+
+
+def test_reading_until_a_key_stops_there_and_never_walks_the_rest_of_the_header(tmp_path: Path) -> None:
+    whole = write_tiny_model(tmp_path / "tiny.gguf").read_bytes()
+    first_keys = tmp_path / "first_keys.gguf"
+    first_keys.write_bytes(whole[:200])  # the architecture, and the header cut short right after it
+    assert read_metadata(first_keys, until="general.architecture") == {"general.architecture": "llama"}
+    with pytest.raises(GGUFHeaderError, match="cut short"):
+        read_metadata(first_keys)
