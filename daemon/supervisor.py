@@ -32,12 +32,12 @@ from core.app.workers import (
     touch_worker,
     unregister_worker,
 )
-from core.backends.postgres import QueuedJobListener
 from core.db import AsyncDatabaseManager
 from core.leases import due_condition
 from core.store import JobStore
 from core.stored_messages import encode
 from core.types import utcnow
+from daemon.brokers.dispatch_signal import DispatchSignal
 from daemon.limits import LimitWatch
 from daemon.runtime import Runtime
 
@@ -48,11 +48,6 @@ SWEEP_LOCK_KEY = 0x5354_4A42  # "STJB": the PostgreSQL advisory lock of the swee
 FULL_PASS_EVERY = 1.0
 """Seconds between full dispatch passes over the oldest due rows (retries coming due, requeued rows, lost
 messages, rows the quick pass missed)."""
-LISTEN_RETRY_EVERY = 5.0
-"""Seconds between attempts to listen again after the PostgreSQL listening connection was lost."""
-QUICK_PASS_GAP = 0.02
-"""After a quick pass that sent messages, the pause before the next one: rows notified meanwhile go out together, in
-one query and one broker round trip (a lone row is sent at once: the gap follows only a pass that found some)."""
 CONTROLS_EVERY = 0.25
 """Seconds between looks at the switches (the queue paused, a restart asked): a pause takes effect within this."""
 LIMITS_EVERY = 0.5
@@ -70,7 +65,8 @@ class Supervisor(threading.Thread):
         runtime: The daemon's runtime (its running jobs and dispatcher).
         version: Written to the worker row.
         threads: How many jobs the daemon runs at once (written to the worker row).
-        dispatch_every: Seconds between dispatch checks (SQLite: a query only when something was committed).
+        dispatch_every: Seconds between dispatch checks (SQLite: a query only when something was committed; when to
+            look: :mod:`daemon.brokers.dispatch_signal`).
         poll_every: Seconds between quick dispatch queries on PostgreSQL while it cannot listen for notifications
             (an index range scan over the newest rows).
         redispatch_after: A queued row still waiting this long after its message gets another one.
@@ -152,25 +148,22 @@ class Supervisor(threading.Thread):
         self.runtime.worker_id = self.worker_id
 
     async def _loop(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
-        woken = asyncio.Event()
-
-        def notified() -> None:
-            woken.set()
-            self.runtime.wake_queue()
-
-        listener = QueuedJobListener(db.engine, notified)
+        signal = DispatchSignal(
+            db,
+            dispatch_every=self.dispatch_every,
+            poll_every=self.poll_every,
+            listening_poll_every=FULL_PASS_EVERY,  # notified of every queued row, the quick poll is a safety net
+            notified=self.runtime.wake_queue,
+        )
         table_queue = self.runtime.rows_are_messages
-        next_beat = next_reclaim = next_poll = next_full = next_listen = next_controls = next_limits = 0.0
+        next_beat = next_reclaim = next_full = next_controls = next_limits = 0.0
         next_idle = time.monotonic() + self._idle_every()
-        version: int | None = None
         try:
             while not self._stopping.is_set():
                 now = time.monotonic()
                 sent = 0
                 try:
-                    if db.data_version() is None and not listener.listening and now >= next_listen:
-                        next_listen = now + LISTEN_RETRY_EVERY
-                        await self._listen(listener)
+                    await signal.keep_listening(now)
                     if now >= next_controls:
                         next_controls = now + CONTROLS_EVERY
                         if await self._read_controls(db):
@@ -188,55 +181,23 @@ class Supervisor(threading.Thread):
                         next_reclaim = now + self.reclaim_every
                         await self._reclaim(db, store)
                         next_full = 0.0  # look for what the reclaim requeued
-                    if not table_queue:
-                        current = db.data_version()  # None: no cheap change check on this backend (PostgreSQL)
-                        if now >= next_full:
-                            next_full = now + FULL_PASS_EVERY
-                            version = current
-                            woken.clear()
-                            await self._dispatch(store, full=True)
-                        elif (current is not None and current != version) or (
-                            current is None and (woken.is_set() or now >= next_poll)
-                        ):
-                            version = current
-                            woken.clear()
-                            # Notified of every queued row, PostgreSQL needs the quick poll only without a listener.
-                            next_poll = now + (FULL_PASS_EVERY if listener.listening else self.poll_every)
-                            sent = await self._dispatch(store, full=False)
+                    if not table_queue and now >= next_full:
+                        next_full = now + FULL_PASS_EVERY
+                        signal.full_pass()
+                        await self._dispatch(store, full=True)
+                    elif not table_queue and signal.quick_pass_due(now):
+                        sent = await self._dispatch(store, full=False)
                 except Exception:
                     log.warning("supervisor tick failed; retrying", exc_info=True)
-                polling = version is None and not table_queue
-                await self._pause(woken, listening=listener.listening, polling=polling, burst=sent > 0)
+                await signal.pause(dispatching=not table_queue, burst=sent > 0)
         finally:
-            with contextlib.suppress(Exception):
-                await listener.close()
+            await signal.close()
 
     def _idle_every(self) -> float:
         """How often to look whether the worker has been idle long enough to give its memory back: every 5 s,
         or a quarter of a shorter idle time."""
         minutes = self.runtime.settings.model.unload_after_minutes
         return IDLE_CHECK_EVERY if minutes <= 0 else max(min(IDLE_CHECK_EVERY, minutes * 15), 0.05)
-
-    async def _listen(self, listener: QueuedJobListener) -> None:
-        try:
-            if await listener.start():
-                log.info("listening for queued jobs (PostgreSQL notifications)")
-        except Exception:
-            log.warning("cannot listen for queued jobs; polling every %.3f s instead", self.poll_every, exc_info=True)
-
-    async def _pause(self, woken: asyncio.Event, *, listening: bool, polling: bool, burst: bool) -> None:
-        """Until the next tick: on SQLite ``dispatch_every``; on PostgreSQL until notified (at most
-        ``dispatch_every``), or ``poll_every`` without a listener."""
-        if not polling:
-            await asyncio.sleep(self.dispatch_every)
-            return
-        if not listening:
-            await asyncio.sleep(min(self.dispatch_every, self.poll_every))
-            return
-        if burst:  # rows keep coming: one pass per gap sends them together, not one pass (and round trip) per row
-            await asyncio.sleep(QUICK_PASS_GAP)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(woken.wait(), self.dispatch_every)
 
     async def _heartbeat(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
         claims = self.runtime.claims()

@@ -1,7 +1,8 @@
 """The study guide of the selected document, rendered in the window and filled in while it is written.
 
-:meth:`GuideViewer.show_job` takes a job id; while visible the viewer follows the jobs table and reads the guide
-again only after a change. UI thread only; queries run as tasks of the window's :class:`~gui.tasks.TaskGroup`.
+:meth:`GuideViewer.show_job` takes a job id; while visible the viewer watches that row and its parts through the store
+(:meth:`core.app.pipelines.Pipelines.watch`; a stored section marks its job changed) and reads the guide again only
+after one of them changed. UI thread only; queries run as tasks of the window's :class:`~gui.tasks.TaskGroup`.
 Opening and saving: :mod:`gui.guide_files`. Design: docs/design/window.md.
 """
 
@@ -29,9 +30,9 @@ from PySide6.QtWidgets import (
 
 from core.app.guide_rewrite import rewrite_section
 from core.app.guides import GuideText, guide_job_for, guide_wanted, read_guide
+from core.app.pipelines import Pipelines
 from core.app.schema import Job
-from core.db import AsyncDatabaseManager
-from core.watch import watch_table
+from core.store import JobStore
 from gui.export_dialog import ExportDialog
 from gui.guide_files import GuideFiles, Opener
 from gui.section_cursor import section_under_cursor
@@ -44,13 +45,13 @@ class GuideViewer(GuideFiles, QWidget):
     """Shows one document's study guide. UI thread only.
 
     Args:
-        db: The application database (its engine lives on the qasync loop).
+        store: The application's job store (its database's engine lives on the qasync loop).
         tasks: Where the queries run (their errors reach the window's reporter).
         opener: Hands a file to the system (default ``QDesktopServices.openUrl``).
         summaries: Whether the model in the settings writes section summaries now (default: yes); "Rewrite this
             section" with one that does not (its sections quote the document) would give the same text, and says so.
-        interval: Seconds between change checks while an unfinished guide is visible.
-        slow_interval: Seconds between reads on a database without a data version.
+        interval: Seconds between change checks of the shown row while the viewer is visible (on SQLite a check
+            costs no query while nothing was committed).
 
     Signals:
         show_requested: The guide should be brought into view (the system could not open it).
@@ -60,20 +61,19 @@ class GuideViewer(GuideFiles, QWidget):
 
     def __init__(
         self,
-        db: AsyncDatabaseManager,
+        store: JobStore[Job],
         tasks: TaskGroup,
         *,
         opener: Opener | None = None,
         summaries: Callable[[], bool] | None = None,
         interval: float = 0.25,
-        slow_interval: float = 2.0,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.db, self.tasks = db, tasks
+        self.db, self.tasks = store.db, tasks
+        self.pipelines = Pipelines(store)
         self.opener: Opener = opener or QDesktopServices.openUrl
         self.summaries: Callable[[], bool] = summaries or (lambda: True)
-        self.slow_interval = slow_interval
         self.job_id: uuid.UUID | None = None
         self.guide: GuideText | None = None
         self.wanted = True  # whether the row shown is to have a guide (False: added for its text only)
@@ -145,7 +145,8 @@ class GuideViewer(GuideFiles, QWidget):
         self._busy = False
         self.note.setVisible(False)
         self._show_guide(None)
-        self.reload()
+        self._stop_following()
+        self._start_following()  # its first look reads the guide
 
     @property
     def reading(self) -> bool:
@@ -253,28 +254,33 @@ class GuideViewer(GuideFiles, QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         """Read the guide again and follow it while visible."""
         super().showEvent(event)
-        if self._follow is None or self._follow.done():
-            self._follow = self.tasks.start(self._follow_changes(), name="guide-follow")
+        self._start_following()
 
     def hideEvent(self, event: QHideEvent) -> None:
         """Stop following while hidden (another tab, the window in the tray)."""
         super().hideEvent(event)
+        self._stop_following()
+
+    def _start_following(self) -> None:
+        """Watch the shown row unless it is already watched, nothing is shown or the viewer is hidden."""
+        if self.job_id is None or not self.isVisible():
+            return
+        if self._follow is None or self._follow.done():
+            self._follow = self.tasks.start(self._follow_changes(self.job_id), name="guide-follow")
+
+    def _stop_following(self) -> None:
         if self._follow is not None:
             self._follow.cancel()
             self._follow = None
 
-    async def _follow_changes(self) -> None:
-        """Read the guide at once, then after each commit; a finished guide at most every ``slow_interval``
-        seconds (only a newer guide, "Write again", can replace it). Changes during a read are read after it."""
-        changes = watch_table(self.db, Job, interval=self.interval, blind_interval=self.slow_interval)
+    async def _follow_changes(self, job_id: uuid.UUID) -> None:
+        """Read the guide at once, then after each change of the row ``job_id`` or of one of its parts (a part
+        added, a status, a progress or a stored section). Changes during a read are read after it."""
+        changes = self.pipelines.watch([job_id], interval=self.interval)
         async with contextlib.aclosing(changes):
             async for _ in changes:
-                if self.job_id is None or not self.wanted:
-                    continue
-                finished = self.guide is not None and self.guide.complete
-                wait = self.last_read + self.slow_interval - time.monotonic() if finished else 0.0
-                if wait > 0:
-                    await asyncio.sleep(wait)  # a pace, not a wait for a condition: the next read follows anyway
+                if job_id != self.job_id or not self.wanted:
+                    continue  # a row added for its text only never has a guide to read
                 loading = self._loading
                 if not (self._busy and loading is not None):
                     self.reload()

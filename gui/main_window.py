@@ -112,7 +112,7 @@ class MainWindow(WindowCommands, QMainWindow):
         self.feed = JobFeed(store, self.model, self.tasks, interval=feed_interval)
         self.feed.refreshed.connect(self._on_refreshed)
         self.guide_viewer = GuideViewer(  # the study guide tab; the model's settings are read when they are needed
-            db, self.tasks, opener=open_url, summaries=lambda: writes_summaries(self.settings)
+            store, self.tasks, opener=open_url, summaries=lambda: writes_summaries(self.settings)
         )
         self._make_widgets(launcher or DaemonLauncher(["off"]))
         add_menus(self, self.window_actions)

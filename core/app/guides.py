@@ -2,6 +2,10 @@
 :func:`read_guide` (the finished guide, else the parts so far) and :func:`guide_job_for` (docs/design/documents.md,
 "A guide while it is written").
 
+Storing or deleting a part also sets its job's ``updated_at``, in the same transaction, so a watch of the document
+(:meth:`core.app.pipelines.Pipelines.watch`) sees the part as a change of the job, and a reader woken by it finds the
+part committed.
+
 Qt-free; every coroutine runs on the caller's event loop and holds a session only for its own statements.
 """
 
@@ -13,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import delete, select
+from sqlalchemy import Update, delete, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import undefer
@@ -82,7 +86,8 @@ class GuideText:
 async def save_guide_part(
     db: AsyncDatabaseManager, job_id: uuid.UUID, position: int, title: str, markdown: str, origin: str = "model"
 ) -> None:
-    """Store one part of a guide, replacing what an earlier attempt stored at the same position. One statement."""
+    """Store one part of a guide, replacing what an earlier attempt stored at the same position, and mark its job
+    changed (``updated_at``), in one transaction."""
     values = {
         "job_id": job_id,
         "position": position,
@@ -99,6 +104,12 @@ async def save_guide_part(
     )
     async with db.get_session_context() as session:
         await session.execute(statement)
+        await session.execute(_touched(job_id))
+
+
+def _touched(job_id: uuid.UUID) -> Update:
+    """The statement that marks ``job_id``'s row as changed (what a watch of the job compares) after a part."""
+    return update(Job).where(Job.id == job_id).values(updated_at=utcnow())
 
 
 async def read_guide_parts(db: AsyncDatabaseManager, job_id: uuid.UUID) -> list[StoredPart]:
@@ -129,13 +140,14 @@ async def read_guide_plan(db: AsyncDatabaseManager, job_id: uuid.UUID) -> str | 
 
 
 async def forget_guide_parts(db: AsyncDatabaseManager, job_id: uuid.UUID, positions: Iterable[int]) -> None:
-    """Delete the parts of ``job_id`` at ``positions`` (missing ones are ignored)."""
+    """Delete the parts of ``job_id`` at ``positions`` (missing ones are ignored) and mark its job changed."""
     wanted = sorted(set(positions))
     if not wanted:
         return
     statement = delete(GuideSection).where(GuideSection.job_id == job_id, GuideSection.position.in_(wanted))
     async with db.get_session_context() as session:
         await session.execute(statement)
+        await session.execute(_touched(job_id))
 
 
 async def read_guide(db: AsyncDatabaseManager, job_id: uuid.UUID) -> GuideText | None:

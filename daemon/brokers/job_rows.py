@@ -21,6 +21,7 @@ from core.leases import due_condition
 from core.status import JobStatus
 from core.store import JobStore
 from core.types import utcnow
+from daemon.brokers.dispatch_signal import commit_count
 
 __all__ = ["READ_TIMEOUT", "DueRows", "JobRows", "row_message"]
 
@@ -58,9 +59,9 @@ class JobRows:
         self.loop = loop
 
     def version(self) -> int | None:
-        """A number that changes whenever another connection commits (``PRAGMA data_version``); ``None`` when the
-        database has no such counter (PostgreSQL)."""
-        return self.store.db.data_version()
+        """A number that changes whenever another connection commits; ``None`` when the database has no such
+        counter (PostgreSQL). See :func:`daemon.brokers.dispatch_signal.commit_count`."""
+        return commit_count(self.store.db)
 
     def due(self, kinds: Sequence[str], limit: int) -> DueRows:
         """The oldest due rows of ``kinds`` (at most ``limit``), and when the next one comes due."""

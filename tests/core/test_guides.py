@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from core.app.guides import (
     read_guide_parts,
     save_guide_part,
 )
+from core.app.pipelines import Pipelines
 from core.app.schema import Job, StudyGuide
 from core.db import AsyncDatabaseManager
 from core.store import JobStore
@@ -74,6 +76,26 @@ async def test_a_guide_being_written_reads_as_the_parts_so_far_and_saving_a_posi
     await forget_guide_parts(app_db, job_id, [2, 7])
     assert [p.position for p in await read_guide_parts(app_db, job_id)] == [0, 1]
     assert await read_guide(app_db, uuid.uuid4()) is None  # another job's parts are not this one's
+
+
+async def test_storing_or_deleting_a_part_is_a_change_of_its_document_that_the_watch_sees(
+    app_db: AsyncDatabaseManager, app_store: JobStore[Job]
+):
+    root = await app_store.enqueue("ingest", title="cells.txt", params={"path": "/nowhere/cells.txt"})
+    child = await app_store.enqueue("generate", title="cells.txt", columns={"parent_id": root.id})
+    other = await app_store.enqueue("ingest", title="other.txt", params={"path": "/nowhere/other.txt"})
+    changes = Pipelines(app_store).watch([root.id, other.id], interval=0.02)
+    try:
+        assert await anext(changes) == {root.id, other.id}
+        before = (await app_store.get(child.id)).updated_at
+        await save_guide_part(app_db, child.id, 1, "Walls", "## Walls\n\nPlants have them.")
+        assert await asyncio.wait_for(anext(changes), 10) == {root.id}
+        assert (await app_store.get(child.id)).updated_at > before
+        await forget_guide_parts(app_db, child.id, [1])
+        assert await asyncio.wait_for(anext(changes), 10) == {root.id}
+        assert await read_guide_parts(app_db, child.id) == []
+    finally:
+        await changes.aclose()
 
 
 async def test_the_closing_part_of_a_guide_being_written_is_shown_but_not_counted_as_a_section(

@@ -291,7 +291,7 @@ def test_a_viewer_follows_a_guide_being_written_on_either_database_until_it_is_f
     store = make_app_store(any_db)
     reporter = ErrorReporter(show_dialogs=False)
     tasks = TaskGroup(reporter)
-    viewer = GuideViewer(any_db, tasks, interval=0.05, slow_interval=0.2)
+    viewer = GuideViewer(store, tasks, interval=0.05)
     viewer.show()
     try:
         root, child, _path = run(make_document(store, any_db, tmp_path / "out", parts=0, finished=False))
@@ -310,6 +310,46 @@ def test_a_viewer_follows_a_guide_being_written_on_either_database_until_it_is_f
             await store.succeed(child)
             await wait_until(lambda: viewer.state.text() == "Finished: gone.md", message="the finished guide")
             assert viewer.browser.toPlainText() == rendered(markdown)
+
+        run(scenario())
+    finally:
+        run(tasks.close())
+        viewer.hide()
+        viewer.deleteLater()
+    assert reporter.shown == []
+
+
+def test_a_viewer_reads_the_guide_again_when_a_section_of_its_document_is_stored_and_not_for_other_documents(
+    any_db, run, wait_until, tmp_path
+):
+    store = make_app_store(any_db)
+    reporter = ErrorReporter(show_dialogs=False)
+    tasks = TaskGroup(reporter)
+    viewer = GuideViewer(store, tasks, interval=0.05)
+    viewer.show()
+    try:
+        root, child, _path = run(make_document(store, any_db, tmp_path / "out", parts=1, finished=False))
+        other, other_child, _ = run(make_document(store, any_db, tmp_path / "out", parts=0, finished=False))
+
+        async def scenario() -> None:
+            viewer.show_job(root)
+            await wait_until(lambda: viewer.state.text() == "Writing… (1 section so far)", message="one section")
+            await wait_until(lambda: not viewer.reading, message="the first read over")
+            first_read = viewer.last_read
+            witness = Pipelines(store).watch([other], interval=0.05)  # the viewer's change hub: its looks are ours
+            try:
+                assert await anext(witness) == {other}
+                for position, (title, body) in enumerate(SECTIONS, start=1):  # another document being written
+                    await save_guide_part(any_db, other_child, position, title, section_markdown(title, body))
+                    assert await asyncio.wait_for(anext(witness), 10) == {other}
+                    await wait_until(lambda: not viewer.reading, message="any read over")
+            finally:
+                await witness.aclose()
+            assert viewer.last_read == first_read  # no read of the guide for another document's changes
+            title, body = SECTIONS[1]
+            await save_guide_part(any_db, child, 2, title, section_markdown(title, body))
+            await wait_until(lambda: viewer.state.text() == "Writing… (2 sections so far)", message="two sections")
+            assert viewer.last_read > first_read and section_titles_of(viewer) == ["Cell walls", "Chloroplasts"]
 
         run(scenario())
     finally:
