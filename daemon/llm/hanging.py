@@ -11,9 +11,9 @@ import os
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
-from daemon.llm.base import ChatMessage, ModelT, TextGenerator, TokenCallback
+from daemon.llm.base import ChatMessage, ChatRequest, ModelT, TextGenerator, WrappingGenerator
 
 __all__ = ["ENV_HANG_ON", "HangingGenerator", "hanging_from_env"]
 
@@ -21,7 +21,7 @@ ENV_HANG_ON = "STUDYJOBS_HANG_ON"
 """A text that makes the daemon's generator hang on every conversation that contains it (tests)."""
 
 
-class HangingGenerator:
+class HangingGenerator(WrappingGenerator):
     """``inner``, except that a conversation containing ``marker`` hangs for ever (see docs/design/model-backends.md).
 
     Attributes:
@@ -31,54 +31,20 @@ class HangingGenerator:
     def __init__(self, inner: TextGenerator, marker: str, how: str = "thread") -> None:
         if not marker or how not in ("thread", "loop"):
             raise ValueError("a marker is needed, and how is 'thread' or 'loop'")
-        self.inner = inner
+        super().__init__(inner)
         self.marker = marker
         self.how = how
         self.hung = 0
 
-    def __getattr__(self, name: str) -> Any:  # model_name, model_path, load …: the wrapped generator's
-        return getattr(self.inner, name)
-
-    @property
-    def context_window(self) -> int:
-        return self.inner.context_window
-
-    async def count_tokens(self, text: str) -> int:
-        return await self.inner.count_tokens(text)
-
-    async def chat(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        stop_event: threading.Event | None = None,
-        on_token: TokenCallback | None = None,
-    ) -> str:
-        if self._marked(messages):
+    async def generate(self, request: ChatRequest) -> str:
+        if self._marked(request.messages):
             await self._hang()
-        return await self.inner.chat(
-            messages, max_tokens=max_tokens, temperature=temperature, stop_event=stop_event, on_token=on_token
-        )
+        return await super().generate(request)
 
-    async def chat_structured(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: type[ModelT],
-        *,
-        max_tokens: int = 1024,
-        temperature: float = 0.0,
-        stop_event: threading.Event | None = None,
-        on_token: TokenCallback | None = None,
-    ) -> ModelT:
-        if self._marked(messages):
+    async def generate_structured(self, request: ChatRequest, schema: type[ModelT]) -> ModelT:
+        if self._marked(request.messages):
             await self._hang()
-        return await self.inner.chat_structured(
-            messages, schema, max_tokens=max_tokens, temperature=temperature, stop_event=stop_event, on_token=on_token
-        )
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
+        return await super().generate_structured(request, schema)
 
     def _marked(self, messages: Sequence[ChatMessage]) -> bool:
         return any(self.marker in str(message.get("content", "")) for message in messages)

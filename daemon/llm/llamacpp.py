@@ -11,15 +11,15 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
 from core.app.model_fit import DAEMON_N_BATCH
-from daemon.llm.base import ChatMessage, ModelT, TokenCallback, TokenProgress, parse_structured, schema_for
+from daemon.llm.base import ChatRequest, ModelT, TextGenerator, TokenProgress, parse_structured, schema_for
 from daemon.llm.errors import ContextOverflowError, GenerationFailedError, GenerationStoppedError
 from daemon.llm.local_model import (
     SharedModel,
@@ -51,12 +51,8 @@ _LOCK_POLL_SECONDS = 0.02
 class _Request:
     """One generation, shared between the event loop and its worker thread."""
 
-    messages: Sequence[ChatMessage]
-    max_tokens: int
-    temperature: float
+    chat: ChatRequest
     grammar: LlamaGrammar | None
-    stop_event: threading.Event | None
-    on_token: TokenCallback | None
     loop: asyncio.AbstractEventLoop
     result: asyncio.Future[str]
     finished: asyncio.Future[None]
@@ -65,7 +61,7 @@ class _Request:
     callback_error: BaseException | None = None
 
     def should_stop(self) -> bool:
-        return self.cancel.is_set() or (self.stop_event is not None and self.stop_event.is_set())
+        return self.cancel.is_set() or self.chat.stop_requested()
 
     def post(self, func: Any, *args: Any) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
@@ -81,7 +77,7 @@ def _settle(future: asyncio.Future[Any], value: Any = None, error: BaseException
         future.set_result(value)
 
 
-class LlamaCppGenerator:
+class LlamaCppGenerator(TextGenerator):
     """A :class:`~daemon.llm.base.TextGenerator` on a local GGUF model.
 
     Construction is cheap; the model is loaded (once per process, shared) on first use or by :meth:`load`.
@@ -183,63 +179,31 @@ class LlamaCppGenerator:
     async def aclose(self) -> None:
         """Nothing to release: the shared model stays loaded (see :func:`unload_all`)."""
 
-    async def chat(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        stop_event: threading.Event | None = None,
-        on_token: TokenCallback | None = None,
-    ) -> str:
-        """See :meth:`daemon.llm.base.TextGenerator.chat`."""
-        return await self._generate(messages, max_tokens, temperature, None, stop_event, on_token)
+    async def generate(self, request: ChatRequest) -> str:
+        """See :meth:`daemon.llm.base.TextGenerator.generate`."""
+        return await self._run(request, None)
 
-    async def chat_structured(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: type[ModelT],
-        *,
-        max_tokens: int = 1024,
-        temperature: float = 0.0,
-        stop_event: threading.Event | None = None,
-        on_token: TokenCallback | None = None,
-    ) -> ModelT:
-        """See :meth:`daemon.llm.base.TextGenerator.chat_structured`. The output is grammar-constrained."""
+    async def generate_structured(self, request: ChatRequest, schema: type[ModelT]) -> ModelT:
+        """See :meth:`daemon.llm.base.TextGenerator.generate_structured`. The output is grammar-constrained."""
         grammar = self._grammars.get(schema)
         if grammar is None:
             from llama_cpp.llama_grammar import LlamaGrammar
 
             grammar = LlamaGrammar.from_json_schema(json.dumps(schema_for(schema)), verbose=False)
             self._grammars[schema] = grammar
-        text = await self._generate(messages, max_tokens, temperature, grammar, stop_event, on_token)
+        text = await self._run(request, grammar)
         return parse_structured(text, schema)
 
-    async def _generate(
-        self,
-        messages: Sequence[ChatMessage],
-        max_tokens: int,
-        temperature: float,
-        grammar: LlamaGrammar | None,
-        stop_event: threading.Event | None,
-        on_token: TokenCallback | None,
-    ) -> str:
-        if stop_event is not None and stop_event.is_set():
-            raise GenerationStoppedError("", phase="prompt")
+    async def _run(self, chat: ChatRequest, grammar: LlamaGrammar | None) -> str:
+        """Generate ``chat`` in a thread of its own, which stops through ``chat.stop_event`` or, when this task is
+        cancelled, through the request's own event (waited for before the cancellation goes on)."""
+        chat.refuse_if_stopped()
         model = await self.load()
         loop = asyncio.get_running_loop()
         if self.max_output_tokens is not None:
-            max_tokens = min(max_tokens, self.max_output_tokens)
+            chat = replace(chat, max_tokens=min(chat.max_tokens, self.max_output_tokens))
         request = _Request(
-            messages=messages,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            grammar=grammar,
-            stop_event=stop_event,
-            on_token=on_token,
-            loop=loop,
-            result=loop.create_future(),
-            finished=loop.create_future(),
+            chat=chat, grammar=grammar, loop=loop, result=loop.create_future(), finished=loop.create_future()
         )
         thread = threading.Thread(target=self._work, args=(model, request), name="llm-generate", daemon=True)
         thread.start()
@@ -256,10 +220,11 @@ class LlamaCppGenerator:
 
     def _deliver(self, request: _Request, progress: TokenProgress) -> None:
         """On the loop thread: call the user's ``on_token``; a raising callback stops the generation."""
-        if request.closed or request.on_token is None or request.callback_error is not None:
+        on_token = request.chat.on_token
+        if request.closed or on_token is None or request.callback_error is not None:
             return
         try:
-            request.on_token(progress)
+            on_token(progress)
         except Exception as exc:
             request.callback_error = exc
             request.cancel.set()
@@ -294,7 +259,7 @@ class LlamaCppGenerator:
     def _generate_with_lock(self, model: SharedModel, request: _Request) -> str:
         """Generate ``request``'s completion on ``model`` (its lock held): the prompt must fit the context; a stop
         before the first token aborts the prompt's processing, a later one ends the stream between tokens."""
-        prompt = model.prompt_tokens(request.messages, self.template_kwargs)
+        prompt = model.prompt_tokens(request.chat.messages, self.template_kwargs)
         if len(prompt) >= model.n_ctx:
             raise ContextOverflowError(
                 f"The text sent to the model ({len(prompt)} tokens) is longer than its context window "
@@ -307,7 +272,7 @@ class LlamaCppGenerator:
             # Called once per sampled token, before it is streamed. llama-cpp-python samples one token past
             # max_tokens before noticing the limit, hence the cap.
             nonlocal generated
-            generated = min(generated + 1, request.max_tokens)
+            generated = min(generated + 1, request.chat.max_tokens)
             if generated == 1:  # the prompt is processed: from here on, stop between tokens
                 model.set_abort_check(None)
             return request.should_stop()
@@ -366,8 +331,8 @@ class LlamaCppGenerator:
 
         return model.llama.create_completion(
             prompt,
-            max_tokens=request.max_tokens,
-            temperature=request.temperature,
+            max_tokens=request.chat.max_tokens,
+            temperature=request.chat.temperature,
             top_k=self.sampling.top_k,
             top_p=self.sampling.top_p,
             min_p=self.sampling.min_p,

@@ -10,7 +10,6 @@ import asyncio
 import json
 import math
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,7 +18,7 @@ import httpx
 
 from core.app.config import redact_url
 from core.app.logs import redact
-from daemon.llm.base import ChatMessage, ModelT, TokenCallback, TokenProgress, parse_structured, schema_for
+from daemon.llm.base import ChatRequest, ModelT, TextGenerator, TokenProgress, parse_structured, schema_for
 from daemon.llm.errors import (
     BadRequestError,
     GenerationStoppedError,
@@ -58,7 +57,7 @@ class _StreamState:
         return "".join(self.parts)
 
 
-class OpenAICompatibleGenerator:
+class OpenAICompatibleGenerator(TextGenerator):
     """A :class:`~daemon.llm.base.TextGenerator` talking to ``POST {base}/chat/completions``.
 
     One instance owns one :class:`httpx.AsyncClient`, created on first use inside the running event loop; use
@@ -143,37 +142,19 @@ class OpenAICompatibleGenerator:
             self._client = httpx.AsyncClient(timeout=self._timeout, headers=self._headers)
         return self._client
 
-    async def chat(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        stop_event: threading.Event | None = None,
-        on_token: TokenCallback | None = None,
-    ) -> str:
-        """See :meth:`daemon.llm.base.TextGenerator.chat`."""
-        body = self._body(messages, max_tokens, temperature)
-        return await self._run(body, stop_event, on_token)
+    async def generate(self, request: ChatRequest) -> str:
+        """See :meth:`daemon.llm.base.TextGenerator.generate`."""
+        return await self._run(self._body(request), request)
 
-    async def chat_structured(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: type[ModelT],
-        *,
-        max_tokens: int = 1024,
-        temperature: float = 0.0,
-        stop_event: threading.Event | None = None,
-        on_token: TokenCallback | None = None,
-    ) -> ModelT:
-        """See :meth:`daemon.llm.base.TextGenerator.chat_structured`.
+    async def generate_structured(self, request: ChatRequest, schema: type[ModelT]) -> ModelT:
+        """See :meth:`daemon.llm.base.TextGenerator.generate_structured`.
 
         Asks for OpenAI's ``json_schema`` response format (Ollama, LM Studio, llama.cpp's server); a server
         that rejects it (llama-cpp-python's) is asked again with ``json_object`` + ``schema``, and the style
         that worked is remembered. The answer is validated either way.
         """
         json_schema = schema_for(schema)
-        body = self._body(messages, max_tokens, temperature)
+        body = self._body(request)
         for style in dict.fromkeys((self._schema_style, "json_object")):
             if style == "json_schema":
                 body["response_format"] = {
@@ -183,7 +164,7 @@ class OpenAICompatibleGenerator:
             else:
                 body["response_format"] = {"type": "json_object", "schema": json_schema}
             try:
-                text = await self._run(body, stop_event, on_token)
+                text = await self._run(body, request)
             except (BadRequestError, ServerError) as exc:
                 # llama-cpp-python answers an unknown response_format with HTTP 500, others with 400/422.
                 rejected_format = isinstance(exc, BadRequestError) or "response_format" in exc.detail
@@ -194,24 +175,23 @@ class OpenAICompatibleGenerator:
             return parse_structured(text, schema)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _body(self, messages: Sequence[ChatMessage], max_tokens: int, temperature: float) -> dict[str, Any]:
+    def _body(self, request: ChatRequest) -> dict[str, Any]:
         return {
             "model": self.model_name,
-            "messages": [dict(message) for message in messages],
-            "max_tokens": max_tokens,
-            "temperature": temperature,
+            "messages": [dict(message) for message in request.messages],
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
             "stream": True,
         }
 
-    async def _run(
-        self, body: dict[str, Any], stop_event: threading.Event | None, on_token: TokenCallback | None
-    ) -> str:
+    async def _run(self, body: dict[str, Any], request: ChatRequest) -> str:
+        """Stream the answer to ``body``; a set ``request.stop_event`` closes the stream within a poll."""
         state = _StreamState()
-        if stop_event is not None and stop_event.is_set():
-            raise GenerationStoppedError("", phase="prompt")
+        request.refuse_if_stopped()
+        stop_event = request.stop_event
         if stop_event is None:
-            return await self._stream(body, state, None, on_token)
-        stream = asyncio.create_task(self._stream(body, state, stop_event, on_token))
+            return await self._stream(body, state, request)
+        stream = asyncio.create_task(self._stream(body, state, request))
         watcher = asyncio.create_task(_wait_for_event(stop_event))
         try:
             await asyncio.wait({stream, watcher}, return_when=asyncio.FIRST_COMPLETED)
@@ -229,17 +209,11 @@ class OpenAICompatibleGenerator:
         assert exc is not None
         raise exc
 
-    async def _stream(
-        self,
-        body: dict[str, Any],
-        state: _StreamState,
-        stop_event: threading.Event | None,
-        on_token: TokenCallback | None,
-    ) -> str:
+    async def _stream(self, body: dict[str, Any], state: _StreamState, request: ChatRequest) -> str:
         """One request, model check included, within :attr:`total_timeout`; its errors carry no secret."""
         try:
             async with asyncio.timeout(self.total_timeout):
-                return await self._stream_answer(body, state, stop_event, on_token)
+                return await self._stream_answer(body, state, request)
         except TimeoutError:
             seconds = f"{self.total_timeout:g}"
             message = f"The server at {self._shown_url} did not finish its answer within {seconds} s."
@@ -257,13 +231,7 @@ class OpenAICompatibleGenerator:
         exc.args = (exc.message,)
         return exc
 
-    async def _stream_answer(
-        self,
-        body: dict[str, Any],
-        state: _StreamState,
-        stop_event: threading.Event | None,
-        on_token: TokenCallback | None,
-    ) -> str:
+    async def _stream_answer(self, body: dict[str, Any], state: _StreamState, request: ChatRequest) -> str:
         await self._check_model()
         url = f"{self.base_url}/chat/completions"
         try:
@@ -282,9 +250,9 @@ class OpenAICompatibleGenerator:
                         continue
                     state.chunks += 1
                     state.parts.append(text)
-                    if on_token is not None:
-                        on_token(TokenProgress(completion_tokens=state.chunks, prompt_tokens=0, text=text))
-                    if stop_event is not None and stop_event.is_set():
+                    if request.on_token is not None:
+                        request.on_token(TokenProgress(completion_tokens=state.chunks, prompt_tokens=0, text=text))
+                    if request.stop_requested():
                         raise GenerationStoppedError(state.text, completion_tokens=state.chunks)
         except httpx.HTTPError as exc:
             raise _error_for_transport(exc, self._shown_url) from exc

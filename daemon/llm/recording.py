@@ -6,12 +6,10 @@ Used on the caller's event loop by benchmarks and tests.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
-from daemon.llm.base import ChatMessage, ModelT, TextGenerator, TokenCallback, TokenProgress
+from daemon.llm.base import ChatMessage, ChatRequest, ModelT, TextGenerator, TokenProgress, WrappingGenerator
 
 __all__ = ["CallRecord", "RecordingGenerator"]
 
@@ -38,74 +36,33 @@ class CallRecord:
         return self.chats + self.structured
 
 
-class RecordingGenerator:
-    """``inner``, with each call recorded into ``record`` (a new one by default)."""
+class RecordingGenerator(WrappingGenerator):
+    """``inner``, with each call recorded into ``record`` (a new one by default); its retry generator
+    (:meth:`~daemon.llm.base.WrappingGenerator.with_sampling`) records into the same record."""
 
     def __init__(self, inner: TextGenerator, record: CallRecord | None = None) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.record = record if record is not None else CallRecord()
 
-    @property
-    def context_window(self) -> int:
-        return self.inner.context_window
+    async def generate(self, request: ChatRequest) -> str:
+        self.record.chats += 1
+        return await super().generate(self._recorded(request))
 
-    @property
-    def sampling(self) -> Any:
-        """The inner generator's sampling settings (``None`` for one without any)."""
-        return getattr(self.inner, "sampling", None)
+    async def generate_structured(self, request: ChatRequest, schema: type[ModelT]) -> ModelT:
+        self.record.structured += 1
+        return await super().generate_structured(self._recorded(request), schema)
 
-    def with_sampling(self, sampling: Any) -> RecordingGenerator:
-        """The inner generator's retry generator (itself when it has none), recording into the same record."""
-        resample = getattr(self.inner, "with_sampling", None)
-        return self if resample is None else RecordingGenerator(resample(sampling), self.record)
-
-    async def count_tokens(self, text: str) -> int:
-        return await self.inner.count_tokens(text)
-
-    def _counting(self, on_token: TokenCallback | None) -> TokenCallback:
+    def _recorded(self, request: ChatRequest) -> ChatRequest:
+        """Note ``request``'s messages; the request, with its tokens counted before its own ``on_token`` hears
+        them."""
+        self.record.sent.append(request.messages)
         written = [0]
 
         def counted(progress: TokenProgress) -> None:
             if progress.completion_tokens > written[0]:
                 self.record.completion_tokens += progress.completion_tokens - written[0]
                 written[0] = progress.completion_tokens
-            if on_token is not None:
-                on_token(progress)
+            if request.on_token is not None:
+                request.on_token(progress)
 
-        return counted
-
-    async def chat(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        stop_event: threading.Event | None = None,
-        on_token: TokenCallback | None = None,
-    ) -> str:
-        self.record.sent.append(messages)
-        self.record.chats += 1
-        return await self.inner.chat(
-            messages, max_tokens=max_tokens, temperature=temperature, stop_event=stop_event,
-            on_token=self._counting(on_token),
-        )  # fmt: skip
-
-    async def chat_structured(
-        self,
-        messages: Sequence[ChatMessage],
-        schema: type[ModelT],
-        *,
-        max_tokens: int = 1024,
-        temperature: float = 0.0,
-        stop_event: threading.Event | None = None,
-        on_token: TokenCallback | None = None,
-    ) -> ModelT:
-        self.record.sent.append(messages)
-        self.record.structured += 1
-        return await self.inner.chat_structured(
-            messages, schema, max_tokens=max_tokens, temperature=temperature, stop_event=stop_event,
-            on_token=self._counting(on_token),
-        )  # fmt: skip
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
+        return replace(request, on_token=counted)
