@@ -189,10 +189,11 @@ def _daemon(settings: Settings, args: argparse.Namespace) -> int:
 
     code = run_daemon(settings, threads=args.threads, autostart=args.autostart)
     if code in (EXIT_RESTART, EXIT_IDLE) and os.environ.get(ENV_WATCHED) != "1":
-        # No watchdog starts this worker again: it becomes a new worker itself (new settings, or a clean heap).
+        # No watchdog starts this worker again: it becomes a new worker itself (new settings, or a clean heap);
+        # after giving its memory back, its row stands until the new one replaces it (same pid).
         os.environ.pop(ENV_GAVE_BACK, None)
         if code == EXIT_IDLE:
-            os.environ[ENV_GAVE_BACK] = "1"
+            os.environ[ENV_GAVE_BACK] = str(os.getpid())
         sys.stdout.flush()
         argv = [sys.executable, *sys.argv[1:]] if getattr(sys, "frozen", False) else list(sys.orig_argv)
         os.execv(sys.executable, argv)

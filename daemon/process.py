@@ -84,7 +84,7 @@ def run_daemon(settings: Settings, *, threads: int | None = None, autostart: boo
         log.info("worker %s started: %d thread(s), broker %s", runtime.worker_id, worker_threads, broker)
         print(f"StudyJobs worker running ({worker_threads} thread(s)). Press Ctrl+C to stop.", flush=True)
         code = _wait_for_end(stop, runtime, supervisor)
-        _shutdown(runtime, worker, supervisor, loop_thread)
+        _shutdown(runtime, worker, supervisor, loop_thread, hand_over=code == EXIT_IDLE)
         return code
     except Exception:
         log.exception("the worker could not run")
@@ -108,7 +108,7 @@ def _runtime(settings: Settings, broker: dramatiq.Broker) -> Runtime:
     broker when the table is the queue."""
     from daemon import actors  # the broker is set: now the actors may be declared
 
-    runtime = Runtime(settings, backoff=_backoff_override(), gave_back_before=_gave_back_before())
+    runtime = Runtime(settings, backoff=_backoff_override(), gave_back_by=_gave_back_by())
     runtime.dispatch = actors.dispatch
     runtime.dispatch_many = actors.dispatch_many
     if isinstance(broker, JobTableBroker):
@@ -118,9 +118,11 @@ def _runtime(settings: Settings, broker: dramatiq.Broker) -> Runtime:
     return runtime
 
 
-def _gave_back_before() -> bool:
-    """Whether this process replaces a worker that gave its memory back (:data:`~daemon.watchdog.ENV_GAVE_BACK`)."""
-    return os.environ.get(ENV_GAVE_BACK) == "1"
+def _gave_back_by() -> int | None:
+    """The pid of the worker that gave its memory back whose place this process takes
+    (:data:`~daemon.watchdog.ENV_GAVE_BACK`); ``None`` when it takes nobody's place."""
+    raw = os.environ.get(ENV_GAVE_BACK, "").strip()
+    return int(raw) if raw.isdigit() else None
 
 
 def _start_worker(
@@ -165,7 +167,11 @@ def _is_table_queue(broker_url: str) -> bool:
     return broker_url.partition(":")[0].lower().startswith("sqlite")
 
 
-def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor, loop_thread: object) -> None:
+def _shutdown(
+    runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor, loop_thread: object, *, hand_over: bool
+) -> None:
+    """Stop the worker: its jobs handed back, its threads, readers and broker closed, then the supervisor, which
+    removes the worker's row, or with ``hand_over`` leaves it for the fresh process that takes its place."""
     started = time.monotonic()
     for thread in worker.workers:  # take no further message: those still waiting are handed back by worker.stop()
         thread.stop()
@@ -185,5 +191,5 @@ def _shutdown(runtime: Runtime, worker: dramatiq.Worker, supervisor: Supervisor,
     worker.stop(timeout=2000)
     default_reader_pool().close()  # its processes end now, not when this process exits or execs itself again
     worker.broker.close()
-    supervisor.stop()
+    supervisor.stop(hand_over=hand_over)
     log.info("worker stopped in %.1f s", time.monotonic() - started)

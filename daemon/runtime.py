@@ -67,7 +67,8 @@ class Runtime:
         settings: The user's settings.
         worker_id: This process's id in the ``workers`` table.
         backoff: The store's retry delays (seconds); shortened in tests.
-        gave_back_before: This process replaces a worker that gave its memory back (no model loaded).
+        gave_back_by: The pid of the worker that gave its memory back and whose place this process takes (its
+            row stands until this one's replaces it); ``None``: an ordinary start.
     """
 
     def __init__(
@@ -76,7 +77,7 @@ class Runtime:
         *,
         worker_id: str | None = None,
         backoff: tuple[float, ...] | None = None,
-        gave_back_before: bool = False,
+        gave_back_by: int | None = None,
     ):
         self.settings = settings
         self.worker_id = worker_id or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -112,9 +113,11 @@ class Runtime:
         self.gave_back = threading.Event()
         """Set once the model is unloaded and the reader processes ended: the process ends with ``EXIT_IDLE`` for a
         fresh one to take its place (:mod:`daemon.process`)."""
-        self.replaces_idle = gave_back_before
+        self.gave_back_by = gave_back_by
+        """The pid of the worker that gave its memory back whose row this one's replaces (``None``: none)."""
+        self.replaces_idle = gave_back_by is not None
         """This process took the place of a worker that gave its memory back: it warms no reader process."""
-        self.model_unloaded = gave_back_before and settings.model.kind != "http"
+        self.model_unloaded = self.replaces_idle and settings.model.kind != "http"
         """The local model is not in memory because a worker gave it back (this one, or the one before it): until a
         job loads it again, the worker's row says so (:meth:`model_state`). Never for a server's model."""
 

@@ -94,6 +94,8 @@ class Supervisor(threading.Thread):
         self.reclaim_every = max(min(10.0, stale_after / 2), 0.1)
         self.worker_id = runtime.worker_id
         self._stopping = threading.Event()
+        self._hand_over = False  # at the stop, leave the row for the process that takes this one's place
+        self._replaces = runtime.gave_back_by  # the pid whose row the first registration replaces
         self._registered = threading.Event()
         self._sent: dict[uuid.UUID, tuple[tuple[Any, ...], float]] = {}
         self._newest: Any = None  # the newest created_at of a due row seen: where the quick pass starts
@@ -110,8 +112,13 @@ class Supervisor(threading.Thread):
             if time.monotonic() > deadline:
                 raise TimeoutError("the supervisor did not start")
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop the loop, remove the worker row, and wait for the thread."""
+    def stop(self, timeout: float = 5.0, *, hand_over: bool = False) -> None:
+        """Stop the loop, remove the worker row, and wait for the thread.
+
+        With ``hand_over`` (the worker gave its memory back and a fresh process takes its place) the row is renewed
+        instead, for the fresh process to replace (:func:`core.app.workers.register_worker`'s ``replaces_pid``).
+        """
+        self._hand_over = hand_over
         self._stopping.set()
         self.join(timeout)
 
@@ -133,10 +140,12 @@ class Supervisor(threading.Thread):
             await self._loop(db, store)
         finally:
             with contextlib.suppress(Exception):
-                await unregister_worker(db, self.worker_id)
+                await self._leave(db)
             await db.dispose()
 
     async def _register(self, db: AsyncDatabaseManager) -> None:
+        """Insert the worker row; the first time, in place of the row of the worker this process replaces."""
+        self._written = (0, self.runtime.model_state())
         self.worker_id = await register_worker(
             db,
             host=socket.gethostname(),
@@ -144,8 +153,20 @@ class Supervisor(threading.Thread):
             version=self.version,
             threads=self.threads,
             broker=redact_url(self.runtime.settings.broker_url),
+            model_state=self._written[1],
+            replaces_pid=self._replaces,
         )
+        self._replaces = None
         self.runtime.worker_id = self.worker_id
+
+    async def _leave(self, db: AsyncDatabaseManager) -> None:
+        """At the stop: remove the worker row, or, handing over, renew it (no job, not stopping, the model's
+        state) so that it counts as alive until the fresh process replaces it, and as dead if none does."""
+        if not self._hand_over:
+            await unregister_worker(db, self.worker_id)
+            return
+        await touch_worker(db, self.worker_id, running=0, stopping=False, model_state=self.runtime.model_state())
+        log.info("the worker row %s stays for the fresh worker that takes its place", self.worker_id)
 
     async def _loop(self, db: AsyncDatabaseManager, store: JobStore[Job]) -> None:
         signal = DispatchSignal(

@@ -49,8 +49,8 @@ MAX_QUICK_CRASHES = 10
 STOP_TIMEOUT = 15.0
 """How long a stop waits for the child's graceful stop (which itself takes at most ~10 s) before killing it."""
 ENV_GAVE_BACK = "STUDYJOBS_GAVE_BACK"
-"""Set to ``"1"`` for a worker started again after :data:`EXIT_IDLE`: it has no model loaded and starts no reader
-process until a job needs one."""
+"""Set, for a worker started again after :data:`EXIT_IDLE`, to the pid of the worker that exited: the new one has no
+model loaded, starts no reader process until a job needs one, and its row replaces the row the old one left."""
 ENV_WATCHED = "STUDYJOBS_WATCHED"
 """Set to ``"1"`` in the child's environment: a worker under a watchdog leaves a restart to it."""
 ENV_DELAYS = "STUDYJOBS_WATCHDOG_DELAYS"
@@ -138,20 +138,20 @@ def run_watchdog(options: Sequence[str]) -> int:
     command = child_command(options)
     quick_crashes = 0
     log.info("watching the worker: %s", " ".join(command))
-    gave_back = False
+    gave_back_by: int | None = None
     while True:
         started = time.monotonic()
         try:
-            child = subprocess.Popen(command, stdin=subprocess.DEVNULL, env=_child_env(gave_back=gave_back))
+            child = subprocess.Popen(command, stdin=subprocess.DEVNULL, env=_child_env(gave_back_by=gave_back_by))
         except OSError:
             log.exception("the worker could not be started: %s", " ".join(command))
             return 1
         code = _wait(child, stop)
         if code is None:
             return _stop(child)
-        gave_back = code == EXIT_IDLE
+        gave_back_by = child.pid if code == EXIT_IDLE else None
         if code in (EXIT_RESTART, EXIT_IDLE):
-            why = "gave its memory back" if gave_back else "stopped to start again with new settings"
+            why = "gave its memory back" if gave_back_by else "stopped to start again with new settings"
             log.info("the worker %s; starting it now", why)
             quick_crashes = 0
             continue
@@ -176,10 +176,11 @@ def run_watchdog(options: Sequence[str]) -> int:
             return 0
 
 
-def _child_env(*, gave_back: bool) -> dict[str, str]:
-    """The worker's environment: this one, watched, and :data:`ENV_GAVE_BACK` only after :data:`EXIT_IDLE`."""
+def _child_env(*, gave_back_by: int | None) -> dict[str, str]:
+    """The worker's environment: this one, watched, and :data:`ENV_GAVE_BACK` (the pid of the worker that gave its
+    memory back) only after :data:`EXIT_IDLE`."""
     env = {key: value for key, value in os.environ.items() if key != ENV_GAVE_BACK}
-    return {**env, ENV_WATCHED: "1", **({ENV_GAVE_BACK: "1"} if gave_back else {})}
+    return {**env, ENV_WATCHED: "1", **({ENV_GAVE_BACK: str(gave_back_by)} if gave_back_by is not None else {})}
 
 
 def _wait(child: subprocess.Popen[bytes], stop: threading.Event) -> int | None:

@@ -1,5 +1,7 @@
 """The ``workers`` table: which daemon processes are alive, what they run, and whether they are stopping; a crashed
-daemon's row stops counting once ``last_seen`` is older than the liveness window (docs/design/application.md).
+daemon's row stops counting once ``last_seen`` is older than the liveness window (docs/design/application.md). A worker
+that gives its memory back leaves its row for the fresh process that takes its place (``register_worker``'s
+``replaces_pid``), so that the table never says that no worker runs while one hands over to the next.
 
 Every call is one short session (one statement); nothing is held between calls.
 """
@@ -11,8 +13,10 @@ import uuid
 from datetime import timedelta
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.app.config import redact_url
+from core.app.controls import RESTART_NOW
 from core.app.processes import process_gone
 from core.app.schema import Worker
 from core.db import AsyncDatabaseManager
@@ -45,6 +49,8 @@ async def register_worker(
     version: str,
     threads: int,
     broker: str,
+    model_state: str | None = None,
+    replaces_pid: int | None = None,
 ) -> str:
     """Insert this process's row and return its id, ``"host:pid:uuid8"`` (unique even when a pid is reused).
 
@@ -55,12 +61,19 @@ async def register_worker(
         version: The program's version.
         threads: How many jobs it may run at once (at least 1).
         broker: The broker URL; stored with its password masked.
+        model_state: What its local model is doing from the start (:data:`MODEL_STATES` or ``None``).
+        replaces_pid: The pid of the worker of this machine ``host`` whose place this process takes (one that
+            gave its memory back and left its row standing): its rows are removed in the same transaction that
+            inserts this one, so a reader sees one worker or the other, never none. A restart asked of it passes
+            to this row. A row left so and never replaced stops counting as alive like a crashed worker's.
 
     Raises:
-        ValueError: ``threads`` below 1.
+        ValueError: ``threads`` below 1, or an unknown ``model_state``.
     """
     if threads < 1:
         raise ValueError("threads must be at least 1")
+    if model_state is not None and model_state not in MODEL_STATES:
+        raise ValueError(f"unknown model state {model_state!r}")
     worker_id = f"{host[:150]}:{pid}:{uuid.uuid4().hex[:8]}"
     now = utcnow()
     row = Worker(
@@ -74,10 +87,21 @@ async def register_worker(
         running=0,
         broker=redact_url(broker),
         stopping=False,
+        model_state=model_state,
     )
     async with db.get_session_context() as session:
+        if replaces_pid is not None:
+            row.restart_requested = await _take_place(session, host=row.host, pid=replaces_pid)
         session.add(row)
     return worker_id
+
+
+async def _take_place(session: AsyncSession, *, host: str, pid: int) -> str | None:
+    """Delete the rows of process ``pid`` of ``host`` in ``session``'s transaction (the delete is its first
+    statement: SQLite takes the write lock there); returns the restart asked of them, ``"now"`` first."""
+    deleted = delete(Worker).where(Worker.host == host, Worker.pid == pid).returning(Worker.restart_requested)
+    asked = set((await session.scalars(deleted)).all())
+    return RESTART_NOW if RESTART_NOW in asked else next((mode for mode in asked if mode), None)
 
 
 async def touch_worker(

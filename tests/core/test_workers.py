@@ -1,7 +1,9 @@
-"""The workers table: register, touch, list the living, forget the dead — on both backends."""
+"""The workers table: register, touch, list the living, forget the dead, hand a row over to the process that takes a
+worker's place — on both backends."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -11,6 +13,7 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
+from core.app.controls import RESTART_NOW, request_restart
 from core.app.database import open_app_database
 from core.app.schema import Worker
 from core.app.workers import (
@@ -124,6 +127,8 @@ async def test_forgetting_dead_workers_removes_only_the_silent_ones(app_db):
 async def test_nonsense_arguments_are_refused(app_db):
     with pytest.raises(ValueError, match="threads"):
         await register(app_db, threads=0)
+    with pytest.raises(ValueError, match="model state"):
+        await register(app_db, model_state="asleep")
     with pytest.raises(ValueError, match="alive_within"):
         await list_workers(app_db, alive_within=-1)
     with pytest.raises(ValueError, match="older_than"):
@@ -151,3 +156,59 @@ async def test_a_worker_of_this_machine_whose_process_ended_is_named_gone_and_ca
     assert gone == ([crashed] if os.name == "posix" else [])
     assert await forget_workers(app_db, gone) == len(gone)
     assert {w.id for w in await list_workers(app_db)} == {running_here, elsewhere, namesake} | ({crashed} - set(gone))
+
+
+async def test_a_fresh_worker_replaces_the_row_of_the_worker_whose_place_it_takes_and_no_other(app_db):
+    gave_back = await register(app_db, pid=4242, model_state="unloaded")
+    same_pid_elsewhere = await register(app_db, host="bia-desktop", pid=4242)
+    other_here = await register(app_db, pid=5151)
+
+    fresh = await register(app_db, pid=6363, replaces_pid=4242, model_state="unloaded")
+
+    rows = {w.id: w for w in await list_workers(app_db)}
+    assert set(rows) == {same_pid_elsewhere, other_here, fresh} and gave_back not in rows
+    assert (rows[fresh].pid, rows[fresh].model_state, rows[fresh].running) == (6363, "unloaded", 0)
+
+
+async def test_a_worker_that_executes_itself_again_replaces_the_row_of_its_own_pid(app_db):
+    before = await register(app_db, pid=4242)
+
+    after = await register(app_db, pid=4242, replaces_pid=4242)
+
+    assert after != before
+    assert [w.id for w in await list_workers(app_db)] == [after]
+
+
+async def test_a_restart_asked_of_the_replaced_worker_is_asked_of_the_fresh_one(app_db):
+    gave_back = await register(app_db, pid=4242)
+    assert await request_restart(app_db, RESTART_NOW, [gave_back]) == 1
+
+    fresh = await register(app_db, pid=6363, replaces_pid=4242)
+
+    [row] = await list_workers(app_db)
+    assert (row.id, row.restart_requested) == (fresh, RESTART_NOW)
+
+
+async def test_a_reader_never_sees_the_table_without_a_worker_while_rows_are_handed_over(database_url: str):
+    writer, reader = await open_app_database(database_url), await open_app_database(database_url)
+    counts: list[int] = []
+    done = asyncio.Event()
+
+    async def read() -> None:
+        while not done.is_set():
+            counts.append(len(await list_workers(reader)))
+
+    try:
+        await register(writer, pid=1000)
+        reading = asyncio.create_task(read())
+        for pid in range(1001, 1101):
+            await register(writer, pid=pid, replaces_pid=pid - 1, model_state="unloaded")
+            await asyncio.sleep(0)
+        done.set()
+        await reading
+    finally:
+        await writer.dispose()
+        await reader.dispose()
+
+    assert len(counts) > 50, "the reads spanned the hand-overs"
+    assert set(counts) == {1}, f"{counts.count(0)} of {len(counts)} reads saw no worker"

@@ -1,18 +1,24 @@
 """An idle worker gives its memory back: after the ``model.unload_after_minutes`` setting's minutes without a job the
 real daemon unmaps its model, ends its idle reader processes and makes way for a fresh process (its watchdog starts
 one; without a watchdog it executes itself again) that holds no model library, and the next guide loads the model
-again. The watchdog itself never loads the database layer nor the model library."""
+again. The watchdog itself never loads the database layer nor the model library. Throughout that hand-over a reader of
+the workers table sees a live worker: the fresh process's row replaces the old one in one transaction."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
 
 import psutil
-from faults import add, wait_ended
-from workerhome import DaemonHome, poll
+import pytest
+from faults import add, database_url_of, wait_ended
+from workerhome import DaemonHome, poll, run
 
+from core.app.database import open_app_database
+from core.app.schema import Worker
+from core.app.workers import alive_workers
 from daemon.supervisor import IDLE_CHECK_EVERY
 
 IDLE_MINUTES = 0.2
@@ -126,3 +132,42 @@ def test_with_the_setting_at_0_the_worker_keeps_its_model(home: DaemonHome, tmp_
     assert loaded
     time.sleep(IDLE_MINUTES * 60 + 2 * IDLE_CHECK_EVERY)  # longer than the other test's worker waits to unload
     assert _mapping(daemon.pid, tiny_gguf) == loaded
+
+
+async def _read_through_hand_over(url: str, first_id: str, timeout: float) -> tuple[int, int, list[Worker]]:
+    """Read the live workers as the window does (here every 10 ms) until a worker other than ``first_id`` is the
+    one alive; returns how many reads there were, how many of them saw no live worker, and the last read."""
+    db = await open_app_database(url)
+    reads = empty = 0
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            alive = await alive_workers(db)
+            reads += 1
+            empty += not alive
+            if alive and first_id not in {w.id for w in alive}:
+                return reads, empty, alive
+            await asyncio.sleep(0.01)
+    finally:
+        await db.dispose()
+    raise AssertionError(f"no fresh worker within {timeout} s ({reads} reads, {empty} without a worker)")
+
+
+@pytest.mark.parametrize("watched", [True, False], ids=["under-its-watchdog", "executing-itself"])
+def test_a_reader_of_the_workers_table_sees_a_live_worker_throughout_the_hand_over_to_a_fresh_one(
+    home: DaemonHome, tmp_path: Path, watched: bool
+) -> None:
+    home.settings["model"]["unload_after_minutes"] = IDLE_MINUTES
+    home.write_settings()
+    home.start(*(["--watch"] if watched else []))
+    _guide(home, tmp_path / "docs", "primeiro")
+    (first,) = _workers(home)
+
+    reads, empty, alive = run(
+        _read_through_hand_over(database_url_of(home), first["id"], timeout=IDLE_MINUTES * 60 + 40)
+    )
+
+    assert empty == 0, f"{empty} of {reads} reads saw no worker while the idle worker handed over to a fresh one"
+    assert reads > 100, "the reads spanned the hand-over"
+    assert [(w.model_state, w.running) for w in alive] == [("unloaded", 0)], "the fresh worker's row says so at once"
+    assert [w["id"] for w in _workers(home)] == [alive[0].id], "the old row was replaced, not left behind"
