@@ -285,78 +285,75 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path, run) -> Iterator[Asyn
         run(database.__aexit__(None, None, None))
 
 
-def test_a_viewer_follows_a_guide_being_written_on_either_database_until_it_is_finished(
-    any_db, run, wait_until, tmp_path
-):
+@pytest.fixture
+def live_viewer(any_db, run) -> Iterator[tuple[JobStore, GuideViewer]]:
+    """A shown viewer on ``any_db``'s store, watching at 0.05 s; closed after the test, which must report no error."""
     store = make_app_store(any_db)
     reporter = ErrorReporter(show_dialogs=False)
     tasks = TaskGroup(reporter)
     viewer = GuideViewer(store, tasks, interval=0.05)
     viewer.show()
     try:
-        root, child, _path = run(make_document(store, any_db, tmp_path / "out", parts=0, finished=False))
-
-        async def scenario() -> None:
-            viewer.show_job(root)
-            await wait_until(lambda: viewer.state.text() == "Writing… (no section yet)", message="the head")
-            for position, (title, body) in enumerate(SECTIONS[:2], start=1):
-                await save_guide_part(any_db, child, position, title, section_markdown(title, body))
-                await wait_until(lambda n=position: f"({n} section" in viewer.state.text(), message=f"{position}")
-            assert section_titles_of(viewer) == ["Cell walls", "Chloroplasts"]
-            markdown = join_guide([head_markdown("cells"), *(section_markdown(t, b) for t, b in SECTIONS[:2])])
-            async with any_db.get_session_context() as session:
-                session.add(StudyGuide(job_id=child, title="cells", language="en", path=str(tmp_path / "gone.md"),
-                                       markdown=markdown, section_count=2))  # fmt: skip
-            await store.succeed(child)
-            await wait_until(lambda: viewer.state.text() == "Finished: gone.md", message="the finished guide")
-            assert viewer.browser.toPlainText() == rendered(markdown)
-
-        run(scenario())
+        yield store, viewer
     finally:
         run(tasks.close())
         viewer.hide()
         viewer.deleteLater()
     assert reporter.shown == []
+
+
+def test_a_viewer_follows_a_guide_being_written_on_either_database_until_it_is_finished(
+    live_viewer, any_db, run, wait_until, tmp_path
+):
+    store, viewer = live_viewer
+    root, child, _path = run(make_document(store, any_db, tmp_path / "out", parts=0, finished=False))
+
+    async def scenario() -> None:
+        viewer.show_job(root)
+        await wait_until(lambda: viewer.state.text() == "Writing… (no section yet)", message="the head")
+        for position, (title, body) in enumerate(SECTIONS[:2], start=1):
+            await save_guide_part(any_db, child, position, title, section_markdown(title, body))
+            await wait_until(lambda n=position: f"({n} section" in viewer.state.text(), message=f"{position}")
+        assert section_titles_of(viewer) == ["Cell walls", "Chloroplasts"]
+        markdown = join_guide([head_markdown("cells"), *(section_markdown(t, b) for t, b in SECTIONS[:2])])
+        async with any_db.get_session_context() as session:
+            session.add(StudyGuide(job_id=child, title="cells", language="en", path=str(tmp_path / "gone.md"),
+                                   markdown=markdown, section_count=2))  # fmt: skip
+        await store.succeed(child)
+        await wait_until(lambda: viewer.state.text() == "Finished: gone.md", message="the finished guide")
+        assert viewer.browser.toPlainText() == rendered(markdown)
+
+    run(scenario())
 
 
 def test_a_viewer_reads_the_guide_again_when_a_section_of_its_document_is_stored_and_not_for_other_documents(
-    any_db, run, wait_until, tmp_path
+    live_viewer, any_db, run, wait_until, tmp_path
 ):
-    store = make_app_store(any_db)
-    reporter = ErrorReporter(show_dialogs=False)
-    tasks = TaskGroup(reporter)
-    viewer = GuideViewer(store, tasks, interval=0.05)
-    viewer.show()
-    try:
-        root, child, _path = run(make_document(store, any_db, tmp_path / "out", parts=1, finished=False))
-        other, other_child, _ = run(make_document(store, any_db, tmp_path / "out", parts=0, finished=False))
+    store, viewer = live_viewer
+    root, child, _path = run(make_document(store, any_db, tmp_path / "out", parts=1, finished=False))
+    other, other_child, _ = run(make_document(store, any_db, tmp_path / "out", parts=0, finished=False))
 
-        async def scenario() -> None:
-            viewer.show_job(root)
-            await wait_until(lambda: viewer.state.text() == "Writing… (1 section so far)", message="one section")
-            await wait_until(lambda: not viewer.reading, message="the first read over")
-            first_read = viewer.last_read
-            witness = Pipelines(store).watch([other], interval=0.05)  # the viewer's change hub: its looks are ours
-            try:
-                assert await anext(witness) == {other}
-                for position, (title, body) in enumerate(SECTIONS, start=1):  # another document being written
-                    await save_guide_part(any_db, other_child, position, title, section_markdown(title, body))
-                    assert await asyncio.wait_for(anext(witness), 10) == {other}
-                    await wait_until(lambda: not viewer.reading, message="any read over")
-            finally:
-                await witness.aclose()
-            assert viewer.last_read == first_read  # no read of the guide for another document's changes
-            title, body = SECTIONS[1]
-            await save_guide_part(any_db, child, 2, title, section_markdown(title, body))
-            await wait_until(lambda: viewer.state.text() == "Writing… (2 sections so far)", message="two sections")
-            assert viewer.last_read > first_read and section_titles_of(viewer) == ["Cell walls", "Chloroplasts"]
+    async def scenario() -> None:
+        viewer.show_job(root)
+        await wait_until(lambda: viewer.state.text() == "Writing… (1 section so far)", message="one section")
+        await wait_until(lambda: not viewer.reading, message="the first read over")
+        first_read = viewer.last_read
+        witness = Pipelines(store).watch([other], interval=0.05)  # the viewer's change hub: its looks are ours
+        try:
+            assert await anext(witness) == {other}
+            for position, (title, body) in enumerate(SECTIONS, start=1):  # another document being written
+                await save_guide_part(any_db, other_child, position, title, section_markdown(title, body))
+                assert await asyncio.wait_for(anext(witness), 10) == {other}
+                await wait_until(lambda: not viewer.reading, message="any read over")
+        finally:
+            await witness.aclose()
+        assert viewer.last_read == first_read  # no read of the guide for another document's changes
+        title, body = SECTIONS[1]
+        await save_guide_part(any_db, child, 2, title, section_markdown(title, body))
+        await wait_until(lambda: viewer.state.text() == "Writing… (2 sections so far)", message="two sections")
+        assert viewer.last_read > first_read and section_titles_of(viewer) == ["Cell walls", "Chloroplasts"]
 
-        run(scenario())
-    finally:
-        run(tasks.close())
-        viewer.hide()
-        viewer.deleteLater()
-    assert reporter.shown == []
+    run(scenario())
 
 
 def section_titles_of(viewer: GuideViewer) -> list[str]:
