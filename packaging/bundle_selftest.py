@@ -161,15 +161,14 @@ def check_text_recognition() -> str:
     read back by the bundled Tesseract with its trained data, as the reader reads a scanned page."""
     import pypdfium2
 
-    from daemon.readers.ocr import OCR_DPI, PageRecogniser, available, tessdata_dir
+    from daemon.readers.ocr import PageRecogniser, available, tessdata_dir
+    from daemon.readers.pdf import render_for_recognition
 
     if not available():
         raise SelfTestError(f"text recognition is missing: tesserocr, or the trained data in {tessdata_dir()}")
     document = pypdfium2.PdfDocument(str(self_test_pdf()))
     try:
-        bitmap = document[0].render(scale=OCR_DPI / 72, grayscale=True)
-        image = bitmap.to_pil().copy()  # a copy of the pixels: the bitmap and the document are closed next
-        bitmap.close()
+        image = render_for_recognition(document, None, 0)  # drawn as the reader draws a scanned page
     finally:
         document.close()
     started = time.monotonic()

@@ -32,7 +32,7 @@ from daemon.readers.pdf_integrity import BackgroundStreamCheck, StreamDamage
 from daemon.readers.pdf_scanned import recognise_pages, wants_recognition
 from daemon.readers.pdf_text import enough_words, page_lines, pages_to_paragraphs
 
-__all__ = ["PDFIUM_LOCK", "pdfium_lock", "read_pdf"]
+__all__ = ["PDFIUM_LOCK", "pdfium_lock", "read_pdf", "render_for_recognition"]
 
 PDFIUM_LOCK = threading.Lock()
 """Held around every PDFium call in the process (see the module docstring)."""
@@ -110,7 +110,7 @@ def _text_of(textpage: Any, index: int) -> str:
     return codecs.decode(memoryview(buffer)[: written - 1], "utf-16-le", "ignore")
 
 
-def _render_for_recognition(document: Any, progress: Progress, index: int) -> Any:
+def render_for_recognition(document: Any, progress: Progress | None, index: int) -> Any:
     """Page ``index`` as a grey PIL image at :data:`~daemon.readers.ocr.OCR_DPI`, drawn under the lock; the page
     and its bitmap are closed before the lock is let go, the image holds a copy of the pixels."""
     with pdfium_lock(progress):
@@ -177,7 +177,7 @@ def read_pdf(data: bytes, progress: Progress, *, language: str | None = None) ->
         pages, drawn, scanned = _read_pages(document, page_count, check, progress, fonts)
         if check is not None:
             _raise_if_damaged(check.result(wait=True))
-        render = functools.partial(_render_for_recognition, document, progress)
+        render = functools.partial(render_for_recognition, document, progress)
         recognised = recognise_pages(render, pages, scanned, language, progress)
         bookmarks, fonts = _bookmarks_and_fonts(document, page_count, progress, fonts)
     finally:
