@@ -135,8 +135,8 @@ def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
 
 
 async def _wait_worker(url: str, process: subprocess.Popen[bytes], timeout: float) -> None:
-    from core.app.database import open_app_database
-    from core.app.workers import alive_workers
+    from core.app.storage.database import open_app_database
+    from core.app.workers.registry import alive_workers
 
     deadline = time.monotonic() + timeout
     while True:
@@ -157,7 +157,7 @@ async def _wait_worker(url: str, process: subprocess.Popen[bytes], timeout: floa
 @contextlib.asynccontextmanager
 async def open_store(url: str) -> AsyncIterator[Any]:
     """The application's job store on ``url`` (engine disposed on exit)."""
-    from core.app.database import make_app_store, open_app_database
+    from core.app.storage.database import make_app_store, open_app_database
 
     db = await open_app_database(url)
     try:
@@ -220,7 +220,7 @@ class Sender:
 def _worker_main() -> int:
     """``python bench/bench_support.py worker``: the real daemon, plus the ``noop`` actor."""
     import daemon.process as process
-    from core.app.config import load_settings
+    from core.app.settings.config import load_settings
     from daemon.brokers import create_broker
 
     namespace = os.environ.get("BENCH_REDIS_NAMESPACE")
@@ -335,12 +335,12 @@ def text_without_chapters(folder: Path, size: int, *, prefix: str = "plain") -> 
     """A plain text of ``size`` characters of real prose in which the reader finds no chapters.
 
     Numbered paragraphs of the licenses ("8. You may distribute …") are headings to the plain-text reader
-    (``daemon.readers.text_headings``); a text with two of them has its own chapters, and a ``generate`` job
+    (``daemon.readers.formats.text_headings``); a text with two of them has its own chapters, and a ``generate`` job
     then takes them as its sections without asking the model for an outline. This text leaves out every
     paragraph the reader takes as a heading, so its ``generate`` job plans it with the model.
     """
-    from core.app.document_structure import paragraphs as split
-    from daemon.readers.text_headings import numbered_headings
+    from core.app.documents.structure import paragraphs as split
+    from daemon.readers.formats.text_headings import numbered_headings
 
     folder.mkdir(parents=True, exist_ok=True)
     prose = _prose_paragraphs()
@@ -393,7 +393,7 @@ def bench_generator(model: Path | None, threads: int) -> tuple[Any, bool]:
     """The generator the model benchmarks (``guide_quality.py``, ``structure_bench.py``) write with: ``model`` (a
     GGUF file; ``None``: the bundled SmolLM2 with its tuned sampling and 8,192 tokens of context) at 4,096 tokens
     of context, and whether it writes summaries by the model catalog's word (a file outside the catalog does)."""
-    from core.app.model_catalog import load_catalog
+    from core.app.models.catalog import load_catalog
     from daemon.llm.llamacpp import LlamaCppGenerator
     from daemon.llm.models import BUNDLED_CONTEXT, bundled_model_path
     from daemon.llm.sampling import BUNDLED_SAMPLING, DEFAULT_SAMPLING
@@ -406,14 +406,14 @@ def bench_generator(model: Path | None, threads: int) -> tuple[Any, bool]:
 
 
 def model_settings(spec: str | None, *, server_model: str | None = None, threads: int | None = None) -> Any:
-    """This computer's settings (:func:`core.app.config.load_settings`) with the ``model`` setting naming ``spec``:
-    a catalog id (its downloaded file, or the bundled demo), a GGUF file, a server's URL (``http://…``, with
+    """This computer's settings (:func:`core.app.settings.config.load_settings`) with the ``model`` setting naming
+    ``spec``: a catalog id (its downloaded file, or the bundled demo), a GGUF file, a server's URL (``http://…``, with
     ``server_model`` as the model's name there), or ``None`` for the bundled model. The worker builds its model from
     such settings (:func:`daemon.runtime.model_choice`)."""
     import dataclasses
 
-    from core.app.config import load_settings
-    from core.app.model_library import library_catalog, model_setting
+    from core.app.models.library import library_catalog, model_setting
+    from core.app.settings.config import load_settings
 
     settings = load_settings()
     model = settings.model

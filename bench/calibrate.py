@@ -18,7 +18,7 @@ slope of seconds against kilochars, clamped at ≥ 0 (the phase's ``per_kilochar
 size (``reference_kilochars``). Written with
 ``PhasePlan.dump(path, measured_on=..., documents=..., date=...)``; the fit's details are kept alongside.
 ``ingest`` is fitted over every document (``ingest.json``, for formats without a family plan) and again per reader
-family (``ingest-pdf.json``, ``ingest-text.json``; ``core.app.pipeline_time.READER_FAMILIES``): their reading
+family (``ingest-pdf.json``, ``ingest-text.json``; ``core.app.timing.document_time.READER_FAMILIES``): their reading
 speeds differ tenfold per character.
 """
 
@@ -50,8 +50,8 @@ from bench_support import (
     text_corpus,
 )
 
-from core.app.formats import document_format
-from core.app.pipeline_time import reader_family
+from core.app.documents.formats import document_format
+from core.app.timing.document_time import reader_family
 from core.progress import Phase, PhasePlan
 
 PHASES = {"ingest": ("read", "clean", "save"), "generate": ("load_model", "outline", "sections", "export")}
@@ -107,7 +107,7 @@ def fit(samples: list[tuple[float, dict[str, float]]], names: tuple[str, ...]) -
 
 async def run_jobs(home: BenchHome, ingest_only: list[Path], pipeline: list[Path], timeout: float) -> list[Any]:
     """Enqueue the documents, wait for every job (the follow-up ``generate`` too), return the finished rows."""
-    from core.app.job_ids import generate_job_id_for
+    from core.app.documents.job_ids import generate_job_id_for
 
     async with open_store(home.database_url) as store:
         ids: list[uuid.UUID] = []
@@ -136,7 +136,7 @@ async def sizes_of(home: BenchHome) -> dict[uuid.UUID, tuple[str, int, int | Non
     """``{document id: (source name, char_count, page_count)}``."""
     from sqlalchemy import select
 
-    from core.app.schema import Document
+    from core.app.storage.schema import Document
 
     async with open_store(home.database_url) as store, store.db.get_session_context() as session:
         rows = (

@@ -456,7 +456,7 @@ def _phase_seconds(phases: list[dict[str, Any]], claimed: dt.datetime | None = N
 async def bench_honesty(root: Path, docs: list[Path], pipeline: list[Path], *, rounds: int = 1) -> None:
     """``docs`` are extracted ``rounds`` times each (an ingest job lasts a fraction of a second: one round gives a
     handful of samples), ``pipeline`` documents go through ingest and generate once."""
-    from core.app.job_ids import generate_job_id_for
+    from core.app.documents.job_ids import generate_job_id_for
 
     home = BenchHome(root / "honesty", {"model": {"kind": "bundled"}})
     await home.start_async()

@@ -17,10 +17,10 @@ is not loaded, no speeds are remembered), the second on the same, now *warm* wor
   writes every section's summary (a second try when its text fails the check).
 
 While a document runs, its two job rows are read every 0.1 s and the time left a screen shows for the whole
-document is what the window shows (``core.app.pipelines.Pipelines.get``, whose ``eta`` is
-``core.app.pipeline_time.document_time_left``: the same query and function as the screen). Afterwards each sample's
-actual time left is known (the generate job's ``finished_at``). Printed per run: the ratio shown ÷ actual at 10 %,
-25 % and 50 % of the document's duration, the worst ratio after the first 5 s, how many samples after the first 5 s
+document is what the window shows (``core.app.documents.pipelines.Pipelines.get``, whose ``eta`` is
+``core.app.timing.document_time.document_time_left``: the same query and function as the screen). Afterwards each
+sample's actual time left is known (the generate job's ``finished_at``). Printed per run: the ratio shown ÷ actual at 10
+%, 25 % and 50 % of the document's duration, the worst ratio after the first 5 s, how many samples after the first 5 s
 (and before the last 0.5 s) are outside 0.33–3, and the samples that said "estimating…"; then each run's worst
 samples with the job, phase, counters and tokens active at each. Summary: the median ratio at 25 % (goal
 0.75–1.33) and the samples outside 0.33–3 (goal: none). Every sample (time, shown, actual left, ratio, active job
@@ -58,9 +58,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_support import GENERATE_SIZES, ROOT, BenchHome, held_out, open_store, text_corpus
 
-from core.app.job_ids import generate_job_id_for
-from core.app.pipelines import Pipelines
-from core.app.speeds import CALIBRATED_SPEEDS_PATH, ModelKey
+from core.app.documents.job_ids import generate_job_id_for
+from core.app.documents.pipelines import Pipelines
+from core.app.timing.speeds import CALIBRATED_SPEEDS_PATH, ModelKey
 from core.errors import JobNotFoundError
 from daemon.llm.models import bundled_model_path
 

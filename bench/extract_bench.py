@@ -7,7 +7,7 @@ The PDFs are the test corpus's (the R manuals, the Auto Multiple Choice and Caml
 3,600 pages), fetched into the test-corpus cache on first use. The bare loop opens each PDF and calls
 ``get_textpage().get_text_range()`` on every page, nothing else: no hashing, no cleaning, no paragraph
 building, no integrity check, no language detection. ``read_document`` does all of that. "child" is what the
-worker does: ``read_document`` in a reader process of a :class:`~daemon.readers.isolated.ReaderPool` (started
+worker does: ``read_document`` in a reader process of a :class:`~daemon.readers.sandbox.isolated.ReaderPool` (started
 once and reused, under the default limits), the text and the progress sent back over the pipe. The three run
 interleaved file by file (bare, ours, child, bare …) so that a busy machine slows them alike; each file's best
 time per method counts. Targets: ours ≥ 0.8 × and child ≥ 0.75 × bare pages per second. The last lines give
@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pypdfium2 as pdfium
 
 from daemon.readers import read_document
-from daemon.readers.isolated import ReaderPool
-from daemon.readers.pdf import PDFIUM_LOCK
+from daemon.readers.formats.pdf import PDFIUM_LOCK
+from daemon.readers.sandbox.isolated import ReaderPool
 from tests.daemon.corpus import fetch_corpus
 
 TARGET = 0.8

@@ -39,10 +39,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import qasync
 from PySide6.QtWidgets import QApplication
 
-from core.app.config import Settings
-from core.app.database import make_app_store, open_app_database
+from core.app.settings.config import Settings
+from core.app.storage.database import make_app_store, open_app_database
 from core.db import AsyncDatabaseManager
-from gui.jobs_model import JobRow
+from gui.documents.table_model import JobRow
 from gui.main_window import MainWindow
 from tests.jobhistory import DEMO_PLAN, phase_list, seed_history
 

@@ -5,9 +5,10 @@ bundled demo), a GGUF file, or a server's URL (``http://127.0.0.1:8080/v1`` with
 it, the bundled SmolLM2. The model runs as the worker runs it (:func:`daemon.runtime.model_choice` of this computer's
 settings with the model setting naming it: its context, threads, a catalog model's sampling and run settings), and
 each document goes through the real pipeline: read like the ``ingest`` job reads it (text and page structure), cut
-to its first pages, and written by :class:`daemon.llm.guide.GuideWriter` (outline, then sections checked by
-:class:`daemon.llm.guard.SectionGuard`). The documents are real PDFs of the test corpus (``tests/daemon/corpus.py``:
-Debian's ``texlive-lang-portuguese``, ``camlidl-doc`` and ``r-doc-pdf``), named as in ``bench/guide_quality.py``.
+to its first pages, and written by :class:`daemon.guide_writer.writer.GuideWriter` (outline, then sections checked by
+:class:`daemon.guide_writer.guard.SectionGuard`). The documents are real PDFs of the test corpus
+(``tests/daemon/corpus.py``: Debian's ``texlive-lang-portuguese``, ``camlidl-doc`` and ``r-doc-pdf``), named as in
+``bench/guide_quality.py``.
 
 Printed per document:
 
@@ -15,8 +16,8 @@ Printed per document:
 * **model calls** — outline and section calls (a second try of a rejected text counted);
 * **kept** — sections whose summary is the model's (the rest quote their passages);
 * **grounded** — of the kept summaries' sentences, those whose content words the pages they cite hold
-  (:func:`daemon.llm.grounding.sentence_support`, the guide's own check); each kept sentence that fails is printed
-  (the check should have rejected it); **grounded, all written** — the same over every summary the model wrote,
+  (:func:`daemon.guide_writer.grounding.sentence_support`, the guide's own check); each kept sentence that fails is
+  printed (the check should have rejected it); **grounded, all written** — the same over every summary the model wrote,
   those its check rejected too (each section's last try);
 * **non-words** — share of the guide's words in no dictionary of its language nor in the document;
 * **repeated** — sentences said more than once in the guide;
@@ -49,19 +50,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_support import model_settings
 from guide_quality import DOCUMENTS, corpus_path, first_pages, nonword_rate, parse_docs
 
-from core.app.document_structure import DocumentStructure
-from core.app.model_library import writes_summaries
+from core.app.documents.structure import DocumentStructure
+from core.app.models.library import writes_summaries
+from daemon.guide_writer.checks import TextChecker, plain_text, word_tokens
+from daemon.guide_writer.grounding import SentenceSupport, sentence_support
+from daemon.guide_writer.guard import guide_sentence_keys
+from daemon.guide_writer.prompts import detect_language, supported_language
+from daemon.guide_writer.section import passage_pages
+from daemon.guide_writer.writer import GuidePlan, GuideWriter, StudyGuide
 from daemon.llm.base import TextGenerator, TokenProgress
-from daemon.llm.checks import TextChecker, plain_text, word_tokens
-from daemon.llm.grounding import SentenceSupport, sentence_support
-from daemon.llm.guard import guide_sentence_keys
-from daemon.llm.guide import GuidePlan, GuideWriter, StudyGuide
-from daemon.llm.guide_section import passage_pages
 from daemon.llm.models import create_generator
-from daemon.llm.prompts import detect_language, supported_language
-from daemon.llm.recording import RecordingGenerator
 from daemon.readers import read_document
 from daemon.runtime import model_choice
+from devkit.recording import RecordingGenerator
 
 EVAL_DOCS = "pt-beamer:4,pt-latexsheet:1,en-camlidl:3,en-r-faq:5"
 """The fixed set: two Portuguese and two English documents, each cut to its first pages (short enough that the
@@ -124,7 +125,7 @@ async def probe_speed(generator: TextGenerator, tokens: int, tag: str) -> Speed:
 def summary_support(plan: GuidePlan, guide: StudyGuide, *, kept: bool) -> list[tuple[str, SentenceSupport]]:
     """Each sentence of each summary the model wrote (``kept``: only those the guide kept, not the ones its check
     replaced by quotes) with its support by the passages of the pages it cites: the guide's own measure
-    (:func:`daemon.llm.grounding.sentence_support`)."""
+    (:func:`daemon.guide_writer.grounding.sentence_support`)."""
     found = []
     for section in guide.sections:
         if not section.model_text or (kept and section.origin != "model"):

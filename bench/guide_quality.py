@@ -3,7 +3,7 @@
 Held-out real PDFs (the test corpus's ``tests/daemon/corpus.py``; none is in the calibration set of
 ``bench/calibrate.py``: ``bench_support.held_out`` holds each name out), Portuguese and English, one of 80+ pages.
 Each is read like the ``ingest`` job reads it (text and page structure), cut to ``--pages`` pages when longer
-(said in the table), and written into a guide by :class:`daemon.llm.guide.GuideWriter` with the bundled model
+(said in the table), and written into a guide by :class:`daemon.guide_writer.writer.GuideWriter` with the bundled model
 (or ``--model PATH``). Printed per document and overall:
 
 * **repeated** — sentences that occur more than once in the guide (goal 0);
@@ -63,15 +63,15 @@ import llama_cpp
 from bench_support import bench_generator
 from llama_cpp import Llama
 
-from core.app.document_structure import DocumentStructure, paragraphs
+from core.app.documents.structure import DocumentStructure, paragraphs
+from daemon.guide_writer.checks import TextChecker, plain_text, word_tokens
+from daemon.guide_writer.grounding import grounding
+from daemon.guide_writer.guard import guide_sentence_keys
+from daemon.guide_writer.matter import left_out_pages
+from daemon.guide_writer.prompts import detect_language, supported_language
+from daemon.guide_writer.writer import GuidePlan, GuideProgress, GuideWriter, StudyGuide
 from daemon.llm.base import TokenProgress
-from daemon.llm.checks import TextChecker, plain_text, word_tokens
-from daemon.llm.grounding import grounding
-from daemon.llm.guard import guide_sentence_keys
-from daemon.llm.guide import GuidePlan, GuideProgress, GuideWriter, StudyGuide
-from daemon.llm.guide_matter import left_out_pages
 from daemon.llm.llamacpp import LlamaCppGenerator, default_n_threads, shared_model
-from daemon.llm.prompts import detect_language, supported_language
 from daemon.readers import read_document
 from tests.daemon.corpus import fetch_corpus
 
@@ -84,7 +84,7 @@ DOCUMENTS = {
     "en-camlidl": ("camlidl-doc", "camlidl-1.04.doc.pdf"),
 }
 DEFAULT_DOCS = "pt-beamer,pt-lshort,en-r-intro"
-_PROMPT_OVERHEAD = 160  # the section prompt's instructions and chat template (``daemon.llm.guide``)
+_PROMPT_OVERHEAD = 160  # the section prompt's instructions and chat template (``daemon.guide_writer.writer``)
 _PAGE_CITE = re.compile(r"^\*[^*:]+:\s*(?:p\.|pág\.|S\.)\s*([0-9–, -]+)\*\s*$", re.MULTILINE)
 
 
@@ -297,8 +297,8 @@ def parse_docs(spec: str, pages: int) -> list[tuple[str, int]]:
 
 def model_texts(plan: GuidePlan, guide: StudyGuide) -> str:
     """Each section's last model text (rejected ones too), with its origin, the checks it failed and the share of
-    its content words its passages hold (:func:`daemon.llm.grounding.grounding`): the material to tune the checks
-    on."""
+    its content words its passages hold (:func:`daemon.guide_writer.grounding.grounding`): the material to tune the
+    checks on."""
     parts = []
     for number, section in enumerate(guide.sections, start=1):
         sources = [plan.passages[n - 1] for n in section.passages]
@@ -446,7 +446,7 @@ async def main() -> None:
     )  # fmt: skip
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="  %(name)s: %(message)s", stream=sys.stdout)
-    logging.getLogger("daemon.llm.guard").setLevel(logging.INFO)  # each rejected text and the checks it failed
+    logging.getLogger("daemon.guide_writer.guard").setLevel(logging.INFO)  # each rejected text and the checks it failed
     generator, catalog = bench_generator(args.model, args.threads)
     summaries = {"on": True, "off": False}.get(args.summaries, catalog)
     path = generator.model_path

@@ -65,7 +65,7 @@ def home_cli(home: BenchHome, *args: str) -> str:
     import subprocess
 
     done = subprocess.run(
-        [sys.executable, "-m", "daemon.cli", *args], env=home.env(), capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "daemon.cli.main", *args], env=home.env(), capture_output=True, text=True, timeout=120
     )
     if done.returncode != 0:
         raise SystemExit(done.stderr)
@@ -88,7 +88,10 @@ def start_watched(home: BenchHome) -> Any:
     import subprocess
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "daemon.cli", "daemon", "--watch"], env=home.env(), cwd=ROOT, stdout=subprocess.DEVNULL
+        [sys.executable, "-m", "daemon.cli.main", "daemon", "--watch"],
+        env=home.env(),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
     )
     home.processes.append(process)  # type: ignore[arg-type]
     wait_for(lambda: psutil.Process(process.pid).children(), timeout=60, what="the watchdog's worker")

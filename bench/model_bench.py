@@ -1,12 +1,12 @@
 """Model downloads and the RAM estimate: our downloader vs ``curl`` from the same loopback hub, the bytes fetched
-again after an interruption, and :func:`core.app.model_catalog.ram_needed` vs the RSS llama.cpp really takes.
+again after an interruption, and :func:`core.app.models.catalog.ram_needed` vs the RSS llama.cpp really takes.
 
     .venv/bin/python bench/model_bench.py            # about 10 minutes on 2 quiet cores (filling 8,192 tokens)
     .venv/bin/python bench/model_bench.py --mb 200 --rounds 5 --contexts 2048 8192
 
-What runs: a :class:`daemon.downloads.testing.FakeHub` serves a file of ``--mb`` MiB (the suite's tiny GGUF padded
+What runs: a :class:`devkit.loopback_hub.FakeHub` serves a file of ``--mb`` MiB (the suite's tiny GGUF padded
 with random bytes) as the hub does (a ``HEAD`` with the LFS headers, a redirect, ``Range``/``ETag``), from a process
-of its own (``python -m daemon.downloads.testing``): the real hub is another machine, and a server sharing the
+of its own (``python -m devkit.loopback_hub``): the real hub is another machine, and a server sharing the
 measured downloader's interpreter would take its CPU time and its GIL. Per round, alternately: ``curl -sSL -o
 <file>`` of the same address, and :func:`daemon.downloads.engine.fetch_file` (the download phase, no checksum) into
 a fresh models folder; the median of each gives the throughput ratio (goal ≥ 0.9), and the client CPU time per byte
@@ -14,7 +14,7 @@ of each (``curl``'s from ``RUSAGE_CHILDREN``, ours from the thread's clock). The
 rename) whose connection an in-process hub drops halfway: the bytes fetched again are the bytes received beyond the
 file's size (goal ≤ 1 MiB). Last, for every model that loads here (the bundled SmolLM2, its Q8_0 re-quantization,
 the suite's tiny GGUF) at each ``--contexts`` size: the RAM estimate against the RSS growth of a fresh process right
-after loading and after filling its context (:func:`daemon.llm.memory_probe.measure_rss`).
+after loading and after filling its context (:func:`devkit.memory_probe.measure_rss`).
 """
 
 from __future__ import annotations
@@ -37,14 +37,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.app.model_catalog import ram_needed  # noqa: E402
-from core.app.model_fit import DAEMON_N_BATCH, read_gguf_shape  # noqa: E402
+from core.app.models.catalog import ram_needed  # noqa: E402
+from core.app.models.fit import DAEMON_N_BATCH, read_gguf_shape  # noqa: E402
 from daemon.downloads.engine import download_file, fetch_file  # noqa: E402
 from daemon.downloads.hub import HubFile, file_url  # noqa: E402
-from daemon.downloads.testing import FakeHub  # noqa: E402
-from daemon.llm.memory_probe import measure_rss  # noqa: E402
 from daemon.llm.models import bundled_model_path  # noqa: E402
-from daemon.llm.testing import requantize, write_tiny_model  # noqa: E402
+from devkit.loopback_hub import FakeHub  # noqa: E402
+from devkit.memory_probe import measure_rss  # noqa: E402
+from devkit.tiny_gguf import requantize, write_tiny_model  # noqa: E402
 
 REPO, NAME = "bench/padded-GGUF", "padded.gguf"
 MIB = 1 << 20
@@ -82,7 +82,7 @@ def _children_cpu() -> float:
 @contextlib.contextmanager
 def _hub_process(source: Path) -> Iterator[str]:
     """The hub in a process of its own, as the real hub is: the downloader measured shares no interpreter with it."""
-    command = [sys.executable, "-m", "daemon.downloads.testing", f"{REPO}/{NAME}={source}"]
+    command = [sys.executable, "-m", "devkit.loopback_hub", f"{REPO}/{NAME}={source}"]
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         assert process.stdout is not None

@@ -19,7 +19,7 @@ weight in); all stay loaded (about 4 GB of RAM) and each round measures each at 
 Rounds alternate the models (the order reverses every round) and the thread counts, so a change in the machine's
 load touches every model alike; the table gives each figure's median over the rounds, its ratio to the smallest
 model's and the fit's ratio. The fit is, per phase, seconds per token = k · (fixed + the file's bytes), least
-squares on the medians at the lowest thread count; ``fixed`` (in bytes) is what ``core.app.model_speed`` takes as
+squares on the medians at the lowest thread count; ``fixed`` (in bytes) is what ``core.app.timing.model_speed`` takes as
 ``PROMPT_FIXED_BYTES`` / ``DECODE_FIXED_BYTES``.
 
 Run: ``.venv/bin/python bench/model_sizes.py [--rounds 3] [--threads 1 2] [--json PATH]``. The models are
@@ -47,8 +47,8 @@ from gguf.quants import quantize
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.app.model_catalog import DEFAULT_N_UBATCH
-from core.app.model_speed import size_factor
+from core.app.models.catalog import DEFAULT_N_UBATCH
+from core.app.timing.model_speed import size_factor
 
 CHATML = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"

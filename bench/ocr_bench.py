@@ -4,8 +4,8 @@ Pages of prose of real Portuguese and English PDFs of the test corpus (``tests/d
 LaTeX introduction and R's "An Introduction to R") are rendered at 200 dpi with pypdfium2, turned a degree,
 speckled and blurred into an image-only PDF (``tests/daemon/readers/scans.py``), and a clean image-only PDF of the
 same pages is made too. Each is read the way the worker reads it: in a reader process of a
-:class:`~daemon.readers.isolated.ReaderPool`, under its limits (the recognition budget of
-``daemon.readers.limits``), with the document's language found by the reader. Printed per document and kind:
+:class:`~daemon.readers.sandbox.isolated.ReaderPool`, under its limits (the recognition budget of
+``daemon.readers.sandbox.limits``), with the document's language found by the reader. Printed per document and kind:
 
 * character error rate of the recognised text against the text layer (whitespace normalised; the reference is
   cleaned by the same page cleanup as the reader's);
@@ -36,9 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
-from daemon.readers.isolated import ReaderPool
-from daemon.readers.ocr import OCR_DPI, tessdata_dir
-from daemon.readers.pdf import PDFIUM_LOCK
+from daemon.readers.formats.ocr import OCR_DPI, tessdata_dir
+from daemon.readers.formats.pdf import PDFIUM_LOCK
+from daemon.readers.sandbox.isolated import ReaderPool
 from tests.daemon.corpus import fetch_corpus
 from tests.daemon.readers.scans import (
     accented_words_right,

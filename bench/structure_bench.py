@@ -1,8 +1,8 @@
 """Benchmark of structure found without the model: what a guide costs when the readers find a document's chapters.
 
 Real documents of the test corpus (``tests/daemon/corpus.py``), read like the ``ingest`` job reads them, then written
-into a guide by :class:`daemon.llm.guide.GuideWriter` with the bundled model (or ``--model PATH``), summaries as the
-worker decides them (the bundled SmolLM2 writes none: with chapters, nothing is asked of it):
+into a guide by :class:`daemon.guide_writer.writer.GuideWriter` with the bundled model (or ``--model PATH``), summaries
+as the worker decides them (the bundled SmolLM2 writes none: with chapters, nothing is asked of it):
 
 * ``pt-faq-text`` — the Debian FAQ in Portuguese as plain text with numbered headings ("Capítulo 1.", "1.1.");
   its pages are those of the same FAQ's PDF edition (75);
@@ -35,12 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pypdfium2 as pdfium
 from bench_support import bench_generator
 
-from core.app.document_structure import DocumentStructure, paragraphs
+from core.app.documents.structure import DocumentStructure, paragraphs
+from daemon.guide_writer.writer import GuideWriter
 from daemon.llm.base import TextGenerator
-from daemon.llm.guide import GuideWriter
 from daemon.llm.llamacpp import default_n_threads
-from daemon.llm.recording import RecordingGenerator
 from daemon.readers import read_document
+from devkit.recording import RecordingGenerator
 from tests.daemon.corpus import Corpus, fetch_corpus, fetch_package
 
 DOCUMENTS = ("pt-faq-text", "en-devref-epub", "pt-xypic-pdf")

@@ -44,8 +44,8 @@ class BaseJobModel(Base):
     error was worth retrying).
 
     Screen columns: ``title`` (what the user calls it, searchable), ``message`` (one sentence for the user,
-    usually stored as a code: :mod:`core.app.messages`), ``detail`` (counts, keyed as :mod:`core.app.counters` says:
-    ``pages_done``, ``sections_total`` …; ``document_id`` …) and
+    usually stored as a code: :mod:`core.app.messages.sentences`), ``detail`` (counts, keyed as
+    :mod:`core.app.documents.counters` says: ``pages_done``, ``sections_total`` …; ``document_id`` …) and
     ``phases`` (the plan's phases with their spans and expected seconds, so a screen can draw one bar per phase).
 
     ``payload`` is deferred: only :meth:`JobStore.get` and :meth:`JobStore.claim` load it (:mod:`core.rows`).

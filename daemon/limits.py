@@ -1,4 +1,5 @@
-"""Time limits of the jobs one worker runs (see :mod:`core.app.limits` for the settings and how a limit is set).
+"""Time limits of the jobs one worker runs (see :mod:`core.app.settings.limits` for the settings and how a limit is
+set).
 
 A soft limit fails the job with ``time_limit``; a hard limit (or no progress) fails it as transient ``job_stuck``
 and ends the worker process. Threading: :meth:`LimitWatch.check` runs on the supervisor's event loop, reads the
@@ -18,8 +19,8 @@ from typing import Any, NoReturn
 from sqlalchemy import select
 
 from core.app.exit_codes import EXIT_JOB_STUCK
-from core.app.limits import LimitSettings, expected_seconds
-from core.app.schema import Job
+from core.app.settings.limits import LimitSettings, expected_seconds
+from core.app.storage.schema import Job
 from core.errors import JobAlreadyFinishedError
 from core.status import JobStatus
 from core.store import JobStore

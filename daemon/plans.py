@@ -1,4 +1,4 @@
-"""The worker's changes to a shipped phase plan (:func:`core.app.pipeline_time.plan_for` loads them): a writer
+"""The worker's changes to a shipped phase plan (:func:`core.app.timing.document_time.plan_for` loads them): a writer
 that quotes instead of summarising, a wait before a phase."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ __all__ = ["quoting_plan", "with_wait"]
 
 def quoting_plan(plan: PhasePlan) -> PhasePlan:
     """``plan`` (a ``generate`` plan, measured with a model that writes summaries) for a writer that writes none
-    (``daemon.llm.guide.GuideWriter.summaries`` false): its ``sections`` phase quotes passages and asks the model
-    nothing, so it takes the ``export`` phase's few milliseconds; the model's phases keep their measured share."""
+    (``daemon.guide_writer.writer.GuideWriter.summaries`` false): its ``sections`` phase quotes passages and asks the
+    model nothing, so it takes the ``export`` phase's few milliseconds; the model's phases keep their measured share."""
     quick = plan.phase("export")
     phases = [
         Phase(p.name, quick.weight, quick.per_kilochar, quick.reference_kilochars) if p.name == "sections" else p

@@ -20,14 +20,15 @@ import dramatiq.worker
 from dramatiq.asyncio import EventLoopThread, get_event_loop_thread
 
 from core import __version__
-from core.app.config import Settings
-from core.app.controls import RESTART_NOW, RESTART_WHEN_IDLE
 from core.app.exit_codes import EXIT_ALREADY_RUNNING, EXIT_IDLE, EXIT_RESTART
 from core.app.logs import configure_logging
+from core.app.settings.config import Settings
+from core.app.workers.controls import RESTART_NOW, RESTART_WHEN_IDLE
 from daemon.brokers import JobRows, JobTableBroker, create_broker
+from daemon.llm.models import warm_model_checks
 from daemon.lock import DataFolderLock, DataFolderLocked
-from daemon.readers.isolated import default_pool as default_reader_pool
-from daemon.runtime import Runtime, install
+from daemon.readers.sandbox.isolated import default_pool as default_reader_pool
+from daemon.runtime import Runtime, install, model_choice
 from daemon.signals import stop_on_signals
 from daemon.supervisor import Supervisor
 from daemon.watchdog import ENV_GAVE_BACK
@@ -137,6 +138,7 @@ def _start_worker(
     worker.start()
     if not runtime.replaces_idle:  # after an idle exit, nothing waits: the first file starts its reader
         default_reader_pool().warm()  # a reader process imports the readers now, not when the first file comes
+        warm_model_checks(model_choice(runtime.settings))  # what the first job's model check reads, read now
     loop_thread = get_event_loop_thread()
     if loop_thread is None:
         raise RuntimeError("Dramatiq's AsyncIO middleware is not installed on the broker")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 import logging
 import os
 import socket
@@ -19,20 +20,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.app.api_keys import find_api_key
-from core.app.config import Settings
-from core.app.database import make_app_store, open_app_database
-from core.app.model_catalog import CatalogError, CatalogModel, RunSettings
-from core.app.model_library import catalog_entry_for, library_catalog, writes_summaries
-from core.app.schema import Job
+from core.app.models.api_keys import find_api_key
+from core.app.models.catalog import CatalogError, CatalogModel, RunSettings
+from core.app.models.library import catalog_entry_for, library_catalog, writes_summaries
+from core.app.settings.config import Settings
+from core.app.storage.database import make_app_store, open_app_database
+from core.app.storage.schema import Job
 from core.db import AsyncDatabaseManager
 from core.store import JobStore
 from daemon.llm import ModelChoice, create_generator
 from daemon.llm.base import TextGenerator
-from daemon.llm.hanging import hanging_from_env
 from daemon.llm.local_model import loaded_models, model_loading, unload_all
 from daemon.llm.sampling import SamplingSettings, catalog_sampling, sampling_from
-from daemon.readers.isolated import release_idle_readers
+from daemon.readers.sandbox.isolated import release_idle_readers
 
 __all__ = ["RunningJob", "Runtime", "current", "install", "model_choice"]
 
@@ -93,8 +93,8 @@ class Runtime:
         self.paused = threading.Event()
         """Set while the queue is paused (``app_controls``, read by the supervisor): no new job is claimed."""
         self.restart: str | None = None
-        """A restart asked of this worker (``"idle"`` or ``"now"``, :mod:`core.app.controls`), seen by the supervisor;
-        from then on no new job is claimed, and the process exits for its watchdog to start it again."""
+        """A restart asked of this worker (``"idle"`` or ``"now"``, :mod:`core.app.workers.controls`), seen by the
+        supervisor; from then on no new job is claimed, and the process exits for its watchdog to start it again."""
         self.dispatch: Callable[[str, uuid.UUID, float], None] = _no_dispatch
         self.dispatch_many: Callable[[list[tuple[str, uuid.UUID]]], None] = self._dispatch_each
         self.rows_are_messages = False
@@ -163,7 +163,7 @@ class Runtime:
     @functools.cached_property
     def summaries(self) -> bool:
         """Whether the model in the settings writes each section's summary
-        (:func:`core.app.model_library.writes_summaries`), decided
+        (:func:`core.app.models.library.writes_summaries`), decided
         once per process: the settings do not change while it runs (a changed model restarts the worker)."""
         return writes_summaries(self.settings)
 
@@ -174,7 +174,7 @@ class Runtime:
             if self._generator is None:
                 api_key = await asyncio.to_thread(self._api_key)  # the keyring may wait on D-Bus
                 choice = model_choice(self.settings, api_key)
-                self._generator = hanging_from_env(create_generator(choice))  # a test knob; unset: the model
+                self._generator = _wrapped_for_tests(create_generator(choice))
             return self._generator
 
     def _api_key(self) -> str | None:
@@ -275,7 +275,7 @@ class Runtime:
         return True
 
     def model_state(self) -> str | None:
-        """What the worker's row says of the local model (:data:`core.app.workers.MODEL_STATES`): ``"loading"``
+        """What the worker's row says of the local model (:data:`core.app.workers.registry.MODEL_STATES`): ``"loading"``
         while it loads, ``"unloaded"`` once given back until loaded again, else ``None``."""
         if model_loading():
             return "loading"
@@ -380,3 +380,17 @@ def _catalog_base(settings: Settings) -> SamplingSettings | None:
     """The catalog's sampling settings for a downloaded catalog model (``None``: not one, or no catalog)."""
     entry = _catalog_entry(settings) if settings.model.kind == "gguf" else None
     return catalog_sampling(entry) if entry is not None else None
+
+
+GENERATOR_WRAPPER_ENV = "STUDYJOBS_GENERATOR_WRAPPER"
+"""Tests only: ``module:function`` that wraps the model's generator (``devkit.hanging:hanging_from_env``)."""
+
+
+def _wrapped_for_tests(generator: TextGenerator) -> TextGenerator:
+    """``generator`` itself, or what the :data:`GENERATOR_WRAPPER_ENV` function makes of it when that is set."""
+    entry = os.environ.get(GENERATOR_WRAPPER_ENV, "").strip()
+    if not entry:
+        return generator
+    module, _, function = entry.partition(":")
+    wrapped: TextGenerator = getattr(importlib.import_module(module), function)(generator)
+    return wrapped

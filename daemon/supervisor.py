@@ -20,11 +20,11 @@ from typing import Any
 
 from sqlalchemy import select, text
 
-from core.app.config import redact_url
-from core.app.controls import RESTART_MODES, read_worker_controls
-from core.app.database import make_app_store, open_app_database
-from core.app.schema import Job
-from core.app.workers import (
+from core.app.settings.config import redact_url
+from core.app.storage.database import make_app_store, open_app_database
+from core.app.storage.schema import Job
+from core.app.workers.controls import RESTART_MODES, read_worker_controls
+from core.app.workers.registry import (
     forget_dead_workers,
     forget_workers,
     gone_workers_here,
@@ -116,7 +116,8 @@ class Supervisor(threading.Thread):
         """Stop the loop, remove the worker row, and wait for the thread.
 
         With ``hand_over`` (the worker gave its memory back and a fresh process takes its place) the row is renewed
-        instead, for the fresh process to replace (:func:`core.app.workers.register_worker`'s ``replaces_pid``).
+        instead, for the fresh process to replace (:func:`core.app.workers.registry.register_worker`'s
+        ``replaces_pid``).
         """
         self._hand_over = hand_over
         self._stopping.set()

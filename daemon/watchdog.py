@@ -22,7 +22,7 @@ from core.app.exit_codes import EXIT_ALREADY_RUNNING, EXIT_IDLE, EXIT_JOB_STUCK,
 from daemon.signals import stop_on_signals
 
 if TYPE_CHECKING:
-    from core.app.config import Settings
+    from core.app.settings.config import Settings
 
 __all__ = [
     "ENV_GAVE_BACK",
@@ -100,17 +100,17 @@ def child_command(options: Sequence[str]) -> list[str]:
     """The worker to start: this executable's ``daemon`` command (a bundle's worker executable is the CLI)."""
     if getattr(sys, "frozen", False):
         return [sys.executable, "daemon", *options]
-    return [sys.executable, "-m", "daemon.cli", "daemon", *options]
+    return [sys.executable, "-m", "daemon.cli.main", "daemon", *options]
 
 
 def watch(options: Sequence[str]) -> int:
     """``studyjobs daemon --watch``: open the watchdog's log in the log folder and run :func:`run_watchdog`.
 
     The watchdog lives as long as its worker, so it imports only what it uses: the folders of the settings
-    (:func:`core.app.config.app_folders`, not the database layer nor anything of the jobs) and the log. The worker
-    reads and checks the settings; bad ones end it with :data:`EXIT_USAGE`, and the watchdog with it.
+    (:func:`core.app.settings.config.app_folders`, not the database layer nor anything of the jobs) and the log. The
+    worker reads and checks the settings; bad ones end it with :data:`EXIT_USAGE`, and the watchdog with it.
     """
-    from core.app.config import app_folders
+    from core.app.settings.config import app_folders
 
     return _watch_logged(app_folders()[1], options)
 

@@ -32,12 +32,12 @@ def save(app: Any, widget: Any, path: Path) -> None:
 
 async def shoot(app: Any, language: str, home: Path) -> None:
     """One language: the first run's window with its welcome panel, then Settings → Model."""
-    from core.app.config import load_settings
-    from core.app.database import make_app_store, open_app_database
-    from gui.daemon_process import DaemonLauncher
+    from core.app.settings.config import load_settings
+    from core.app.storage.database import make_app_store, open_app_database
     from gui.i18n import install_translations
     from gui.main_window import MainWindow
     from gui.theme import apply_palette
+    from gui.worker.process import DaemonLauncher
 
     os.environ["STUDYJOBS_DATA_DIR"] = str(home / f"data-{language}")
     settings = load_settings()

@@ -138,9 +138,9 @@ class Photographer:
 
 async def run(app: Any, home: Path) -> None:
     """Add the documents, wait for the three states, photograph them, stop the worker."""
-    from core.app.config import load_settings
-    from core.app.database import make_app_store, open_app_database
-    from gui.daemon_process import DaemonLauncher
+    from core.app.settings.config import load_settings
+    from core.app.storage.database import make_app_store, open_app_database
+    from gui.worker.process import DaemonLauncher
 
     settings = load_settings()
     paths = documents(home)
@@ -182,7 +182,7 @@ async def run(app: Any, home: Path) -> None:
 
 
 async def _status(store: Any, document_id: uuid.UUID, wanted: str) -> bool:
-    from core.app.pipelines import Pipelines
+    from core.app.documents.pipelines import Pipelines
 
     view = await Pipelines(store).get(document_id)
     if view is None:
@@ -194,7 +194,7 @@ async def _status(store: Any, document_id: uuid.UUID, wanted: str) -> bool:
 
 async def _planning(store: Any, document_id: uuid.UUID) -> bool:
     """The model is writing the long guide's outline (its first words are out: the time left has its pace)."""
-    from core.app.pipelines import Pipelines
+    from core.app.documents.pipelines import Pipelines
 
     view = await Pipelines(store).get(document_id)
     return view is not None and bool(

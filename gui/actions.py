@@ -16,6 +16,8 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
+from gui.documents.commands import DocumentCommands
+
 __all__ = ["WindowActions", "WindowSlots", "add_menus", "add_toolbar", "make_actions"]
 
 Guard = Callable[..., Any]
@@ -23,17 +25,9 @@ Guard = Callable[..., Any]
 
 @dataclass(frozen=True)
 class WindowSlots:
-    """What each action calls (plain callables of the window)."""
+    """What each action that is not about documents calls (plain callables of the window)."""
 
     add: Callable[[], Any]
-    cancel: Callable[[], Any]
-    retry: Callable[[], Any]
-    cancel_all: Callable[[], Any]
-    retry_failed: Callable[[], Any]
-    write_again: Callable[[], Any]
-    open: Callable[[], Any]
-    folder: Callable[[], Any]
-    remove: Callable[[], Any]
     settings: Callable[[], Any]
     quit: Callable[[], Any]
     find: Callable[[], Any]
@@ -64,8 +58,9 @@ class WindowActions:
         return [self.cancel, self.retry, self.open, self.folder, self.write_again, self.remove]
 
 
-def make_actions(window: QMainWindow, slots: WindowSlots, guard: Guard) -> WindowActions:
-    """Make the actions (added to ``window`` so their shortcuts work anywhere in it)."""
+def make_actions(window: QMainWindow, slots: WindowSlots, commands: DocumentCommands, guard: Guard) -> WindowActions:
+    """Make the actions (added to ``window`` so their shortcuts work anywhere in it); those about documents run
+    ``commands``."""
 
     def action(text: str, shortcut: QKeySequence | str | None, slot: Callable[[], Any], tip: str = "") -> QAction:
         made = QAction(text, window)
@@ -79,7 +74,7 @@ def make_actions(window: QMainWindow, slots: WindowSlots, guard: Guard) -> Windo
 
     std = QKeySequence.StandardKey
     add = action(QCoreApplication.translate("MainWindow", "&Add documents…"), QKeySequence(std.Open), slots.add)
-    documents = _document_actions(action, slots)
+    documents = _document_actions(action, commands)
     return WindowActions(
         add=add,
         **documents,
@@ -92,48 +87,50 @@ def make_actions(window: QMainWindow, slots: WindowSlots, guard: Guard) -> Windo
     )
 
 
-def _document_actions(action: Callable[..., QAction], slots: WindowSlots) -> dict[str, QAction]:
+def _document_actions(action: Callable[..., QAction], commands: DocumentCommands) -> dict[str, QAction]:
     """The actions on documents (``action`` makes one: text, shortcut, slot, tip), in menu order."""
     std = QKeySequence.StandardKey
     return dict(
         cancel=action(
             QCoreApplication.translate("MainWindow", "&Cancel job"),
             "Ctrl+.",
-            slots.cancel,
+            commands.cancel_selected,
             QCoreApplication.translate("MainWindow", "Stop this job"),
         ),
         retry=action(
             QCoreApplication.translate("MainWindow", "&Retry"),
             "Ctrl+R",
-            slots.retry,
+            commands.retry_selected,
             QCoreApplication.translate("MainWindow", "Run this job again"),
         ),
         cancel_all=action(
             QCoreApplication.translate("MainWindow", "Cancel &all"),
             None,
-            slots.cancel_all,
+            commands.cancel_all,
             QCoreApplication.translate("MainWindow", "Stop every document that is waiting or running"),
         ),
         retry_failed=action(
             QCoreApplication.translate("MainWindow", "Retry all &failed"),
             None,
-            slots.retry_failed,
+            commands.retry_all_failed,
             QCoreApplication.translate("MainWindow", "Run every document that failed again"),
         ),
         write_again=action(
             QCoreApplication.translate("MainWindow", "&Write again"),
             None,
-            slots.write_again,
+            commands.write_again,
             QCoreApplication.translate(
                 "MainWindow", "Write this study guide again; the one you have stays until the new one is ready"
             ),
         ),
-        open=action(QCoreApplication.translate("MainWindow", "&Open study guide"), "Ctrl+Return", slots.open),
-        folder=action(QCoreApplication.translate("MainWindow", "Show in &folder"), "Ctrl+Shift+F", slots.folder),
+        open=action(QCoreApplication.translate("MainWindow", "&Open study guide"), "Ctrl+Return", commands.open_output),
+        folder=action(
+            QCoreApplication.translate("MainWindow", "Show in &folder"), "Ctrl+Shift+F", commands.show_in_folder
+        ),
         remove=action(
             QCoreApplication.translate("MainWindow", "Re&move from history"),
             QKeySequence(std.Delete),
-            slots.remove,
+            commands.remove_selected,
             QCoreApplication.translate("MainWindow", "Forget this finished job (its files are kept)"),
         ),
     )

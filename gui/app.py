@@ -21,13 +21,11 @@ from typing import Any
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from core.app.config import Settings, SettingsError, load_settings, resolve_language
-from core.app.database import MigrationError, make_app_store, open_app_database
 from core.app.exit_codes import EXIT_DATABASE, EXIT_MISSING_LIBRARIES, EXIT_OK, EXIT_USAGE
-from core.app.launch import login_command
 from core.app.logs import configure_logging
-from gui import autostart
-from gui.daemon_process import DaemonLauncher
+from core.app.settings.config import Settings, SettingsError, load_settings, resolve_language
+from core.app.storage.database import MigrationError, make_app_store, open_app_database
+from core.app.workers.launch import login_command
 from gui.error_dialog import ErrorReporter
 from gui.i18n import ICONS_DIR, install_translations
 from gui.main_window import MainWindow
@@ -36,6 +34,8 @@ from gui.single_instance import SingleInstance
 from gui.tasks import run_loop_until
 from gui.theme import apply_palette
 from gui.tray import Tray
+from gui.worker import autostart
+from gui.worker.process import DaemonLauncher
 
 __all__ = ["main"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from core.app.config import resolve_language
+from core.app.settings.config import resolve_language
 
 __all__ = ["ICONS_DIR", "TRANSLATIONS_DIR", "current_language", "install_translations", "remove_translations"]
 
@@ -52,8 +52,8 @@ def install_translations(app: QCoreApplication, setting: str = "system", system_
 def current_language() -> str:
     """The language :func:`install_translations` installed (``"pt_BR"`` or ``"en"``); ``"en"`` before that.
 
-    The window translates what the worker stored (:func:`core.app.messages.render`) into this language, so a job's
-    messages read in the same language as the rest of the window.
+    The window translates what the worker stored (:func:`core.app.messages.sentences.render`) into this language, so a
+    job's messages read in the same language as the rest of the window.
     """
     return _language[0] if _language else "en"
 

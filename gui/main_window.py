@@ -17,41 +17,41 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
-from core.app.config import Settings
-from core.app.model_library import writes_summaries
-from core.app.pipelines import Pipelines
+from core.app.documents.pipelines import Pipelines
+from core.app.models.library import writes_summaries
+from core.app.settings.config import Settings
 from core.db import AsyncDatabaseManager
 from core.status import OPEN_JOB_STATUSES
 from core.store import JobStore
 from gui.actions import WindowSlots, add_menus, add_toolbar, make_actions
-from gui.add_dialog import AddDialog, file_picker
-from gui.adding import DocumentAdder
-from gui.daemon_bar import DaemonBar
-from gui.daemon_process import DaemonLauncher
-from gui.details_panel import DetailsPanel
-from gui.details_tabs import DetailsTabs
+from gui.adding.dialog import AddDialog, file_picker
+from gui.adding.flow import DocumentAdder
+from gui.details.panel import DetailsPanel
+from gui.details.tabs import DetailsTabs
+from gui.documents.commands import DocumentCommands, DocumentSelection
+from gui.documents.feed import JobFeed
+from gui.documents.filter_bar import FilterBar
+from gui.documents.follower import WATCH_FIELDS, JobFollower
+from gui.documents.results import find_output, source_path
+from gui.documents.table_model import JobRow, JobsModel
+from gui.documents.table_view import JobsView
 from gui.error_dialog import ErrorReporter
-from gui.filter_bar import FilterBar
-from gui.follower import WATCH_FIELDS, JobFollower
-from gui.guide_viewer import GuideViewer, Opener
-from gui.job_feed import JobFeed
-from gui.jobs_model import JobRow, JobsModel
-from gui.jobs_view import JobsView
-from gui.model_controls import ModelControls
-from gui.results import find_output, source_path
-from gui.settings_dialog import SettingsDialog
+from gui.guide.viewer import GuideViewer, Opener
+from gui.models.controls import ModelControls
+from gui.settings.dialog import SettingsDialog
 from gui.tasks import TaskGroup
 from gui.tray import Tray
-from gui.window_commands import WindowCommands
 from gui.window_state import restore_window_state, save_window_state
-from gui.worker_controls import install_worker_controls
+from gui.worker.controls import install_worker_controls
+from gui.worker.process import DaemonLauncher
+from gui.worker.status_corner import DaemonBar
 
 __all__ = ["WATCH_FIELDS", "MainWindow"]
 
 log = logging.getLogger(__name__)
 
 
-class MainWindow(WindowCommands, QMainWindow):
+class MainWindow(QMainWindow):
     """The StudyJobs window.
 
     Args:
@@ -62,8 +62,8 @@ class MainWindow(WindowCommands, QMainWindow):
         tray: The tray icon, if any.
         watch_interval: Seconds between the details panel's looks.
         feed_interval: Seconds between the table's change checks.
-        open_url: Hands a file to the system (default ``QDesktopServices.openUrl``); see :mod:`gui.guide_viewer`.
-        first_run: A fresh install (no settings file): show the welcome panel (:mod:`gui.welcome_panel`) once.
+        open_url: Hands a file to the system (default ``QDesktopServices.openUrl``); see :mod:`gui.guide.viewer`.
+        first_run: A fresh install (no settings file): show the welcome panel (:mod:`gui.models.welcome_panel`) once.
 
     Signals:
         quit_requested: The user asked to quit (menu, or closing without hiding to the tray).
@@ -96,17 +96,6 @@ class MainWindow(WindowCommands, QMainWindow):
         self.adder = DocumentAdder(self, store, self.tasks, added=lambda: self.feed.refresh_now(), guard=self._guard)
         self.settings_dialog: SettingsDialog | None = None
         self._quitting = False
-        self.window_actions = make_actions(self, self._slots(), self._guard)
-        a = self.window_actions
-        self.add_action, self.cancel_action, self.retry_action = a.add, a.cancel, a.retry
-        self.open_action, self.folder_action, self.remove_action = a.open, a.folder, a.remove
-        self.cancel_all_action, self.retry_failed_action, self.write_again_action = (
-            a.cancel_all,
-            a.retry_failed,
-            a.write_again,
-        )
-        self.settings_action, self.quit_action = a.settings, a.quit
-        self.job_actions = [a.cancel, a.retry, a.open, a.folder, a.write_again]
         self.follower = JobFollower(store, self.tasks, self._on_watched, interval=watch_interval)
         self.model = JobsModel(self)
         self.feed = JobFeed(store, self.model, self.tasks, interval=feed_interval)
@@ -114,6 +103,10 @@ class MainWindow(WindowCommands, QMainWindow):
         self.guide_viewer = GuideViewer(  # the study guide tab; the model's settings are read when they are needed
             store, self.tasks, opener=open_url, summaries=lambda: writes_summaries(self.settings)
         )
+        self.commands = DocumentCommands(
+            self.pipelines, self.tasks, self.feed, self.follower, self.guide_viewer, self._selection()
+        )
+        self._make_actions()
         self._make_widgets(launcher or DaemonLauncher(["off"]))
         add_menus(self, self.window_actions)
         self.worker_controls = install_worker_controls(  # Pause/Resume, restarts for new settings, job logs
@@ -133,17 +126,33 @@ class MainWindow(WindowCommands, QMainWindow):
 
     # -- construction -------------------------------------------------------------------------------------
 
+    def _make_actions(self) -> None:
+        """The actions (those about documents call :attr:`commands`), each also an attribute of its own."""
+        self.window_actions = a = make_actions(self, self._slots(), self.commands, self._guard)
+        self.add_action, self.cancel_action, self.retry_action = a.add, a.cancel, a.retry
+        self.open_action, self.folder_action, self.remove_action = a.open, a.folder, a.remove
+        self.cancel_all_action, self.retry_failed_action, self.write_again_action = (
+            a.cancel_all,
+            a.retry_failed,
+            a.write_again,
+        )
+        self.settings_action, self.quit_action = a.settings, a.quit
+        self.job_actions = [a.cancel, a.retry, a.open, a.folder, a.write_again]
+
+    def _selection(self) -> DocumentSelection:
+        return DocumentSelection(
+            rows=self.selected_rows,
+            current=self.current_job,
+            current_id=lambda: self.selected_id,
+            output=lambda: self.output_path,
+            show=self._show,
+            forget=self._forget_current,
+            visible=self.isVisible,
+        )
+
     def _slots(self) -> WindowSlots:
         return WindowSlots(
             add=self.choose_files,
-            cancel=self.cancel_selected,
-            retry=self.retry_selected,
-            cancel_all=self.cancel_all,
-            retry_failed=self.retry_all_failed,
-            write_again=self.write_again,
-            open=self.open_output,
-            folder=self.show_in_folder,
-            remove=self.remove_selected,
             settings=self.open_settings,
             quit=self.request_quit,
             find=lambda: self.search.setFocus(),
@@ -164,7 +173,7 @@ class MainWindow(WindowCommands, QMainWindow):
         self.delegate = self.view.delegate
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._guard(self._on_current, cur))
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._guard(self._selection_changed))
-        self.view.doubleClicked.connect(lambda _i: self._guard(self.open_output))
+        self.view.doubleClicked.connect(lambda _i: self._guard(self.commands.open_output))
         self.details = DetailsPanel(self.window_actions.job_actions)
         self.details.setMinimumWidth(320)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -290,6 +299,23 @@ class MainWindow(WindowCommands, QMainWindow):
         current = self.current_job()
         return chosen or ([current] if current is not None else [])
 
+    def open_settings(self) -> None:
+        """Open the settings dialog (non-modal; one at a time)."""
+        if self.settings_dialog is not None:
+            self.settings_dialog.close()
+            self.settings_dialog.deleteLater()
+        self.settings_dialog = SettingsDialog(
+            self.settings, self, store=self.store, tasks=self.tasks, feed=self.models.feed
+        )
+        self.settings_dialog.saved.connect(self._settings_saved)
+        self.settings_dialog.open()
+
+    def open_model_settings(self) -> None:
+        """Open the settings dialog on its Model tab."""
+        self.open_settings()
+        if self.settings_dialog is not None:
+            self.settings_dialog.tabs.setCurrentIndex(0)
+
     def _settings_saved(self, settings: Settings) -> None:
         old, self.settings = self.settings, settings
         if self.settings_dialog is not None and self.settings_dialog.model_page is not None:
@@ -311,14 +337,18 @@ class MainWindow(WindowCommands, QMainWindow):
     def _on_current(self, index: Any) -> None:
         row = self.model.job_at(index.row()) if index.isValid() else None
         if row is None:
-            self.selected_id = None
-            self.follower.stop()
-            self._show(None)
+            self._forget_current()
             return
         if row.id != self.selected_id:
             self.selected_id = row.id
             self._show(row)
             self.follower.follow(row.id)
+
+    def _forget_current(self) -> None:
+        """Select nothing (the current document is gone or none is chosen) and stop following it."""
+        self.selected_id = None
+        self.follower.stop()
+        self._show(None)
 
     def _on_watched(self, row: JobRow) -> None:
         if row.id == self.selected_id:

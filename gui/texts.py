@@ -12,8 +12,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
-from core.app.counters import counter_text
-from core.app.messages import render
+from core.app.documents.counters import counter_text
+from core.app.messages.sentences import render
 from gui.i18n import current_language
 
 __all__ = [

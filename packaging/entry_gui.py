@@ -1,5 +1,5 @@
 """The ``StudyJobs`` executable of the bundle: the window (``gui.app:main``), ``--self-test``, or ``--export-pdf``
-(a study guide's Markdown on standard input written as a PDF, for the command line: ``gui.export_pdf``)."""
+(a study guide's Markdown on standard input written as a PDF, for the command line: ``gui.guide.export_pdf``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def main() -> int:
 
         return run_self_test("StudyJobs", [check_desktop_libraries, check_qt])
     if sys.argv[1:2] == ["--export-pdf"]:
-        from gui.export_pdf import main as export_pdf
+        from gui.guide.export_pdf import main as export_pdf
 
         return export_pdf(sys.argv[2:])
     from gui.app import main as gui_main

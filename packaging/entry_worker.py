@@ -1,7 +1,7 @@
-"""The ``studyjobs-worker`` executable of the bundle: ``studyjobs`` (``daemon.cli:main``), or ``--self-test``
+"""The ``studyjobs-worker`` executable of the bundle: ``studyjobs`` (``daemon.cli.main:main``), or ``--self-test``
 (which runs its model check as ``--self-test-model`` in a child process).
 
-``studyjobs-worker daemon --autostart`` is what the login entry runs (``core.app.launch.worker_command``); every
+``studyjobs-worker daemon --autostart`` is what the login entry runs (``core.app.workers.launch.worker_command``); every
 other ``studyjobs`` command works too (``studyjobs-worker list``, ``add``, ``workers`` …).
 """
 
@@ -23,7 +23,7 @@ def main() -> int:
         from bundle_selftest import run_model_check
 
         return run_model_check()
-    from daemon.cli import main as cli_main
+    from daemon.cli.main import main as cli_main
 
     return cli_main(sys.argv[1:])
 

@@ -8,7 +8,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from loopback import LoopbackServer, send_json
+from tests.loopback import LoopbackServer, send_json
 
 Route = Callable[[http.server.BaseHTTPRequestHandler], tuple[int, Any]]
 

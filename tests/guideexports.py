@@ -7,9 +7,9 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-from core.app.guide_markdown import head_markdown, join_guide, section_markdown
-from core.app.guides import save_guide_part
-from core.app.schema import Job, StudyGuide
+from core.app.guides.markdown import head_markdown, join_guide, section_markdown
+from core.app.guides.stored import save_guide_part
+from core.app.storage.schema import Job, StudyGuide
 from core.db import AsyncDatabaseManager
 from core.store import JobStore
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import insert
 
-from core.app.schema import Job
+from core.app.storage.schema import Job
 from core.db import AsyncDatabaseManager
 from core.progress import PhasePlan
 from core.store import JobStore

@@ -6,10 +6,8 @@ that poll a condition with a deadline instead of sleeping.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
-import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -35,29 +33,6 @@ class FamilyJob(BaseJobModel):
     __tablename__ = "family_jobs"
 
     parent_id: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True, index=True)
-
-
-def wait_for(predicate, *, timeout: float = 10.0, interval: float = 0.01, message: str = "condition") -> None:
-    """Poll ``predicate`` until it is true; fail the test after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {message}")
-        time.sleep(interval)
-
-
-async def async_wait_for(predicate, *, timeout: float = 10.0, interval: float = 0.01, message: str = "condition"):
-    """Await ``predicate()`` (sync or async) until it is true; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if asyncio.iscoroutine(value):
-            value = await value
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {message}")
-        await asyncio.sleep(interval)
 
 
 async def pg_admin(sql: str) -> None:

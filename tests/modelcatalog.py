@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.app.model_catalog import CATALOG_PATH
-from daemon.downloads.testing import COMMIT
+from core.app.models.catalog import CATALOG_PATH
+from devkit.loopback_hub import COMMIT
 
 __all__ = ["COMMIT", "TINY_ID", "TINY_NAME", "write_test_catalog"]
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("core", "daemon", "gui")
+PACKAGES = ("core", "daemon", "gui", "devkit")
 MAX_FUNCTION_LINES = 60
 
 

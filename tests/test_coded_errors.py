@@ -1,5 +1,5 @@
-"""Every error that carries a message code derives from ``core.app.messages.CodedError`` and carries its code and
-values the same way; the job boundary stores any of them as the job's error, and handles a stop as a stop."""
+"""Every error that carries a message code derives from ``core.app.messages.sentences.CodedError`` and carries its code
+and values the same way; the job boundary stores any of them as the job's error, and handles a stop as a stop."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from core.app.config import Settings
-from core.app.messages import CodedError, StoppedOnRequest
-from core.app.model_fit import ModelFileError
+from core.app.messages.sentences import CodedError, StoppedOnRequest
+from core.app.models.fit import ModelFileError
+from core.app.settings.config import Settings
 from core.status import JobStatus
 from core.stored_messages import decode
 from daemon.downloads.hub import DownloadError
@@ -27,7 +27,7 @@ from daemon.runtime import Runtime
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("core", "daemon", "gui")
 _CARRIED = ("code", "values")
-_BASE_MODULE = ROOT / "core" / "app" / "messages.py"
+_BASE_MODULE = ROOT / "core" / "app" / "messages" / "sentences.py"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,7 +89,7 @@ def test_every_exception_class_with_a_message_code_derives_from_coded_error() ->
         for cls in _our_exceptions()
         if hasattr(cls, "code") and not issubclass(cls, CodedError)
     ]
-    assert not outside, f"derive these from core.app.messages.CodedError: {sorted(set(outside))}"
+    assert not outside, f"derive these from core.app.messages.sentences.CodedError: {sorted(set(outside))}"
 
 
 def test_only_the_base_sets_an_errors_code_and_values_on_the_instance() -> None:

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import httpx
 
-from core.app.messages import CodedError
+from core.app.messages.sentences import CodedError
 
 __all__ = [
     "TRANSIENT_STATUSES",
@@ -36,7 +36,7 @@ _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
 class DownloadError(CodedError):
-    """A download failure with a message code (:mod:`core.app.message_catalog`); ``transient`` ones may be retried
+    """A download failure with a message code (:mod:`core.app.messages.catalog`); ``transient`` ones may be retried
     (not before ``retry_after`` seconds when the server said so)."""
 
     def __init__(self, code: str, *, transient: bool = False, retry_after: float | None = None, **values: Any):

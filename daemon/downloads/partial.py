@@ -2,7 +2,7 @@
 
 ``<models>/.partial/<key>.part`` holds the bytes received so far and ``<key>.json`` (the sidecar) what the hub's
 first ``HEAD`` said; the verified file is installed at ``<models>/<owner>--<name>/<file>``
-(:mod:`core.app.model_downloads` names the paths, which the window reads too).
+(:mod:`core.app.models.downloads` names the paths, which the window reads too).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from core.app import model_downloads
-from core.app.messages import StoppedOnRequest
+from core.app.messages.sentences import StoppedOnRequest
+from core.app.models import downloads as model_downloads
 from daemon.downloads.hub import HubFile
 
 __all__ = ["DownloadStopped", "discard_partial", "exclusive", "installed_path", "partial_path", "sidecar_path"]
@@ -46,12 +46,12 @@ def exclusive(part: Path, stop_event: threading.Event) -> Iterator[None]:
 
 
 def installed_path(models_dir: Path, file: HubFile) -> Path:
-    """Where the verified file lands (:func:`core.app.model_downloads.installed_path`)."""
+    """Where the verified file lands (:func:`core.app.models.downloads.installed_path`)."""
     return model_downloads.installed_path(models_dir, file.repo, file.filename)
 
 
 def partial_path(models_dir: Path, file: HubFile) -> Path:
-    """The partial file of an unfinished download (:func:`core.app.model_downloads.partial_path`)."""
+    """The partial file of an unfinished download (:func:`core.app.models.downloads.partial_path`)."""
     return model_downloads.partial_path(models_dir, file.repo, file.revision, file.filename)
 
 

@@ -1,10 +1,10 @@
 """The boundary around one job run: claim, track, run the kind's handler, close the row — and map every error.
 
-The only place job code's errors are caught: a :class:`~core.app.messages.CodedError` becomes its message code and
-values on the row (``transient`` decides the retry), anything else ``internal_error`` unless
-:func:`daemon.jobs.failures.known_failure` names it. A stop (:class:`~core.app.messages.StoppedOnRequest`, caught
-before every other coded error), a cancel, a lost claim or a shutdown is no failure. Runs on the job's event loop.
-Details: docs/design/worker.md.
+The only place job code's errors are caught: a :class:`~core.app.messages.sentences.CodedError` becomes its message code
+and values on the row (``transient`` decides the retry), anything else ``internal_error`` unless
+:func:`daemon.jobs.failures.known_failure` names it. A stop (:class:`~core.app.messages.sentences.StoppedOnRequest`,
+caught before every other coded error), a cancel, a lost claim or a shutdown is no failure. Runs on the job's event
+loop. Details: docs/design/worker.md.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from core.app.counters import Counter
+from core.app.documents.counters import Counter
 from core.app.logs import job_logging
-from core.app.messages import CodedError, StoppedOnRequest
-from core.app.schema import Job
+from core.app.messages.sentences import CodedError, StoppedOnRequest
+from core.app.storage.schema import Job
 from core.errors import JobAlreadyFinishedError, StageInterruptedError
 from core.progress import PhasePlan
 from core.status import JobStatus
@@ -104,10 +104,21 @@ class JobContext:
         return await asyncio.wrap_future(future)
 
     def counter(
-        self, tracker: ProgressTracker, phase: str, code: str, unit: Counter, *, every: float = 0.25
+        self,
+        tracker: ProgressTracker,
+        phase: str,
+        code: str,
+        unit: Counter,
+        *,
+        every: float = 0.25,
+        share: float = 1.0,
     ) -> Callable[[int, int], None]:
         """A thread-safe ``on_progress(done, total)`` that records a real count (at most every ``every`` s) for the
-        tracker's next tick to write (:meth:`ProgressTracker.count`): message ``code`` and ``unit``'s detail keys."""
+        tracker's next tick to write (:meth:`ProgressTracker.count`): message ``code`` and ``unit``'s detail keys.
+
+        ``share`` is the part of the phase's time the counted work takes when more work follows its last count (a
+        reader's work after its last page): the whole count then fills that share of the phase's bar, and the
+        tracker moves the bar on at the counts' pace, below the phase's ceiling, until the phase ends."""
         last = [0.0]
 
         def report(done: int, total: int) -> None:
@@ -117,7 +128,7 @@ class JobContext:
             last[0] = now
             detail = {**self.job.detail, **unit.values(done, total)}
             text = self.text(code, done=done, total=total)
-            tracker.count(phase, done=done / total if total else 0.0, message=text, detail=detail)
+            tracker.count(phase, done=share * done / total if total else 0.0, message=text, detail=detail)
 
         return report
 

@@ -14,8 +14,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from core.app.model_downloads import models_dir, shape_from_params
-from core.app.model_fit import MIN_CONTEXT, Fit, ModelFileError, fit_at, refusal
+from core.app.models.downloads import models_dir, shape_from_params
+from core.app.models.fit import MIN_CONTEXT, Fit, ModelFileError, fit_at, refusal
 from core.errors import StageInterruptedError
 from core.progress import Phase, PhasePlan
 from core.tracker import Estimate, ProgressTracker
@@ -221,7 +221,7 @@ def _refuse_too_big(params: dict[str, object]) -> None:
 def _test_load(path: Path, stop: threading.Event) -> Fit | None:
     """Open ``path`` in llama.cpp with a small context and free it; delete it and fail when it cannot be opened.
 
-    Returns ``None`` once tested, or the :class:`~core.app.model_fit.Fit` of a model that does not fit the memory
+    Returns ``None`` once tested, or the :class:`~core.app.models.fit.Fit` of a model that does not fit the memory
     available now (then it is not opened).
     """
     from llama_cpp import Llama

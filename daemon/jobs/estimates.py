@@ -10,12 +10,14 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from core.app.guide_estimate import GenerateEstimate
-from core.app.speeds import ModelKey, speed_book, speeds_for
+from core.app.documents.structure import DocumentStructure
+from core.app.timing.guide_estimate import GenerateEstimate
+from core.app.timing.speeds import ModelKey, speed_book, speeds_for
+from daemon.guide_writer.outline import sections_from_chapters
+from daemon.guide_writer.writer import GuideWriter, split_passages
 from daemon.llm.errors import LLMError
-from daemon.llm.guide import GuideWriter, split_passages
 
-__all__ = ["generate_estimate", "prepare_text", "remember"]
+__all__ = ["chapters_of", "generate_estimate", "prepare_text", "remember"]
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,12 @@ def remember(runtime: Any, key: ModelKey | None, estimate: GenerateEstimate) -> 
     log.debug("remembered the speeds of %s: %s", key, learned)
 
 
-def prepare_text(estimate: GenerateEstimate, text: str) -> None:
-    """Give ``estimate`` the document's text: its characters and its passages as the writer cuts them."""
-    estimate.prepare(chars=len(text), passages=len(split_passages(text)))
+def prepare_text(estimate: GenerateEstimate, text: str, structure: DocumentStructure | None = None) -> None:
+    """Give ``estimate`` the document's text: its characters and its passages as the writer cuts them, and with
+    its ``structure``, the sections its chapters give (then the model plans nothing)."""
+    estimate.prepare(chars=len(text), passages=len(split_passages(text)), chapters=chapters_of(text, structure))
+
+
+def chapters_of(text: str, structure: DocumentStructure | None) -> int:
+    """The sections the chapters in ``structure`` give ``text`` (0 when the model is to outline it)."""
+    return sections_from_chapters(text, structure) if structure is not None else 0

@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import uuid
 
-from core.app.guide_markdown import HEAD_POSITION, section_body
-from core.app.guides import forget_guide_parts, read_guide_parts, read_guide_plan, save_guide_part, save_guide_plan
+from core.app.guides.markdown import HEAD_POSITION, section_body
+from core.app.guides.stored import (
+    forget_guide_parts,
+    read_guide_parts,
+    read_guide_plan,
+    save_guide_part,
+    save_guide_plan,
+)
 from core.db import AsyncDatabaseManager
-from daemon.llm.guide import GuidePlan
+from daemon.guide_writer.writer import GuidePlan
 
 __all__ = ["GuideParts"]
 

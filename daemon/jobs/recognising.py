@@ -9,11 +9,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from core.app.counters import PAGES
+from core.app.documents.counters import PAGES
 from core.progress import plan_remaining_seconds
 from core.tracker import ProgressTracker
 from daemon.jobs.context import JobContext
-from daemon.readers.pdf_scanned import RECOGNITION_SECONDS_PER_PAGE
+from daemon.readers.formats.pdf_scanned import RECOGNITION_SECONDS_PER_PAGE
 
 __all__ = ["Recognising"]
 
@@ -45,8 +45,11 @@ class Recognising:
             return after + max(pages * RECOGNITION_SECONDS_PER_PAGE - spent, RECOGNITION_SECONDS_PER_PAGE / 2)
         return after + spent / recognised * (pages - recognised)
 
-    def wrap(self, ctx: JobContext, counter: Callable[[int, int], None]) -> Callable[[int, int], None]:
-        """``counter`` (the read's page counter), with the recognition's words once it has begun."""
+    def wrap(
+        self, ctx: JobContext, counter: Callable[[int, int], None], *, share: float = 1.0
+    ) -> Callable[[int, int], None]:
+        """``counter`` (the read's page counter), with the recognition's words once it has begun; the count fills
+        ``share`` of the read's bar, as ``counter``'s does (:meth:`JobContext.counter`)."""
 
         def report(done: int, total: int) -> None:
             count = self._count
@@ -57,6 +60,6 @@ class Recognising:
             page = min(recognised + 1, pages)
             detail = {**ctx.job.detail, **PAGES.values(page, pages)}
             text = ctx.text("recognising_page", done=page, total=pages)
-            self.tracker.count("read", done=done / total if total else 0.0, message=text, detail=detail)
+            self.tracker.count("read", done=share * done / total if total else 0.0, message=text, detail=detail)
 
         return report

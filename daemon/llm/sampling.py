@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.app.config import ModelSettings
-from core.app.model_catalog import CatalogModel
+from core.app.models.catalog import CatalogModel
+from core.app.settings.config import ModelSettings
 
 __all__ = [
     "BUNDLED_SAMPLING",

@@ -2,7 +2,7 @@
 
 :func:`read_document` is the one entry point: synchronous and blocking (the daemon runs it on a worker thread); any
 number of threads may call it at once. ``on_progress`` is called on the calling thread; ``stop_event`` may be set
-from any thread. Any other PDFium user in the process must hold :data:`daemon.readers.pdf.PDFIUM_LOCK`.
+from any thread. Any other PDFium user in the process must hold :data:`daemon.readers.formats.pdf.PDFIUM_LOCK`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from core.app.formats import MAX_DOCUMENT_BYTES, document_format
-from daemon.readers.archive import open_archive
+from core.app.documents.formats import MAX_DOCUMENT_BYTES, document_format
 from daemon.readers.base import ExtractedDocument, Progress, ProgressCallback, ReaderOutput
-from daemon.readers.epub import read_epub
 from daemon.readers.errors import (
     EXTRACTION_CODES,
     TRANSIENT_CODES,
@@ -24,12 +22,14 @@ from daemon.readers.errors import (
     ExtractionStopped,
 )
 from daemon.readers.files import read_file_bytes
+from daemon.readers.formats.archive import open_archive
+from daemon.readers.formats.epub import read_epub
+from daemon.readers.formats.markup import read_html
+from daemon.readers.formats.pdf import PDFIUM_LOCK, read_pdf
+from daemon.readers.formats.plain import read_markdown, read_text
+from daemon.readers.formats.word import read_docx
 from daemon.readers.language import detect_language, normalize_language_tag
-from daemon.readers.markup import read_html
-from daemon.readers.pdf import PDFIUM_LOCK, read_pdf
-from daemon.readers.plain import read_markdown, read_text
 from daemon.readers.sniff import looks_like_html, ole_is_encrypted, pdf_ends_early, sniff, zip_kind
-from daemon.readers.word import read_docx
 
 __all__ = [
     "EXTRACTION_CODES",
@@ -121,8 +121,8 @@ def read_document(
         stop_event: When set (from any thread), reading stops at the next page or part.
         max_bytes: Larger files are refused with ``too_large``.
         on_recognising: Called as ``on_recognising(done, total)`` on this thread when a PDF's pages that are
-            pictures are recognised (:mod:`daemon.readers.pdf_scanned`): ``(0, total)`` when it begins, then once
-            a page.
+            pictures are recognised (:mod:`daemon.readers.formats.pdf_scanned`): ``(0, total)`` when it begins, then
+            once a page.
         language: The language the user chose for the document (ISO 639-1): the trained data for recognition.
 
     Returns:

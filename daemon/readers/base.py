@@ -16,7 +16,7 @@ __all__ = ["ExtractedDocument", "Progress", "ProgressCallback", "ReaderOutput"]
 
 ProgressCallback = Callable[[int, int], None]
 """``on_progress(done, total)``: called on the reading thread; must be quick and must not raise. Also the shape
-of ``on_recognising(page, pages)``: the count of pages recognised (:mod:`daemon.readers.pdf_scanned`)."""
+of ``on_recognising(page, pages)``: the count of pages recognised (:mod:`daemon.readers.formats.pdf_scanned`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,8 @@ class ExtractedDocument:
     Attributes:
         text: Clean UTF-8 text (NFC), paragraphs separated by one blank line, no leading/trailing blank lines.
         format: The format actually read (``"pdf"``, ``"docx"``, ``"epub"``, ``"text"``, ``"markdown"``,
-            ``"html"``; the names of :data:`core.app.formats.SUPPORTED_SUFFIXES`), from the content, not the name.
+            ``"html"``; the names of :data:`core.app.documents.formats.SUPPORTED_SUFFIXES`), from the content, not the
+            name.
         page_count: Pages of a PDF; ``None`` for formats without pages.
         char_count: ``len(text)``.
         language: ISO 639-1 code of the text (``"pt"``, ``"en"``, ``"es"`` …) or ``None`` when unsure.
@@ -34,7 +35,7 @@ class ExtractedDocument:
         sha256: Hex SHA-256 of the file's bytes.
         size_bytes: Size of the file in bytes.
         structure: The pages and chapters of the text's paragraphs, as JSON
-            (:class:`core.app.document_structure.DocumentStructure`); ``None`` when the format has neither.
+            (:class:`core.app.documents.structure.DocumentStructure`); ``None`` when the format has neither.
     """
 
     text: str

@@ -2,14 +2,14 @@
 
 :class:`ExtractionError` carries a stable ``code``, its ``values``, one plain English sentence and a ``detail`` for
 the log; it is permanent except for :data:`TRANSIENT_CODES`. :class:`ExtractionStopped` is a
-:class:`~core.app.messages.StoppedOnRequest`, not a failure.
+:class:`~core.app.messages.sentences.StoppedOnRequest`, not a failure.
 """
 
 from __future__ import annotations
 
 from typing import Literal, get_args
 
-from core.app.messages import CodedError, StoppedOnRequest, message
+from core.app.messages.sentences import CodedError, StoppedOnRequest, message
 
 __all__ = ["EXTRACTION_CODES", "TRANSIENT_CODES", "ExtractionCode", "ExtractionError", "ExtractionStopped"]
 
@@ -65,7 +65,7 @@ ExtractionCode = Literal[
 * ``encrypted`` — password-protected PDF (any scheme) or Word file, or an EPUB with DRM (value ``format``).
 * ``no_text`` — nothing to read: a scanned (image-only) PDF, an empty document (value ``format``).
 * ``blank_pages`` — a PDF whose pages draw nothing: no text, no pictures, no shapes (value ``format``).
-* ``reader_crashed`` — the reader process (:mod:`daemon.readers.isolated`) died on the file: a fault in native
+* ``reader_crashed`` — the reader process (:mod:`daemon.readers.sandbox.isolated`) died on the file: a fault in native
   code, or an exit without an answer.
 * ``reader_killed`` — transient: something other than StudyJobs ended the reader process (on Linux, the kernel
   when the computer ran out of memory).
@@ -86,7 +86,7 @@ class ExtractionError(CodedError):
         code: One of :data:`EXTRACTION_CODES`.
         transient: Whether ``code`` is in :data:`TRANSIENT_CODES`.
         values: Values for the user's sentence (``format``, ``size_mb`` …); pass them to
-            :func:`core.app.messages.message`.
+            :func:`core.app.messages.sentences.message`.
         message: The English sentence (also ``str(error)``).
         detail: What the library said, for the log.
     """

@@ -5,7 +5,7 @@
 #
 # The .app comes from packaging/studyjobs.spec (its BUNDLE step on macOS): Contents/MacOS/StudyJobs is the window
 # and Contents/MacOS/studyjobs-worker the worker, a second executable sharing the same libraries, which
-# gui.autostart's LaunchAgent (com.studyjobs.worker) starts at login. Both --self-test's run before packing.
+# gui.worker.autostart's LaunchAgent (com.studyjobs.worker) starts at login. Both --self-test's run before packing.
 # The app is ad-hoc signed only (not notarized): on first open, right-click > Open.
 # Not built or tested on the machine that wrote it (no macOS there).
 set -euo pipefail

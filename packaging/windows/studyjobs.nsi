@@ -6,7 +6,7 @@
 ; - Installs into %LOCALAPPDATA%\Programs\StudyJobs, with a Start menu entry and an uninstaller listed in
 ;   Settings > Apps (HKCU\...\Uninstall\StudyJobs). English or Brazilian Portuguese, from Windows' language.
 ; - "Start the StudyJobs worker when I log in" (on by default): the per-user Run value "StudyJobs Worker", the same
-;   value gui/autostart.py writes when the setting is switched in the app. It runs studyjobs-background.exe, a
+;   value gui/worker/autostart.py writes when the setting is switched in the app. It runs studyjobs-background.exe, a
 ;   windowed launcher (background_launcher.c) that starts the console worker without a console window.
 ; - Silent install: /S, with /AUTOSTART=0 to leave the login entry out and /D=<folder> (last) for another folder.
 ; - The uninstaller stops the worker and the window, removes the Run value and Task Manager's StartupApproved value

@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from jobtesting import SampleJob
 
 from core import AsyncDatabaseManager, JobStore
+from tests.jobtesting import SampleJob
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ import threading
 import uuid
 
 import pytest
-from jobtesting import SampleJob
 
 from core import AsyncDatabaseManager, JobStatus, JobStore
+from tests.jobtesting import SampleJob
 
 
 async def test_a_claim_waits_for_another_writer_while_the_event_loop_keeps_running(sqlite_store, tmp_path):

@@ -7,9 +7,9 @@ import logging
 import threading
 
 import pytest
-from jobtesting import async_wait_for
 
 from core import JobStore, StageInterruptedError, run_cancellable
+from tests.waiting import async_wait_until
 
 
 async def never() -> bool:
@@ -109,7 +109,7 @@ async def test_a_store_cancel_reaches_a_thread_through_the_stop_event(store: Job
             stop_event=stop,
         )
     )
-    await async_wait_for(lambda: len(tokens) > 5)
+    await async_wait_until(lambda: len(tokens) > 5, timeout=10.0, interval=0.01, what="a few tokens")
     await store.cancel(job.id, reason="cancelado pelo usuário")
     with pytest.raises(StageInterruptedError):
         await asyncio.wait_for(runner, 5)

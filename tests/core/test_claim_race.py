@@ -6,10 +6,10 @@ import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
 
-from jobtesting import SampleJob
 from sqlalchemy import select, update
 
 from core import AsyncDatabaseManager, JobStatus, JobStore
+from tests.jobtesting import SampleJob
 
 ROUNDS = 30
 

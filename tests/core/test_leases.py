@@ -7,11 +7,11 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from jobtesting import SampleJob
 from sqlalchemy import update
 
 from core import AsyncDatabaseManager, JobClaimLostError, JobStatus, JobStore
 from core.types import utcnow
+from tests.jobtesting import SampleJob
 
 
 async def age_heartbeat(db: AsyncDatabaseManager, job_id: uuid.UUID, seconds: float) -> None:

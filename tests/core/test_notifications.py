@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from jobtesting import async_wait_for
 from sqlalchemy import text
 
-from core.app.database import make_app_store, open_app_database
+from core.app.storage.database import make_app_store, open_app_database
 from core.backends.postgres import QUEUED_CHANNEL, QueuedJobListener
+from tests.waiting import async_wait_until
 
 _TERMINATE = text(
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE :q AND pid <> pg_backend_pid()"
@@ -52,7 +52,7 @@ async def test_a_listener_whose_connection_was_cut_says_so(database_url: str, ba
         assert await listener.start()
         async with db.engine.connect() as admin:  # an administrator (or a network cut) ends the connection
             await admin.execute(_TERMINATE, {"q": f"%LISTEN%{QUEUED_CHANNEL}%"})
-        await async_wait_for(lambda: not listener.listening, timeout=5, message="the listener to notice")
+        await async_wait_until(lambda: not listener.listening, timeout=5, what="the listener to notice", interval=0.01)
         assert await listener.start() and listener.listening  # the supervisor listens again
     finally:
         await listener.close()

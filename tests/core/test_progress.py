@@ -8,10 +8,10 @@ import threading
 from datetime import datetime, timedelta
 
 import pytest
-from jobtesting import async_wait_for
 
 from core import JobStatus, JobStore, Phase, PhasePlan, ProgressTracker, StageInterruptedError, eta_seconds
 from core.progress import ETA_AT, ETA_SECONDS
+from tests.waiting import async_wait_until
 
 
 def test_phases_are_laid_end_to_end_in_proportion_to_their_medians():
@@ -105,7 +105,9 @@ async def test_entering_the_first_phase_writes_its_name_immediately(store: JobSt
     tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"read": 60.0, "save": 1.0}), interval=30)
     gate = asyncio.Event()
     runner = asyncio.create_task(tracker.run("read", gate.wait()))
-    row = await async_wait_for(lambda: _stage_is(store, job.id, "read"), message="the stage on the row")
+    row = await async_wait_until(
+        lambda: _stage_is(store, job.id, "read"), what="the stage on the row", timeout=10.0, interval=0.01
+    )
     assert row.progress == 0.0
     assert [p["name"] for p in row.phases] == ["read", "save"]
     gate.set()
@@ -117,7 +119,9 @@ async def test_a_phase_entered_with_a_message_shows_it_from_its_first_write(stor
     tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"read": 60.0, "save": 1.0}), interval=30)
     gate = asyncio.Event()
     runner = asyncio.create_task(tracker.run("read", gate.wait(), message="Reading…"))
-    row = await async_wait_for(lambda: _stage_is(store, job.id, "read"), message="the stage on the row")
+    row = await async_wait_until(
+        lambda: _stage_is(store, job.id, "read"), what="the stage on the row", timeout=10.0, interval=0.01
+    )
     assert (row.message, row.progress) == ("Reading…", 0.0)
     gate.set()
     await runner
@@ -135,7 +139,9 @@ async def test_the_bar_moves_with_time_stops_below_the_ceiling_and_fills_when_th
     tracker = ProgressTracker(store, job.id, plan=plan, interval=0.01, attempt=job.attempts)
     gate = asyncio.Event()
     runner = asyncio.create_task(tracker.run("a", gate.wait()))
-    row = await async_wait_for(lambda: _progress_at_least(store, job.id, 0.5 * 0.95 - 1e-9), message="ceiling")
+    row = await async_wait_until(
+        lambda: _progress_at_least(store, job.id, 0.5 * 0.95 - 1e-9), what="ceiling", timeout=10.0, interval=0.01
+    )
     assert row.progress <= 0.5 * 0.95 + 1e-9, "an estimate filled the phase"
     gate.set()
     await runner
@@ -189,7 +195,12 @@ async def test_a_count_from_a_worker_thread_reaches_the_row_with_the_next_tick(s
         return "text"
 
     runner = asyncio.create_task(tracker.run("read", asyncio.to_thread(read_on_a_thread)))
-    row = await async_wait_for(lambda: _progress_at_least(store, job.id, 0.25), message="the thread's count on the row")
+    row = await async_wait_until(
+        lambda: _progress_at_least(store, job.id, 0.25),
+        what="the thread's count on the row",
+        timeout=10.0,
+        interval=0.01,
+    )
     assert counted.is_set()
     assert row.message == "Lendo página 2 de 4…" and row.detail.items() >= {"pages_done": 2, "pages_total": 4}.items()
     release.set()
@@ -239,7 +250,9 @@ async def test_a_cancel_during_a_phase_sets_the_stop_event_and_stops_the_work(st
         await asyncio.to_thread(local_model)
 
     runner = asyncio.create_task(tracker.run("write", work(), stop_event=stop))
-    await async_wait_for(lambda: _stage_is(store, job.id, "write"))
+    await async_wait_until(
+        lambda: _stage_is(store, job.id, "write"), timeout=10.0, interval=0.01, what="the write stage on the row"
+    )
     await store.cancel(job.id)
     with pytest.raises(StageInterruptedError):
         await asyncio.wait_for(runner, 5)
@@ -277,7 +290,12 @@ async def test_time_left_is_not_inflated_by_a_finished_phase_calibrated_near_zer
     await tracker.run("load_model", asyncio.sleep(0.3))  # 300 times its calibrated figure
     gate = asyncio.Event()
     runner = asyncio.create_task(tracker.run("write", gate.wait()))
-    row = await async_wait_for(lambda: _progress_at_least(store, job.id, plan.span("write")[0] + 0.001))
+    row = await async_wait_until(
+        lambda: _progress_at_least(store, job.id, plan.span("write")[0] + 0.001),
+        timeout=10.0,
+        interval=0.01,
+        what="progress into the write stage",
+    )
     left = eta_seconds(row)
     assert left is not None and 15.0 < left <= 20.0, left
     gate.set()
@@ -291,7 +309,12 @@ async def test_the_worker_writes_its_time_left_with_each_write_and_the_screen_co
     tracker = ProgressTracker(store, job.id, plan=plan, interval=0.01, estimate=lambda *_: float(next(left)))
     gate = asyncio.Event()
     runner = asyncio.create_task(tracker.run("read", gate.wait()))
-    row = await async_wait_for(lambda: _progress_at_least(store, job.id, 0.01))
+    row = await async_wait_until(
+        lambda: _progress_at_least(store, job.id, 0.01),
+        timeout=10.0,
+        interval=0.01,
+        what="the first progress on the row",
+    )
     written, at = row.detail[ETA_SECONDS], datetime.fromisoformat(row.detail[ETA_AT])
     assert written < 100  # a later write carries a later estimate
     assert eta_seconds(row, now=at) == pytest.approx(written)
@@ -308,7 +331,9 @@ async def test_a_job_whose_worker_has_no_basis_yet_shows_estimating(store: JobSt
     tracker = ProgressTracker(store, job.id, plan=PhasePlan.from_seconds({"read": 1.0}), estimate=lambda *_: None)
     gate = asyncio.Event()
     runner = asyncio.create_task(tracker.run("read", gate.wait()))
-    row = await async_wait_for(lambda: _stage_is(store, job.id, "read"))
+    row = await async_wait_until(
+        lambda: _stage_is(store, job.id, "read"), timeout=10.0, interval=0.01, what="the read stage on the row"
+    )
     assert ETA_AT in row.detail and row.detail[ETA_SECONDS] is None
     assert eta_seconds(row) is None
     gate.set()

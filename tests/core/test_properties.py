@@ -15,7 +15,6 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from jobtesting import SampleJob, temporary_database
 from sqlalchemy import select, update
 
 from core import (
@@ -26,6 +25,7 @@ from core import (
     JobStore,
 )
 from core.types import utcnow
+from tests.jobtesting import SampleJob, temporary_database
 
 JOBS = 2
 OPS = st.sampled_from(

@@ -6,11 +6,11 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from jobtesting import SampleJob
 from sqlalchemy import update
 
 from core import AsyncDatabaseManager, Backoff, JobStatus, JobStore
 from core.types import utcnow
+from tests.jobtesting import SampleJob
 
 
 async def make_due(db: AsyncDatabaseManager, job_id: uuid.UUID) -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from jobtesting import SampleJob
 from sqlalchemy import event
 
 from core import JobStatus, JobStore, PayloadNotLoadedError
+from tests.jobtesting import SampleJob
 
 
 def statements_of(store: JobStore) -> list[str]:

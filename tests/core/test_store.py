@@ -18,7 +18,7 @@ from core import (
     JobStatus,
     JobStore,
 )
-from core.app.database import make_app_store
+from core.app.storage.database import make_app_store
 
 
 def test_the_status_sets_are_the_seeds():

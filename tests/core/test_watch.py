@@ -6,11 +6,12 @@ import asyncio
 import uuid
 
 import pytest
-from jobtesting import FamilyJob, SampleJob, async_wait_for
 from sqlalchemy import event, text
 
 from core import AsyncDatabaseManager, JobNotFoundError, JobStatus, JobStore
 from core.watch import watchers
+from tests.jobtesting import FamilyJob, SampleJob
+from tests.waiting import async_wait_until
 
 
 async def collect(store: JobStore, job_id: uuid.UUID, **kwargs) -> list:
@@ -34,9 +35,9 @@ async def test_watch_yields_the_current_row_then_each_status_change_until_termin
             seen.append(row.status)
 
     follower = asyncio.create_task(follow())
-    await async_wait_for(lambda: seen == ["queued"], message="the first row")
+    await async_wait_until(lambda: seen == ["queued"], what="the first row", timeout=10.0, interval=0.01)
     await store.claim(job.id)
-    await async_wait_for(lambda: seen == ["queued", "running"], message="running")
+    await async_wait_until(lambda: seen == ["queued", "running"], what="running", timeout=10.0, interval=0.01)
     await store.report_progress(job.id, 0.5, stage="read")  # not watched: no row
     await store.succeed(job.id)
     await asyncio.wait_for(follower, 10)
@@ -53,10 +54,12 @@ async def test_watch_with_progress_in_emit_on_yields_each_progress_and_stage(sto
             frames.append((row.stage, row.progress))
 
     follower = asyncio.create_task(follow())
-    await async_wait_for(lambda: len(frames) == 1)
+    await async_wait_until(lambda: len(frames) == 1, timeout=10.0, interval=0.01, what="the first frame")
     for value, stage in ((0.2, "read"), (0.6, "clean"), (0.9, "save")):
         await store.report_progress(job.id, value, stage=stage)
-        await async_wait_for(lambda value=value: frames[-1][1] == pytest.approx(value), message=f"{value}")
+        await async_wait_until(
+            lambda value=value: frames[-1][1] == pytest.approx(value), what=f"{value}", timeout=10.0, interval=0.01
+        )
     await store.succeed(job.id)
     await asyncio.wait_for(follower, 10)
     assert frames == [("", 0.0), ("read", 0.2), ("clean", 0.6), ("save", 0.9), ("save", 1.0)]
@@ -114,7 +117,7 @@ async def test_a_watcher_on_one_connection_never_blocks_a_writer_on_another(data
                 seen.append(row.progress)
 
         follower = asyncio.create_task(follow())
-        await async_wait_for(lambda: seen, message="the first row")
+        await async_wait_until(lambda: seen, what="the first row", timeout=10.0, interval=0.01)
         for i in range(1, 41):
             assert await writer.report_progress(job.id, i / 50)
             await asyncio.sleep(0.007)  # let the watcher tick between writes
@@ -144,9 +147,11 @@ async def test_many_watchers_share_one_query_per_tick(store: JobStore):
     for job in jobs:
         await store.claim(job.id)
     followers = [asyncio.create_task(collect(store, j.id, interval=0.02, emit_on=("progress",))) for j in jobs]
-    await async_wait_for(
+    await async_wait_until(
         lambda: watchers(store.db, store.model) == 20,
-        message="every watcher subscribed",
+        what="every watcher subscribed",
+        timeout=10.0,
+        interval=0.01,
     )
     statements: list[str] = []
     event.listen(store.db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
@@ -173,13 +178,17 @@ async def test_an_unchanged_sqlite_database_costs_the_watcher_no_query(tmp_path)
         statements: list[str] = []
         event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
         follower = asyncio.create_task(collect(store, job.id, interval=0.01, emit_on=("progress",)))
-        await async_wait_for(lambda: len(statements) >= 2, message="the first read and the hub's first look")
+        await async_wait_until(
+            lambda: len(statements) >= 2, what="the first read and the hub's first look", timeout=10.0, interval=0.01
+        )
         await asyncio.sleep(0.05)
         first_reads = len(statements)
         await asyncio.sleep(0.3)  # ~30 ticks with nothing committed
         assert len(statements) == first_reads
         await store.report_progress(job.id, 0.5)
-        await async_wait_for(lambda: len(statements) > first_reads + 1, message="a read after a commit")
+        await async_wait_until(
+            lambda: len(statements) > first_reads + 1, what="a read after a commit", timeout=10.0, interval=0.01
+        )
         follower.cancel()
         with pytest.raises(asyncio.CancelledError):
             await follower
@@ -221,13 +230,15 @@ async def test_a_job_watched_without_its_children_ignores_them(db: AsyncDatabase
             seen.append(changed)
 
     follower = asyncio.create_task(follow())
-    await async_wait_for(lambda: seen == [{parent.id}], message="the first yield")
+    await async_wait_until(lambda: seen == [{parent.id}], what="the first yield", timeout=10.0, interval=0.01)
     await store.enqueue("generate", columns={"parent_id": parent.id})
     await store.claim(other.id)
     await asyncio.sleep(0.3)  # ~30 ticks
     assert seen == [{parent.id}]
     await store.claim(parent.id)
-    await async_wait_for(lambda: seen == [{parent.id}, {parent.id}], message="the job's own change")
+    await async_wait_until(
+        lambda: seen == [{parent.id}, {parent.id}], what="the job's own change", timeout=10.0, interval=0.01
+    )
     follower.cancel()
     with pytest.raises(asyncio.CancelledError):
         await follower
@@ -266,14 +277,18 @@ async def test_an_unchanged_sqlite_table_wakes_no_one_and_costs_no_query(tmp_pat
             asyncio.create_task(follow("table", store.watch_table(interval=0.01, blind_interval=0.01))),
             asyncio.create_task(follow("jobs", store.watch_jobs([job.id], children="parent_id", interval=0.01))),
         ]
-        await async_wait_for(lambda: sorted(woken) == ["jobs", "table"], message="the first yields")
+        await async_wait_until(
+            lambda: sorted(woken) == ["jobs", "table"], what="the first yields", timeout=10.0, interval=0.01
+        )
         await asyncio.sleep(0.1)  # the hub's first look after the subscriptions
         statements: list[str] = []
         event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
         await asyncio.sleep(0.3)  # ~30 ticks with nothing committed
         assert (statements, sorted(woken)) == ([], ["jobs", "table"])
         await store.enqueue("ingest")  # another job: the table changed, the watched job did not
-        await async_wait_for(lambda: woken.count("table") == 2, message="the table's change")
+        await async_wait_until(
+            lambda: woken.count("table") == 2, what="the table's change", timeout=10.0, interval=0.01
+        )
         await asyncio.sleep(0.1)
         assert woken.count("jobs") == 1
         for follower in followers:

@@ -6,11 +6,11 @@ import re
 import string
 from pathlib import Path
 
-from core.app.messages import CATALOG, has_message, message, normalize_language
+from core.app.messages.sentences import CATALOG, has_message, message, normalize_language
+from daemon.guide_writer.checks import CHECK_CODES
+from daemon.guide_writer.voice import VOICE_CODES
 from daemon.jobs.generate import QUOTE_REASONS, _quote_reason
 from daemon.llm import errors as llm_errors
-from daemon.llm.checks import CHECK_CODES
-from daemon.llm.voice import VOICE_CODES
 from daemon.readers import EXTRACTION_CODES
 
 PROGRESS = (
@@ -124,7 +124,7 @@ def test_a_section_that_failed_several_checks_is_named_by_the_most_telling_one()
 
 
 def test_every_error_that_carries_a_message_code_shares_one_base_and_is_stored_and_read_alike() -> None:
-    from core.app.messages import CodedError, render
+    from core.app.messages.sentences import CodedError, render
     from daemon.downloads.hub import DownloadError
     from daemon.jobs.context import UserFacingError
     from daemon.readers.errors import ExtractionError

@@ -13,9 +13,9 @@ from dramatiq.asyncio import get_event_loop_thread
 from dramatiq.brokers.stub import StubBroker
 from dramatiq.middleware import Shutdown
 from dramatiq.threading import raise_thread_exception
-from jobtesting import wait_for
 
 from daemon.middleware import JobAsyncIO, JobLoopThread
+from tests.waiting import wait_until
 
 
 @pytest.fixture
@@ -123,9 +123,19 @@ def test_an_interrupt_before_the_coroutine_began_ends_the_wait_at_once_and_the_c
     queued = _queued_callbacks(loop_thread)  # the loop may hold its own wake-up callback too
     thread = threading.Thread(target=worker)
     thread.start()
-    wait_for(lambda: _queued_callbacks(loop_thread) == queued + 1, message="the coroutine's start queued")
+    wait_until(
+        lambda: _queued_callbacks(loop_thread) == queued + 1,
+        what="the coroutine's start queued",
+        timeout=10.0,
+        interval=0.01,
+    )
     raise_thread_exception(thread.ident, Shutdown)
-    wait_for(lambda: _queued_callbacks(loop_thread) == queued + 2, message="the interrupted worker's cancel queued")
+    wait_until(
+        lambda: _queued_callbacks(loop_thread) == queued + 2,
+        what="the interrupted worker's cancel queued",
+        timeout=10.0,
+        interval=0.01,
+    )
     started = time.monotonic()
     release_loop.set()
     thread.join(5)

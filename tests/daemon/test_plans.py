@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.app.formats import SUPPORTED_SUFFIXES
-from core.app.pipeline_time import PLANS_DIR, READER_FAMILIES, plan_for, reader_family, shipped_plan
+from core.app.documents.formats import SUPPORTED_SUFFIXES
+from core.app.timing.document_time import PLANS_DIR, READER_FAMILIES, plan_for, reader_family, shipped_plan
 from core.progress import PhasePlan
 from daemon.plans import quoting_plan, with_wait
 

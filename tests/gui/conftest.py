@@ -1,8 +1,9 @@
 """Fixtures for the GUI tests: the offscreen platform, a qasync loop per test, a real app database on a temp file.
 
 Tests are plain synchronous functions. Async work runs through ``run(coro)``, which drives the qasync loop until
-the coroutine ends; inside a coroutine, wait with ``until(...)`` (asyncio sleeps, never ``qtbot.wait*``). A test
-fails when a coroutine step ran with no running event loop ("no running event loop" in the log).
+the coroutine ends; inside a coroutine, wait with the ``wait_until`` fixture (asyncio sleeps, never
+``qtbot.wait*``). A test fails when a coroutine step ran with no running event loop ("no running event loop" in
+the log).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
 import asyncio
 import dataclasses
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -22,17 +24,17 @@ from typing import Any
 import pytest
 import pytestqt.plugin
 import qasync
-from guidaemon import write_tiny_model
-from jobtesting import async_wait_for
 from PySide6.QtWidgets import QApplication
 
-from core.app.config import Settings
-from core.app.database import make_app_store, open_app_database
-from core.app.schema import Job
+from core.app.settings.config import Settings
+from core.app.storage.database import make_app_store, open_app_database
+from core.app.storage.schema import Job
 from core.db import AsyncDatabaseManager
 from core.store import JobStore
 from gui.main_window import MainWindow
 from gui.tasks import run_loop_until
+from tests.gui.guidaemon import write_tiny_model
+from tests.waiting import async_wait_until
 
 Run = Callable[..., Any]
 
@@ -78,15 +80,11 @@ def run(qloop: qasync.QEventLoop) -> Run:
     return runner
 
 
-async def until(predicate: Callable[[], Any], *, timeout: float = 30.0, message: str = "condition") -> Any:
-    """Await ``predicate()`` (sync or async) until it is truthy, on the running loop; fail after ``timeout``."""
-    return await async_wait_for(predicate, timeout=timeout, interval=0.02, message=message)
-
-
 @pytest.fixture
 def wait_until() -> Callable[..., Awaitable[Any]]:
-    """The :func:`until` helper, for test modules (they cannot import conftest)."""
-    return until
+    """``await wait_until(condition, what=..., timeout=30)``: :func:`tests.waiting.async_wait_until` with the GUI
+    tests' defaults (30 s, a look every 20 ms), on the running qasync loop."""
+    return functools.partial(async_wait_until, timeout=30.0, interval=0.02)
 
 
 @pytest.fixture

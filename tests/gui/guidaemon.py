@@ -1,6 +1,6 @@
 """A real worker daemon for the window's tests: the tiny model, the daemon's settings, the process, the CLI.
 
-Everything daemon-side runs in subprocesses (``python -m daemon.cli …``): the GUI tests never import ``daemon``.
+Everything daemon-side runs in subprocesses (``python -m daemon.cli.main …``): the GUI tests never import ``daemon``.
 :class:`DaemonProcess` stops what it started (SIGTERM, then wait; SIGKILL only if it does not stop in 15 s).
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import tomli_w
 
-from core.app.config import ENV_DATA_DIR
+from core.app.settings.config import ENV_DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def write_tiny_model(path: Path) -> Path:
     """Write the suite's tiny deterministic GGUF model at ``path`` (in a subprocess) and return ``path``."""
     code = (
-        "import sys, pathlib; from daemon.llm.testing import write_tiny_model; "
+        "import sys, pathlib; from devkit.tiny_gguf import write_tiny_model; "
         "write_tiny_model(pathlib.Path(sys.argv[1]))"
     )
     subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, check=True, timeout=120)
@@ -71,7 +71,7 @@ def stop_process(process: subprocess.Popen[Any] | None) -> None:
 def studyjobs(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Run the ``studyjobs`` command line on ``data`` and return what it printed (it must succeed)."""
     return subprocess.run(
-        [sys.executable, "-m", "daemon.cli", *args],
+        [sys.executable, "-m", "daemon.cli.main", *args],
         cwd=ROOT,
         env=environment(data),
         capture_output=True,
@@ -82,7 +82,7 @@ def studyjobs(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 class DaemonProcess:
-    """``python -m daemon.cli daemon`` on ``data`` while the ``with`` block runs (stopped gracefully after)."""
+    """``python -m daemon.cli.main daemon`` on ``data`` while the ``with`` block runs (stopped gracefully after)."""
 
     def __init__(self, data: Path) -> None:
         self.data = data
@@ -92,7 +92,7 @@ class DaemonProcess:
         log = (self.data / "daemon-test.out").open("wb")
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daemon.cli", "daemon"],
+                [sys.executable, "-m", "daemon.cli.main", "daemon"],
                 cwd=ROOT,
                 env=environment(self.data),
                 stdout=log,

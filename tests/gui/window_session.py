@@ -27,9 +27,9 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from gui.add_dialog import AddDialog  # noqa: E402
+from gui.adding.dialog import AddDialog  # noqa: E402
 from gui.app import main  # noqa: E402
-from gui.jobs_model import COLUMNS  # noqa: E402
+from gui.documents.table_model import COLUMNS  # noqa: E402
 from gui.main_window import MainWindow  # noqa: E402
 
 SAMPLE_EVERY_MS = 200

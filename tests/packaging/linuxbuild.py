@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 BUILD_REASON = "builds the ~410 MB PyInstaller bundle and the .deb (2–4 min): set STUDYJOBS_BUILD_BUNDLE=1 to run it"
 needs_build = [
-    pytest.mark.slow,
     pytest.mark.skipif(os.environ.get("STUDYJOBS_BUILD_BUNDLE") != "1", reason=BUILD_REASON),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="packaging/build_linux.sh builds on Linux"),
 ]

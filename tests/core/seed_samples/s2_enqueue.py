@@ -3,9 +3,9 @@
 from uuid import UUID, uuid4
 
 from fastapi import APIRouter, UploadFile
-from inline_queue import TaskQueue
 
 from core import AsyncDatabaseManager, BaseJobModel, JobStore
+from tests.core.seed_samples.inline_queue import TaskQueue
 
 
 class JobModel(BaseJobModel):

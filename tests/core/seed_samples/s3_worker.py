@@ -1,9 +1,8 @@
 # Section 3 of the seed (001), "O worker". Adapted: the import lines and the broker (inline_queue).
 from uuid import UUID, uuid4
 
-from inline_queue import TaskQueue
-
 from core import AsyncDatabaseManager, BaseJobModel, JobStore
+from tests.core.seed_samples.inline_queue import TaskQueue
 
 
 class JobModel(BaseJobModel):
@@ -60,7 +59,7 @@ async def extract_document(job_id: str) -> None:
 if __name__ == "__main__":
     import asyncio
 
-    from inline_queue import drain
+    from tests.core.seed_samples.inline_queue import drain
 
     async def main() -> None:
         await db.create_tables()

@@ -1,7 +1,6 @@
 # Section 5 of the seed (001), "O worker que morreu segurando o job". Adapted: the import lines and the broker.
-from inline_queue import TaskQueue
-
 from core import AsyncDatabaseManager, BaseJobModel, JobStore
+from tests.core.seed_samples.inline_queue import TaskQueue
 
 
 class JobModel(BaseJobModel):

@@ -24,6 +24,7 @@ from dramatiq.broker import Broker, Consumer, MessageProxy
 from dramatiq.message import Message
 
 from daemon.brokers import create_broker
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
 CHILD = Path(__file__).with_name("broker_child.py")
@@ -107,20 +108,11 @@ def consumer_waiting_for_a_slot(
     waiter = threading.Thread(target=lambda: received.append(next(consumer)))  # its one slot is taken: it waits
     waiter.start()
     try:
-        wait_until(lambda: waiting(consumer), timeout=10, what=what)
+        wait_until(lambda: waiting(consumer), timeout=10, what=what, interval=0.01)
         yield HeldSlot(consumer, first, received, waiter)
     finally:
         waiter.join(10)
         consumer.close()
-
-
-def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    """Poll ``condition`` every 10 ms; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.01)
 
 
 class Child:

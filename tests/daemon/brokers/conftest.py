@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 import redis
-from broker_kits import REDIS_OPTIONS, REDIS_URL, BrokerKit, Child
+
+from tests.daemon.brokers.broker_kits import REDIS_OPTIONS, REDIS_URL, BrokerKit, Child
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import msoffcrypto.format.ooxml
 import pypdf
 import pypdfium2 as pdfium
 
-from daemon.readers.pdf import PDFIUM_LOCK
+from daemon.readers.formats.pdf import PDFIUM_LOCK
 from tests.daemon.corpus import Corpus
 from tests.daemon.readers.hostile import build_hostile_inputs
 from tests.daemon.readers.hostile_pdf import build_hostile_pdfs

@@ -20,8 +20,8 @@ from pathlib import Path
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 from PIL import Image, ImageFilter
 
-from daemon.readers.pdf import PDFIUM_LOCK
-from daemon.readers.pdf_text import page_lines, pages_to_text
+from daemon.readers.formats.pdf import PDFIUM_LOCK
+from daemon.readers.formats.pdf_text import page_lines, pages_to_text
 
 __all__ = ["accented_words_right", "clean_pdf", "error_rate", "reference_text", "scanned_pdf"]
 

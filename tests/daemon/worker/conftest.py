@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from workerhome import DaemonHome
 
-from daemon.llm.testing import write_tiny_model
+from devkit.tiny_gguf import write_tiny_model
+from tests.daemon.worker.workerhome import DaemonHome
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ Everything here drives real things (processes, sockets, servers); nothing replac
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import socket
@@ -20,12 +19,13 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from jobtesting import pg_admin, pg_url
 from sqlalchemy import select
-from workerhome import DaemonHome, poll, run
 
-from core.app.database import make_app_store, open_app_database
-from core.app.schema import Document, Job, StudyGuide
+from core.app.storage.database import make_app_store, open_app_database
+from core.app.storage.schema import Document, Job, StudyGuide
+from tests.daemon.worker.workerhome import DaemonHome, run
+from tests.jobtesting import pg_admin, pg_url
+from tests.waiting import async_wait_until, wait_until
 
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 REDIS_TEST_DB = 11
@@ -107,7 +107,7 @@ def wait_ended(home: DaemonHome, job_ids: list[uuid.UUID], timeout: float = 120)
             return now
         return None
 
-    return poll(ended, timeout=timeout, interval=0.2, what=f"{len(job_ids)} job(s) to end")  # type: ignore[return-value]
+    return wait_until(ended, timeout=timeout, interval=0.2, what=f"{len(job_ids)} job(s) to end")  # type: ignore[return-value]
 
 
 def wait_job(home: DaemonHome, job_id: uuid.UUID, condition, *, timeout: float = 60, what: str = "the job"):
@@ -117,7 +117,7 @@ def wait_job(home: DaemonHome, job_id: uuid.UUID, condition, *, timeout: float =
         row = job(home, job_id)
         return row if row is not None and condition(row) else None
 
-    return poll(check, timeout=timeout, interval=0.05, what=what)
+    return wait_until(check, timeout=timeout, interval=0.05, what=what)
 
 
 def write_documents(folder: Path, count: int, *, prefix: str = "doc", repeat: int = 1) -> list[Path]:
@@ -182,13 +182,13 @@ def start_redis() -> None:
         capture_output=True,
         timeout=30,
     )
-    poll(redis_up, timeout=30, interval=0.05, what="redis-server to answer")
+    wait_until(redis_up, timeout=30, interval=0.05, what="redis-server to answer")
 
 
 def stop_redis() -> None:
     """``SHUTDOWN NOSAVE``: every queue and every unacked message is gone."""
     redis_cli("shutdown", "nosave", db=None)
-    poll(lambda: not redis_up(), timeout=30, interval=0.05, what="redis-server to stop")
+    wait_until(lambda: not redis_up(), timeout=30, interval=0.05, what="redis-server to stop")
 
 
 def flush_redis() -> None:
@@ -295,17 +295,17 @@ async def _cancel_when(url: str, job_id: uuid.UUID, condition, timeout: float) -
     db = await open_app_database(url)
     try:
         store = make_app_store(db)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        async def moment() -> Job | None:
             try:
                 row = await store.get(job_id)
             except LookupError:
-                row = None
-            if row is not None and condition(row):
-                await store.cancel(job_id)
-                return row
-            await asyncio.sleep(0.02)
-        raise AssertionError(f"timed out after {timeout} s waiting for the moment to cancel {job_id}")
+                return None
+            return row if condition(row) else None
+
+        row = await async_wait_until(moment, timeout=timeout, what=f"the moment to cancel {job_id}", interval=0.02)
+        await store.cancel(job_id)
+        return row
     finally:
         await db.dispose()
 

@@ -7,8 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import tomli_w
@@ -38,7 +36,7 @@ class DaemonHome:
 
     def start(self, *args: str, **env: str) -> subprocess.Popen[str]:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daemon.cli", "daemon", *args],
+            [sys.executable, "-m", "daemon.cli.main", "daemon", *args],
             env=self.env(**env),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -49,7 +47,11 @@ class DaemonHome:
 
     def cli(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "daemon.cli", *args], env=self.env(), capture_output=True, text=True, timeout=timeout
+            [sys.executable, "-m", "daemon.cli.main", *args],
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
         )
 
     def stop_all(self) -> None:
@@ -64,18 +66,6 @@ class DaemonHome:
                 process.wait(5)
             if process.stdout:
                 process.stdout.close()
-
-
-def poll(condition: Callable[[], object], *, timeout: float = 60.0, interval: float = 0.05, what: str = "it") -> object:
-    """Call ``condition`` until it returns something truthy; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(interval)
 
 
 def run(coro):

@@ -1,0 +1,1 @@
+"""The selected document's details: one bar per phase, its message, counters and log."""

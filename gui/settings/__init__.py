@@ -1,0 +1,1 @@
+"""The settings dialog and its General tab."""
