@@ -2,7 +2,7 @@
 
 Everything is real: the worker the window starts (its normal command, with its watchdog), a hub on 127.0.0.1
 (``devkit.loopback_hub.FakeHub``, run in a subprocess: this process never imports ``daemon``) serving the
-suite's tiny GGUF slowly enough for the bar to move, a catalog whose one download is that file
+suite's tiny GGUF at a steady 2 MB/s from its first byte, a catalog whose one download is that file
 (``STUDYJOBS_CATALOG``), and the settings a fresh install has plus ``hub_url``. The window's Settings → Model
 page downloads it, Use makes the worker start again on it, and a real document then gets a guide from it.
 """
@@ -36,7 +36,7 @@ HUB = """
 import pathlib, sys
 from devkit.loopback_hub import FakeHub
 hub = FakeHub({sys.argv[1]: pathlib.Path(sys.argv[2])})
-hub.faults.trickle_after, hub.faults.trickle_pause = 1 << 20, 0.03
+hub.faults.trickle_after, hub.faults.trickle_pause = 0, 0.03
 with hub:
     print(hub.url, flush=True)
     sys.stdin.read()
