@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.stored_messages import decode
 from tests.daemon.worker.faults import add
 from tests.daemon.worker.test_eta import JobRow, follow_document, off_the_truth
 from tests.daemon.worker.workerhome import DaemonHome, run
@@ -49,6 +50,7 @@ class Sample:
     stage: str
     progress: float  # the guide row's bar
     sections: float | None  # the share of the sections phase's own bar (None before the guide runs)
+    quoting: bool  # the guide row says it writes a section (its key terms are found: the job has its own pace)
 
 
 def _phase_fraction(progress: float, phases: list[dict] | None, name: str) -> float | None:
@@ -65,7 +67,9 @@ def _bars_sample(at: float, shown: float | None, ingest: JobRow, generate: JobRo
     stage = generate.stage if generate is not None else f"ingest {ingest.stage}"
     progress = generate.progress if generate is not None else 0.0
     sections = _phase_fraction(progress, generate.phases, "sections") if generate is not None else None
-    return Sample(at, shown, stage or "", progress, sections)
+    message = decode(generate.message) if generate is not None else None
+    quoting = message is not None and message.code == "writing_section"
+    return Sample(at, shown, stage or "", progress, sections, quoting)
 
 
 def test_a_guide_of_quotes_from_a_book_with_chapters_gets_a_time_left_near_the_truth_and_a_sections_bar_that_moves(
@@ -88,9 +92,11 @@ def test_a_guide_of_quotes_from_a_book_with_chapters_gets_a_time_left_near_the_t
     assert all(b >= a for a, b in itertools.pairwise(own)), own
     # The row's bar is not full while sections are still being written.
     assert writing[0].progress < 0.9, [(s.at, s.stage, s.progress) for s in samples]
-    # After the first seconds, the document's time left stays near the truth: no hours for a few seconds' work
-    # of a model that writes nothing, nor "less than a minute" at zero for the whole of its sections (a zero with
-    # more than two seconds left is too soon, however close that is).
-    off = [(round(s.at, 2), s.stage, s.shown, round(r, 2)) for s, r in off_the_truth(samples, length, since=3.0)]
+    # The screen never says more than "less than a minute" for these seconds of work, once it has a figure.
+    assert all(s.shown < 60 for s in samples if s.shown is not None), [(s.at, s.stage, s.shown) for s in samples]
+    # From the first quoted section on (the job's own pace measured), the time left stays near the truth; before,
+    # it is the calibration's, which leans slow (docs/design/timing.md). No zero with more than two seconds left.
+    quoted = next(s.at for s in writing if s.quoting)
+    off = [(round(s.at, 2), s.stage, s.shown, round(r, 2)) for s, r in off_the_truth(samples, length, since=quoted)]
     assert not off, (length, off)
     assert all(s.shown for s in writing if s.shown is not None and s.at < length - 2), writing  # never 0 too soon

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import time
 
+import pytest
+
 from core.app.guides.progress import GuideBudgets, GuideProgress
 from core.app.timing.guide_estimate import GenerateEstimate
 from core.app.timing.speeds import calibration
@@ -56,3 +58,24 @@ def test_the_time_left_quoting_follows_the_jobs_own_pace() -> None:
     estimate.on_progress(GuideProgress("section", 2, 2, 0, 0, "Dois", 0), now)  # the terms and one half: 20 s
     left = estimate.remaining("sections", 20.0, 0.5)
     assert left is not None and 10.0 < left < 20.0  # the other half, at that pace
+
+
+def _searching(share: float | None, elapsed: float) -> float:
+    """Seconds left ``elapsed`` seconds into the sections of R-exts.pdf's 24 chapters, with the key-term search
+    reported ``share`` done just now (``None``: no report yet)."""
+    estimate = _estimate(summaries=False, chapters=24)
+    estimate.outlined([CHARS // 24] * 24)
+    if share is not None:
+        estimate.on_progress(GuideProgress("terms", round(share * 24), 24, 0, 0), time.monotonic())
+    left = estimate.remaining("sections", elapsed, 0.0)
+    assert left is not None
+    return left
+
+
+def test_the_key_term_search_sets_the_pace_of_the_quoting_time_left_once_it_has_run_a_moment() -> None:
+    unmeasured = _searching(None, 0.5)
+    fast = _searching(0.5, 0.5)  # half of the terms in half a second: about three times the figure's speed
+    slow = _searching(0.25, 3.0)  # a quarter in three seconds: a busy machine, about four times slower
+    assert fast < 0.6 * unmeasured < unmeasured < slow, (fast, unmeasured, slow)
+    # a tenth of a second measures nothing yet
+    assert _searching(0.5, 0.1) == pytest.approx(_searching(None, 0.1), rel=1e-3)
