@@ -234,12 +234,7 @@ class GuideWriter:
         """
         report = on_progress or (lambda _progress: None)
         heading = title or PROMPTS[plan.language].guide_title
-        loop = asyncio.get_running_loop()
-
-        def searched(step: int, steps: int) -> None:  # on the search's thread: the report goes to the loop
-            loop.call_soon_threadsafe(report, GuideProgress("terms", step, steps, 0, 0))
-
-        terms = await asyncio.to_thread(_distinct_terms, plan, searched)  # off the loop: 1.7 s for R-exts.pdf
+        terms = await _search_terms(plan, report)
         held = [n for _t, numbers in plan.sections for n in numbers]
         all_pages = sorted({p for n in held for p in plan.pages[n - 1]}) if plan.pages else []
         titles = [t for t, _n in plan.sections]
@@ -329,6 +324,17 @@ class GuideWriter:
             stop_event=stop_event,
             on_token=on_token,
         )
+
+
+async def _search_terms(plan: GuidePlan, report: ProgressCallback) -> list[list[KeyTerm]]:
+    """Each section's key terms (:func:`_distinct_terms`), found on a thread (1.7 s for R-exts.pdf); each section's
+    search is reported on the loop as a ``"terms"`` step."""
+    loop = asyncio.get_running_loop()
+
+    def searched(step: int, steps: int) -> None:  # on the search's thread: the report goes to the loop
+        loop.call_soon_threadsafe(report, GuideProgress("terms", step, steps, 0, 0))
+
+    return await asyncio.to_thread(_distinct_terms, plan, searched)
 
 
 def _distinct_terms(plan: GuidePlan, searched: Callable[[int, int], None]) -> list[list[KeyTerm]]:
