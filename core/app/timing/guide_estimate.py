@@ -381,7 +381,11 @@ class GenerateEstimate:
         quoting = sum(
             _QUOTE_SECTION_SECONDS + n / _QUOTE_CHARS_PER_SECOND * min(n / _QUOTE_FULL_CHARS, 1.0) for n in chosen
         )
-        return self.chars / _TERMS_CHARS_PER_SECOND + quoting
+        return self._terms_seconds() + quoting
+
+    def _terms_seconds(self) -> float:
+        """The key-term search's seconds at :data:`_TERMS_CHARS_PER_SECOND` (before its own pace is known)."""
+        return self.chars / _TERMS_CHARS_PER_SECOND
 
     def _quoted_share(self, finished: int) -> float:
         """The share of the sections phase's work done once the first ``finished`` sections are quoted
@@ -396,7 +400,7 @@ class GenerateEstimate:
         began counts as spent on it."""
         total = self._quote_work()
         if self.quoted_last is None:  # the key terms are being found: the search's pace is the quoting's too
-            terms = self.chars / _TERMS_CHARS_PER_SECOND
+            terms = self._terms_seconds()
             pace = self._search_pace(elapsed, terms)
             return max(terms * pace - elapsed, 0.1 * terms * pace) + (total - terms) * pace
         since = max(time.monotonic() - self.quoted_last[1], 0.0)
